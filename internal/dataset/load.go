@@ -1,0 +1,302 @@
+package dataset
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+)
+
+// MemoryScenarios are upstream's memory scenario names, in upstream order
+// (bfcl_eval/constants/category_mapping.py, MEMORY_SCENARIO_NAME).
+var memoryScenarios = [...]string{"student", "customer", "finance", "healthcare", "notetaker"}
+
+// MemoryScenarios returns the memory scenario names in upstream order.
+func MemoryScenarios() []string { return append([]string(nil), memoryScenarios[:]...) }
+
+// funcDocFiles maps backend classes to their function-document files
+// (bfcl_eval/constants/executable_backend_config.py, MULTI_TURN_FUNC_DOC_FILE_MAPPING).
+var funcDocFiles = map[string]string{
+	"GorillaFileSystem": "gorilla_file_system.json",
+	"MathAPI":           "math_api.json",
+	"MessageAPI":        "message_api.json",
+	"TwitterAPI":        "posting_api.json",
+	"TicketAPI":         "ticket_api.json",
+	"TradingBot":        "trading_bot.json",
+	"TravelAPI":         "travel_booking.json",
+	"VehicleControlAPI": "vehicle_control.json",
+	"WebSearchAPI":      "web_search.json",
+	"MemoryAPI_kv":      "memory_kv.json",
+	"MemoryAPI_vector":  "memory_vector.json",
+	"MemoryAPI_rec_sum": "memory_rec_sum.json",
+}
+
+// FuncDocFile returns the multi_turn_func_doc file name of a backend class.
+func FuncDocFile(class string) (string, bool) {
+	f, ok := funcDocFiles[class]
+	return f, ok
+}
+
+// BackendClasses lists every class that has a function-document file.
+func BackendClasses() []string {
+	out := make([]string, 0, len(funcDocFiles))
+	for c := range funcDocFiles {
+		out = append(out, c)
+	}
+	sortStrings(out)
+	return out
+}
+
+// FuncDocs reads the function documents of one backend class, in file order.
+func (s *Source) FuncDocs(class string) ([]json.RawMessage, error) {
+	file, ok := funcDocFiles[class]
+	if !ok {
+		return nil, fmt.Errorf("dataset: unknown backend class %q", class)
+	}
+	p := s.Path("multi_turn_func_doc", file)
+	name := s.relName(p)
+	var docs []json.RawMessage
+	err := jsonLines(p, name, func(line int, b []byte) error {
+		if !json.Valid(b) {
+			return fmt.Errorf("dataset: %s:%d: malformed function document", name, line)
+		}
+		if _, err := docName(b); err != nil {
+			return fmt.Errorf("dataset: %s:%d: %v", name, line, err)
+		}
+		docs = append(docs, append(json.RawMessage(nil), b...))
+		return nil
+	})
+	return docs, err
+}
+
+// questionFile returns the question file of a scoring category and how ids
+// are rewritten (upstream's process_memory_test_case / process_web_search_test_case).
+func questionFile(category string) (file, answerFile, idFrom string, hasAnswers bool) {
+	switch {
+	case strings.HasPrefix(category, "memory_"):
+		return "BFCL_v4_memory.json", "BFCL_v4_memory.json", "memory", true
+	case strings.HasPrefix(category, "web_search_"):
+		return "BFCL_v4_web_search.json", "BFCL_v4_web_search.json", "web_search", true
+	case category == "irrelevance" || category == "live_irrelevance" || category == "live_relevance":
+		return "BFCL_v4_" + category + ".json", "", "", false
+	default:
+		return "BFCL_v4_" + category + ".json", "BFCL_v4_" + category + ".json", "", true
+	}
+}
+
+// Load reads the entries of one scoring category (not a group), in file
+// order, with their ground truth attached. Memory entries carry their
+// prerequisite ids; the prerequisite conversations themselves come from
+// MemoryPrereqs.
+func (s *Source) Load(category string) ([]*Entry, error) {
+	if category == "" || strings.ContainsAny(category, "/\\ ,") || category == "format_sensitivity" {
+		return nil, fmt.Errorf("dataset: %q is not a loadable category", category)
+	}
+	file, answerFile, idFrom, hasAnswers := questionFile(category)
+	if !isFile(s.Path(file)) {
+		return nil, fmt.Errorf("dataset: category %q: question file %s is missing", category, s.relName(s.Path(file)))
+	}
+	raws, lines, err := s.readEntries(file)
+	if err != nil {
+		return nil, err
+	}
+	var answers map[string]json.RawMessage
+	if hasAnswers {
+		if answers, err = s.readAnswers(answerFile); err != nil {
+			return nil, err
+		}
+	}
+	name := s.relName(s.Path(file))
+	docCache := map[string][]json.RawMessage{}
+	var prereqIDs map[string][]string
+	if idFrom == "memory" {
+		prereqIDs = map[string][]string{}
+		for _, sc := range memoryScenarios {
+			pre, err := s.MemoryPrereqs(category, sc)
+			if err != nil {
+				return nil, err
+			}
+			for _, p := range pre {
+				prereqIDs[sc] = append(prereqIDs[sc], p.ID)
+			}
+		}
+	}
+	out := make([]*Entry, 0, len(raws))
+	for i, r := range raws {
+		origID := r.ID
+		if idFrom != "" {
+			r.ID = strings.ReplaceAll(r.ID, idFrom, category)
+		}
+		e, err := toEntry(r, category, name, lines[i])
+		if err != nil {
+			return nil, err
+		}
+		if hasAnswers {
+			a, ok := answers[origID]
+			if !ok {
+				return nil, fmt.Errorf("dataset: %s: no ground truth in possible_answer/%s", e.Where(), answerFile)
+			}
+			e.Answer = a
+		}
+		switch {
+		case idFrom == "memory":
+			if e.Scenario == "" {
+				return nil, fmt.Errorf("dataset: %s: memory entry without scenario", e.Where())
+			}
+			ids, ok := prereqIDs[e.Scenario]
+			if !ok {
+				return nil, fmt.Errorf("dataset: %s: unknown memory scenario %q", e.Where(), e.Scenario)
+			}
+			e.DependsOn = append([]string(nil), ids...)
+			e.InvolvedClasses = []string{"MemoryAPI_" + strings.TrimPrefix(category, "memory_")}
+		}
+		if strings.HasPrefix(category, "multi_turn") || idFrom != "" {
+			if err := s.attachFuncDocs(e, docCache); err != nil {
+				return nil, err
+			}
+		}
+		if strings.HasPrefix(category, "multi_turn") {
+			if len(e.InitialConfig) == 0 || len(e.InvolvedClasses) == 0 {
+				return nil, fmt.Errorf("dataset: %s: multi-turn entry needs initial_config and involved_classes", e.Where())
+			}
+		} else if idFrom == "" && len(e.Functions) == 0 && category != "live_irrelevance" {
+			return nil, fmt.Errorf("dataset: %s: entry has no function documents", e.Where())
+		}
+		out = append(out, e)
+	}
+	if hasAnswers && len(answers) != len(raws) {
+		seen := map[string]bool{}
+		for _, r := range raws {
+			seen[r.ID] = true
+		}
+		for id := range answers {
+			if !seen[id] {
+				return nil, fmt.Errorf("dataset: possible_answer/%s: ground truth for %s has no question in %s", answerFile, id, name)
+			}
+		}
+	}
+	return out, nil
+}
+
+// attachFuncDocs fills Functions from the involved classes' documents and
+// moves held-out (miss_func) documents to MissedFuncDocs, as upstream's
+// populate_test_cases_with_predefined_functions does.
+func (s *Source) attachFuncDocs(e *Entry, cache map[string][]json.RawMessage) error {
+	e.Functions = nil
+	for _, c := range e.InvolvedClasses {
+		docs, ok := cache[c]
+		if !ok {
+			var err error
+			if docs, err = s.FuncDocs(c); err != nil {
+				return fmt.Errorf("%v (entry %s)", err, e.Where())
+			}
+			cache[c] = docs
+		}
+		e.Functions = append(e.Functions, docs...)
+	}
+	if len(e.MissedFunction) == 0 {
+		return nil
+	}
+	e.MissedFuncDocs = map[int][]json.RawMessage{}
+	for _, turn := range sortedTurns(e.MissedFunction) {
+		for _, fn := range e.MissedFunction[turn] {
+			found := false
+			for i, d := range e.Functions {
+				n, _ := docName(d)
+				if n == fn {
+					e.MissedFuncDocs[turn] = append(e.MissedFuncDocs[turn], d)
+					e.Functions = append(e.Functions[:i:i], e.Functions[i+1:]...)
+					found = true
+					break
+				}
+			}
+			if !found {
+				return fmt.Errorf("dataset: %s: missed_function %q (turn %d) is not a function of %v", e.Where(), fn, turn, e.InvolvedClasses)
+			}
+		}
+	}
+	return nil
+}
+
+// MemoryPrereqs reads the prerequisite conversations of one memory scenario
+// for one memory category, ids rewritten as upstream does
+// ("memory_prereq_0-customer-0" -> "memory_kv_prereq_0-customer-0"), each
+// depending on all earlier ones.
+func (s *Source) MemoryPrereqs(category, scenario string) ([]*Entry, error) {
+	if !strings.HasPrefix(category, "memory_") {
+		return nil, fmt.Errorf("dataset: %q is not a memory category", category)
+	}
+	file := "memory_" + scenario + ".json"
+	p := s.Path("memory_prereq_conversation", file)
+	name := s.relName(p)
+	var out []*Entry
+	var ids []string
+	err := jsonLines(p, name, func(line int, b []byte) error {
+		var r rawEntry
+		if err := json.Unmarshal(b, &r); err != nil {
+			return fmt.Errorf("dataset: %s:%d (%s): malformed prerequisite conversation: %v", name, line, idOf(b), err)
+		}
+		if r.ID == "" || len(r.Question) == 0 {
+			return fmt.Errorf("dataset: %s:%d (%s): prerequisite needs id and question", name, line, idOf(b))
+		}
+		e, err := toEntry(r, category, name, line)
+		if err != nil {
+			return err
+		}
+		e.ID = strings.ReplaceAll(r.ID, "memory", category)
+		e.Scenario = scenario
+		e.DependsOn = append([]string(nil), ids...)
+		e.InvolvedClasses = []string{"MemoryAPI_" + strings.TrimPrefix(category, "memory_")}
+		ids = append(ids, e.ID)
+		out = append(out, e)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FormatSensitivityIDs reads BFCL_v4_format_sensitivity.json: category ->
+// entry ids re-run under every prompt configuration.
+func (s *Source) FormatSensitivityIDs() (map[string][]string, []string, error) {
+	p := s.Path("BFCL_v4_format_sensitivity.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, nil, fmt.Errorf("dataset: %w", err)
+	}
+	var m map[string][]string
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, nil, fmt.Errorf("dataset: %s: %v", s.relName(p), err)
+	}
+	order, err := objectKeyOrder(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("dataset: %s: %v", s.relName(p), err)
+	}
+	return m, order, nil
+}
+
+// objectKeyOrder returns the keys of a JSON object in document order.
+func objectKeyOrder(b []byte) ([]string, error) {
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := t.(json.Delim); !ok || d != '{' {
+		return nil, fmt.Errorf("not a JSON object")
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, t.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil, err
+		}
+	}
+	return keys, nil
+}

@@ -1,0 +1,5 @@
+package dataset
+
+import "sort"
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,0 +1,56 @@
+// Package testenv locates the shared test material (the BFCL data set and
+// the upstream reference outputs) for tests. Both are outside the
+// repository: BFCL_DATA_DIR and BFCL_REFERENCE_DIR name them, and by default
+// they are looked for in ../shared/bfcl and ../shared/reference beside the
+// module root (the layout CI uses).
+package testenv
+
+import (
+	"os"
+	"path/filepath"
+)
+
+// ModuleRoot walks up from the working directory to the folder holding go.mod.
+func ModuleRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+func locate(env, rel string) (string, bool) {
+	if d := os.Getenv(env); d != "" {
+		st, err := os.Stat(d)
+		return d, err == nil && st.IsDir()
+	}
+	root := ModuleRoot()
+	if root == "" {
+		return "", false
+	}
+	d := filepath.Join(root, "..", rel)
+	st, err := os.Stat(d)
+	return d, err == nil && st.IsDir()
+}
+
+// DataDir returns the BFCL data set folder and whether it exists.
+func DataDir() (string, bool) { return locate("BFCL_DATA_DIR", filepath.Join("shared", "bfcl")) }
+
+// ReferenceDir returns the reference-output folder and whether it exists.
+func ReferenceDir() (string, bool) {
+	return locate("BFCL_REFERENCE_DIR", filepath.Join("shared", "reference"))
+}
+
+// MissingMessage is the text tests print when they skip for lack of data.
+func MissingMessage(what, dir, env string) string {
+	return "SKIPPED LOUDLY: " + what + " not found at " + dir + " (set " + env + "); this test checks nothing without it"
+}
