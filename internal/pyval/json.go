@@ -1,0 +1,170 @@
+package pyval
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+)
+
+// JSONDumps is Python's json.dumps(v) with default arguments: separators
+// ", " and ": ", ensure_ascii (non-ASCII as \uXXXX, astral characters as
+// surrogate pairs), NaN/Infinity/-Infinity allowed, tuples as arrays, and
+// bool/int/float/None dict keys turned into strings. Values that are not
+// serializable give TypeError("Object of type set is not JSON serializable").
+func JSONDumps(v Value) (string, error) {
+	b, err := AppendJSON(nil, v)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// AppendJSON appends json.dumps(v) to b.
+func AppendJSON(b []byte, v Value) ([]byte, error) {
+	var err error
+	switch x := v.(type) {
+	case Str:
+		return AppendJSONString(b, string(x)), nil
+	case Int:
+		return strconv.AppendInt(b, int64(x), 10), nil
+	case Bool:
+		if x {
+			return append(b, "true"...), nil
+		}
+		return append(b, "false"...), nil
+	case NoneType:
+		return append(b, "null"...), nil
+	case Float:
+		return appendJSONFloat(b, float64(x)), nil
+	case BigInt:
+		return x.V.Append(b, 10), nil
+	case *List:
+		return appendJSONArray(b, x.Items)
+	case Tuple:
+		return appendJSONArray(b, x)
+	case *Dict:
+		if x.Len() == 0 {
+			return append(b, "{}"...), nil
+		}
+		b = append(b, '{')
+		for i := range x.ents {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			switch k := x.ents[i].key.(type) {
+			case Str:
+				b = AppendJSONString(b, string(k))
+			case Int:
+				b = append(b, '"')
+				b = strconv.AppendInt(b, int64(k), 10)
+				b = append(b, '"')
+			case BigInt:
+				b = append(b, '"')
+				b = k.V.Append(b, 10)
+				b = append(b, '"')
+			case Float:
+				b = append(b, '"')
+				b = appendJSONFloat(b, float64(k))
+				b = append(b, '"')
+			case Bool:
+				if k {
+					b = append(b, `"true"`...)
+				} else {
+					b = append(b, `"false"`...)
+				}
+			case NoneType:
+				b = append(b, `"null"`...)
+			default:
+				return nil, NewTypeError("keys must be str, int, float, bool or None, not " + k.TypeName())
+			}
+			b = append(b, ": "...)
+			if b, err = AppendJSON(b, x.ents[i].val); err != nil {
+				return nil, err
+			}
+		}
+		return append(b, '}'), nil
+	case nil:
+		return nil, NewTypeError("Object of type NoneType is not JSON serializable")
+	}
+	return nil, NewTypeError("Object of type " + v.TypeName() + " is not JSON serializable")
+}
+
+func appendJSONArray(b []byte, items []Value) ([]byte, error) {
+	var err error
+	b = append(b, '[')
+	for i, e := range items {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		if b, err = AppendJSON(b, e); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+func appendJSONFloat(b []byte, f float64) []byte {
+	switch {
+	case f != f:
+		return append(b, "NaN"...)
+	case math.IsInf(f, 1):
+		return append(b, "Infinity"...)
+	case math.IsInf(f, -1):
+		return append(b, "-Infinity"...)
+	}
+	return AppendFloatRepr(b, f)
+}
+
+// AppendJSONString appends s as a JSON string with ensure_ascii=True, as
+// Python's json module writes it (lowercase hex, no HTML escaping).
+func AppendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			i++
+			switch c {
+			case '"':
+				b = append(b, '\\', '"')
+			case '\\':
+				b = append(b, '\\', '\\')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			default:
+				if c < 0x20 || c == 0x7f {
+					b = appendU4(b, rune(c))
+				} else {
+					b = append(b, c)
+				}
+			}
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			if sr, ok := isSurrogateSeq(s[i:]); ok {
+				r, size = sr, 3
+			}
+		}
+		i += size
+		if r > 0xffff {
+			r -= 0x10000
+			b = appendU4(b, 0xd800|(r>>10)&0x3ff)
+			b = appendU4(b, 0xdc00|r&0x3ff)
+		} else {
+			b = appendU4(b, r)
+		}
+	}
+	return append(b, '"')
+}
+
+func appendU4(b []byte, r rune) []byte {
+	return append(b, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
+}

@@ -1,0 +1,115 @@
+package pyval
+
+import "math/big"
+
+// Truther is implemented by Objects with a custom truth value (__bool__ /
+// __len__); Objects without it are true.
+type Truther interface {
+	PyBool() bool
+}
+
+// DeepCopier is implemented by Objects that copy.deepcopy must copy; other
+// Objects are shared, as immutable values are.
+type DeepCopier interface {
+	PyDeepCopy() Value
+}
+
+// Truthy is Python's bool(v).
+func Truthy(v Value) bool {
+	switch x := v.(type) {
+	case Bool:
+		return bool(x)
+	case Int:
+		return x != 0
+	case Str:
+		return x != ""
+	case NoneType:
+		return false
+	case Float:
+		return x != 0
+	case BigInt:
+		return x.V.Sign() != 0
+	case *List:
+		return len(x.Items) > 0
+	case Tuple:
+		return len(x) > 0
+	case *Dict:
+		return x.Len() > 0
+	case *Set:
+		return x.Len() > 0
+	case Truther:
+		return x.PyBool()
+	case nil:
+		return false
+	}
+	return true
+}
+
+// DeepCopy is copy.deepcopy(v): lists, dicts, sets and tuples are copied
+// recursively (a container reached twice is copied once, so aliasing is
+// preserved), Objects implementing DeepCopier are copied with PyDeepCopy,
+// everything else is immutable and returned as is.
+func DeepCopy(v Value) Value {
+	var memo map[any]Value
+	return deepCopy(v, &memo)
+}
+
+func deepCopy(v Value, memo *map[any]Value) Value {
+	switch x := v.(type) {
+	case Str, Int, Float, Bool, NoneType, EllipsisType:
+		return v
+	case BigInt:
+		return BigInt{new(big.Int).Set(x.V)}
+	case *List:
+		if c, ok := (*memo)[x]; ok {
+			return c
+		}
+		nl := &List{Items: make([]Value, len(x.Items))}
+		if *memo == nil {
+			*memo = make(map[any]Value)
+		}
+		(*memo)[x] = nl
+		for i, e := range x.Items {
+			nl.Items[i] = deepCopy(e, memo)
+		}
+		return nl
+	case Tuple:
+		nt := make(Tuple, len(x))
+		for i, e := range x {
+			nt[i] = deepCopy(e, memo)
+		}
+		return nt
+	case *Dict:
+		if c, ok := (*memo)[x]; ok {
+			return c
+		}
+		nd := &Dict{ents: make([]dictEntry, len(x.ents))}
+		if *memo == nil {
+			*memo = make(map[any]Value)
+		}
+		(*memo)[x] = nd
+		for i := range x.ents {
+			nd.ents[i] = dictEntry{deepCopy(x.ents[i].key, memo), deepCopy(x.ents[i].val, memo)}
+		}
+		nd.rebuildIndex()
+		return nd
+	case *Set:
+		if c, ok := (*memo)[x]; ok {
+			return c
+		}
+		ns := &Set{}
+		if *memo == nil {
+			*memo = make(map[any]Value)
+		}
+		(*memo)[x] = ns
+		ns.d.ents = make([]dictEntry, len(x.d.ents))
+		for i := range x.d.ents {
+			ns.d.ents[i] = dictEntry{deepCopy(x.d.ents[i].key, memo), None}
+		}
+		ns.d.rebuildIndex()
+		return ns
+	case DeepCopier:
+		return x.PyDeepCopy()
+	}
+	return v
+}

@@ -1,0 +1,209 @@
+// Package results reads and writes BFCL result files: JSON Lines, one record
+// per entry, under <root>/<model>/<group>/BFCL_v4_<category>_result.json,
+// the layout and fields of upstream's result files, so that upstream's
+// evaluator can score our runs and ours can score upstream's.
+//
+// Appends are safe across goroutines and across processes (Ginkgo -p): each
+// record is one write(2) of one line under an exclusive flock, so an
+// interrupted run loses at most the entry being written and never corrupts
+// earlier ones. A rerun resumes: entries already present are not redone.
+package results
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+)
+
+// Record is one result line. Result holds what the model produced: for FC
+// single-turn a list of {name: json-args}, for prompt mode a string, for
+// multi-turn a list per turn of a list per step. Raw keeps the whole line as
+// read (for upstream files carrying more fields).
+type Record struct {
+	ID               string          `json:"id"`
+	Result           json.RawMessage `json:"result"`
+	InputTokenCount  json.RawMessage `json:"input_token_count,omitempty"`
+	OutputTokenCount json.RawMessage `json:"output_token_count,omitempty"`
+	Latency          json.RawMessage `json:"latency,omitempty"`
+	ReasoningContent json.RawMessage `json:"reasoning_content,omitempty"`
+	InferenceLog     json.RawMessage `json:"inference_log,omitempty"`
+	ForceTerminated  *bool           `json:"-"`
+	Raw              json.RawMessage `json:"-"`
+	Line             int             `json:"-"` // 1-based line in the file it was read from
+}
+
+// ModelDir is the folder name upstream uses for a model: "/" becomes "_".
+func ModelDir(model string) string { return strings.ReplaceAll(model, "/", "_") }
+
+// Path is the result file of one category of one model below root.
+func Path(root, model string, c category.Category) string {
+	return filepath.Join(root, ModelDir(model), filepath.FromSlash(c.ResultPath()))
+}
+
+// Read loads a result file. A malformed line is an error naming file, line
+// and (when readable) the id; nothing is silently skipped.
+func Read(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []Record
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
+	n := 0
+	for sc.Scan() {
+		n++
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		var r Record
+		if err := json.Unmarshal(b, &r); err != nil {
+			return nil, fmt.Errorf("results: %s:%d: malformed result line: %v", path, n, err)
+		}
+		if r.ID == "" {
+			return nil, fmt.Errorf("results: %s:%d: result line without id", path, n)
+		}
+		r.Raw = append(json.RawMessage(nil), b...)
+		r.Line = n
+		out = append(out, r)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("results: %s:%d: %w", path, n+1, err)
+	}
+	return out, nil
+}
+
+// Store appends records of one model's run below Root, resumable.
+type Store struct {
+	Root  string // result root, e.g. "result"
+	Model string // model name (folder is ModelDir(Model))
+
+	mu   sync.Mutex
+	done map[category.Category]map[string]Record
+}
+
+// NewStore returns a store for one model below root.
+func NewStore(root, model string) *Store {
+	return &Store{Root: root, Model: model, done: map[category.Category]map[string]Record{}}
+}
+
+// Path of a category's file in this store.
+func (s *Store) Path(c category.Category) string { return Path(s.Root, s.Model, c) }
+
+// Lookup returns the stored record of id, if a previous run (or another
+// process of this run) wrote it. The file is re-read when id is not cached.
+func (s *Store) Lookup(c category.Category, id string) (Record, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m, ok := s.done[c]; ok {
+		if r, ok := m[id]; ok {
+			return r, true, nil
+		}
+	}
+	recs, err := Read(s.Path(c))
+	if errors.Is(err, os.ErrNotExist) {
+		return Record{}, false, nil
+	}
+	if err != nil {
+		return Record{}, false, err
+	}
+	m := map[string]Record{}
+	for _, r := range recs {
+		m[r.ID] = r // a duplicate (never written by us) keeps the last
+	}
+	s.done[c] = m
+	r, ok := m[id]
+	return r, ok, nil
+}
+
+// Append writes one record as one line, atomically with respect to other
+// writers of the same file (flock + single write), and fsyncs it.
+func (s *Store) Append(c category.Category, r Record) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("results: encode %s: %w", r.ID, err)
+	}
+	line = append(line, '\n')
+	p := s.Path(c)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("results: lock %s: %w", p, err)
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("results: append %s to %s: %w", r.ID, p, err)
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	if s.done[c] == nil {
+		s.done[c] = map[string]Record{}
+	}
+	r.Raw = line[:len(line)-1]
+	s.done[c][r.ID] = r
+	s.mu.Unlock()
+	return nil
+}
+
+// Compact rewrites a result file sorted by id in upstream's order, keeping
+// the last record of any duplicated id. It replaces the file atomically
+// (write to a temporary file, rename) under the same lock appends take.
+func Compact(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return err
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck
+	recs, err := Read(path)
+	if err != nil {
+		return err
+	}
+	last := map[string]int{}
+	for i, r := range recs {
+		last[r.ID] = i
+	}
+	kept := make([]Record, 0, len(last))
+	for i, r := range recs {
+		if last[r.ID] == i {
+			kept = append(kept, r)
+		}
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return category.CompareIDs(kept[i].ID, kept[j].ID) < 0 })
+	var buf bytes.Buffer
+	for _, r := range kept {
+		buf.Write(r.Raw)
+		buf.WriteByte('\n')
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
