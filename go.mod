@@ -121,3 +121,5 @@ require (
 	gorgonia.org/vecf32 v0.9.0 // indirect
 	gorgonia.org/vecf64 v0.9.0 // indirect
 )
+
+tool github.com/onsi/ginkgo/v2/ginkgo

@@ -30,16 +30,19 @@ type Entry struct {
 
 	// Multi-turn and agentic fields.
 	InvolvedClasses  []string
-	InitialConfig    json.RawMessage            // multi-turn only
-	Path             []string                   // multi-turn only
-	MissedFunction   map[int][]string           // miss_func: turn index -> held-out function names
-	MissedFuncDocs   map[int][]json.RawMessage  // miss_func: the held-out documents, added at that turn
-	ExcludedFunction []string                   // present in the data, unused upstream (see README)
-	Scenario         string                     // memory only
-	DependsOn        []string                   // memory: prerequisite ids
+	InitialConfig    json.RawMessage           // multi-turn only
+	Path             []string                  // multi-turn only
+	MissedFunction   map[int][]string          // miss_func: turn index -> held-out function names
+	MissedFuncDocs   map[int][]json.RawMessage // miss_func: the held-out documents, added at that turn
+	ExcludedFunction []string                  // present in the data, unused upstream (see README)
+	Scenario         string                    // memory only
+	DependsOn        []string                  // memory: prerequisite ids
 
 	// Ground truth (nil for categories without one: irrelevance, live_irrelevance, live_relevance).
 	Answer json.RawMessage
+
+	// Raw is the question-file line as read (ids not rewritten).
+	Raw json.RawMessage
 }
 
 // Where names the entry for error messages: file:line (id).
@@ -58,6 +61,7 @@ type rawEntry struct {
 	MissedFunction   map[string][]string `json:"missed_function"`
 	ExcludedFunction []string            `json:"excluded_function"`
 	Scenario         string              `json:"scenario"`
+	Raw              json.RawMessage     `json:"-"`
 }
 
 type rawAnswer struct {
@@ -125,6 +129,7 @@ func (s *Source) readEntries(file string) ([]rawEntry, []int, error) {
 		if r.ID == "" {
 			return fmt.Errorf("dataset: %s:%d: entry has no id", name, line)
 		}
+		r.Raw = append(json.RawMessage(nil), b...)
 		if len(r.Question) == 0 {
 			return fmt.Errorf("dataset: %s:%d (%s): entry has no question", name, line, r.ID)
 		}
@@ -166,6 +171,7 @@ func toEntry(r rawEntry, category, file string, line int) (*Entry, error) {
 		Question: r.Question, Functions: r.Function,
 		InvolvedClasses: r.InvolvedClasses, InitialConfig: r.InitialConfig,
 		Path: r.Path, ExcludedFunction: r.ExcludedFunction, Scenario: r.Scenario,
+		Raw: r.Raw,
 	}
 	if len(r.MissedFunction) > 0 {
 		e.MissedFunction = map[int][]string{}

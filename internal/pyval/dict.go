@@ -90,7 +90,7 @@ func keyOf(v Value) (kind int, s string, n int64, o any) {
 			return kindNum, "", x.V.Int64(), nil
 		}
 		return kindOther, "", 0, bigKey(x.V.String())
-	case NoneType, EllipsisType:
+	case NoneType, EllipsisType, Bytes:
 		return kindOther, "", 0, v
 	case Tuple:
 		b, ok := appendTupleKey(nil, x)

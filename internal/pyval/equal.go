@@ -242,6 +242,9 @@ func Equal(a, b Value) bool {
 			return y.PyEqual(a)
 		}
 		return false
+	case Bytes:
+		y, ok := b.(Bytes)
+		return ok && x == y
 	case Object:
 		return x.PyEqual(b)
 	}

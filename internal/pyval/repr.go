@@ -88,6 +88,8 @@ func AppendRepr(b []byte, v Value) []byte {
 		return append(b, '}')
 	case EllipsisType:
 		return append(b, "Ellipsis"...)
+	case Bytes:
+		return AppendBytesRepr(b, string(x))
 	case Object:
 		return append(b, x.PyRepr()...)
 	case nil:

@@ -1,0 +1,58 @@
+# BFCL v4 in Go. The two commands of the README:
+#   make eval [MODEL=<name in models.yaml>]   the whole benchmark, score table at the end (default model: gold)
+#   make test                                 every check CI runs
+SHELL := /bin/bash
+GO ?= go
+MODEL ?= gold
+# Extra ginkgo flags, e.g. GINKGO_FLAGS='--label-filter=multi_turn' or "--focus=multi_turn_base_42$$"
+GINKGO_FLAGS ?=
+# Ginkgo parallel processes for the suites.
+PROCS ?= 2
+BFCL_DATA_DIR ?= $(shell $(GO) run ./cmd/bfcl data --print-dir 2>/dev/null)
+export BFCL_DATA_DIR
+
+.PHONY: eval test data generate check-generated vet fmt-check unit suites race bench fuzz clean
+
+eval: data
+	BFCL_MODEL=$(MODEL) $(GO) tool ginkgo -r -p --procs=$(PROCS) --keep-going --silence-skips $(GINKGO_FLAGS) ./suites
+
+test: fmt-check vet check-generated unit race suites
+
+data:
+	@if [ -n "$$BFCL_DATA_DIR" ] && [ -d "$$BFCL_DATA_DIR/data" ]; then \
+		$(GO) run ./cmd/bfcl data --verify --dir "$$BFCL_DATA_DIR"; \
+	else \
+		$(GO) run ./cmd/bfcl data; \
+	fi
+
+generate:
+	$(GO) run ./gen -out generated
+
+check-generated:
+	$(GO) run ./gen -out generated -check
+
+vet:
+	$(GO) vet ./...
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+unit:
+	$(GO) test ./internal/... ./sim/... ./gen/... ./cmd/...
+
+race:
+	$(GO) test -race ./internal/results/... ./internal/engine/... ./sim/... ./internal/harness/...
+
+# The whole benchmark under the built-in gold model: every spec of every suite.
+suites:
+	BFCL_MODEL=gold BFCL_RESULT_DIR=$(CURDIR)/.cache/test-result BFCL_SCORE_DIR=$(CURDIR)/.cache/test-score BFCL_RERUN=1 \
+		$(GO) test ./suites/... -count=1
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/... ./sim/...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./internal/pyexpr/
+
+clean:
+	rm -rf result score .cache

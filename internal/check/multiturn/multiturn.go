@@ -1,0 +1,364 @@
+// Package multiturn scores the multi-turn categories as upstream's
+// multi_turn_checker does (bfcl_eval/eval_checker/multi_turn_eval/
+// multi_turn_checker.py, with eval_runner._evaluate_single_multi_turn_entry
+// around it): decode each step, execute the model's calls and the ground
+// truth turn by turn on separate instances, then per non-empty ground-truth
+// turn a state check and a response check. Error types and messages are
+// upstream's, byte for byte.
+package multiturn
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/engine"
+	"github.com/bfcl-go/bfcl/internal/longcontext"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/verdict"
+	"github.com/bfcl-go/bfcl/sim"
+)
+
+// Error types (upstream's strings).
+const (
+	ErrInferenceError   = "multi_turn:inference_error"
+	ErrForceTerminated  = "multi_turn:force_terminated"
+	ErrEmptyTurn        = "multi_turn:empty_turn_model_response"
+	ErrStateMismatch    = "multi_turn:instance_state_mismatch"
+	ErrResponseMismatch = "multi_turn:execution_response_mismatch"
+)
+
+// Options of the checker.
+type Options struct {
+	// ModelName is the model's result-folder name (upstream's model_name in
+	// the evaluator); instance names derive from it.
+	ModelName       string
+	Mode            string // "fc" or "prompt"; "" detects per step
+	UnderscoreToDot bool
+	// LongContext is the pristine long-context data; each entry works on a
+	// clone of it.
+	LongContext *longcontext.Data
+}
+
+// Result is a verdict plus what the checker saw, for tests and reports.
+type Result struct {
+	Verdict verdict.Verdict
+	// Decoded holds, per turn, per step, the decoded call strings (steps that
+	// failed to decode or decoded to nothing are dropped); nil when the
+	// checker was not reached.
+	Decoded [][][]string
+	// Executed records what ran, per turn, up to the turn where the checker
+	// returned.
+	Executed []TurnExecution
+}
+
+// TurnExecution is what one turn executed on each side.
+type TurnExecution struct {
+	ModelSteps []StepExecution
+	GTCalls    []string
+	GTResults  []string
+}
+
+// StepExecution is one model step's calls and results.
+type StepExecution struct {
+	Calls   []string
+	Results []string
+}
+
+// Check scores one entry's record.
+func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
+	var gt [][]string
+	if err := json.Unmarshal(e.Answer, &gt); err != nil {
+		return Result{}, fmt.Errorf("ground truth of %s is not a list of call lists: %w", e.ID, err)
+	}
+	prompt := promptOf(e)
+	var raw any
+	if err := json.Unmarshal(rec.Result, &raw); err != nil {
+		return Result{}, fmt.Errorf("result of %s is not JSON: %w", e.ID, err)
+	}
+	turns, isList := raw.([]any)
+	if !isList {
+		return Result{Verdict: fail(e, ErrInferenceError,
+			[]string{"Error during inference phase. Model did not output a list of model responses."},
+			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer))}, nil
+	}
+	if len(turns) != len(gt) {
+		return Result{Verdict: fail(e, ErrForceTerminated,
+			[]string{fmt.Sprintf("Model was force-terminated during inference phase. The length of the model result turns (%d) does not match the length of the ground truth turns (%d).", len(turns), len(gt))},
+			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer))}, nil
+	}
+	var rawTurns []json.RawMessage
+	if err := json.Unmarshal(rec.Result, &rawTurns); err != nil {
+		return Result{}, err
+	}
+	dopts := decode.Options{Mode: o.Mode, UnderscoreToDot: o.UnderscoreToDot}
+	decoded := make([][][]string, len(rawTurns))
+	for t, rt := range rawTurns {
+		decoded[t] = [][]string{}
+		var steps []json.RawMessage
+		if err := json.Unmarshal(rt, &steps); err != nil {
+			continue // upstream iterates the turn; a non-list turn yields no decodable step
+		}
+		for _, st := range steps {
+			calls, err := decode.DecodeExecute(st, dopts)
+			if err != nil || isEmptyExecute(calls) {
+				continue
+			}
+			decoded[t] = append(decoded[t], calls)
+		}
+	}
+	res := Result{Decoded: decoded}
+	v, err := run(e, gt, decoded, o, &res)
+	if err != nil {
+		return Result{}, err
+	}
+	if !v.Valid {
+		v.Detail = append(v.Detail,
+			field("prompt", prompt),
+			field("model_result_raw", rec.Result),
+			field("model_result_decoded", decoded),
+			field("possible_answer", e.Answer),
+		)
+		if len(rec.InferenceLog) > 0 {
+			v.Detail = append(v.Detail, field("inference_log", rec.InferenceLog))
+		} else {
+			v.Detail = append(v.Detail, field("inference_log", ""))
+		}
+	}
+	res.Verdict = v
+	return res, nil
+}
+
+func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *Result) (verdict.Verdict, error) {
+	cfgVal, err := pyval.FromJSON(e.InitialConfig)
+	if err != nil {
+		return verdict.Verdict{}, fmt.Errorf("initial_config of %s: %w", e.ID, err)
+	}
+	cfg, ok := cfgVal.(*pyval.Dict)
+	if !ok {
+		return verdict.Verdict{}, fmt.Errorf("initial_config of %s is not an object", e.ID)
+	}
+	env := &sim.Env{}
+	if o.LongContext != nil {
+		env.LC = o.LongContext.Clone()
+	}
+	cat := e.Category
+	longContext := strings.Contains(cat, "long_context") || strings.Contains(cat, "composite")
+	model := engine.New(env, engine.Config{ModelName: o.ModelName + "_eval", EntryID: e.ID, Involved: e.InvolvedClasses, InitialConfig: cfg, LongContext: longContext})
+	truth := engine.New(env, engine.Config{ModelName: o.ModelName + "_ground_truth_eval", EntryID: e.ID, Involved: e.InvolvedClasses, InitialConfig: cfg, LongContext: longContext})
+
+	var allModel []string
+	var execLog []any
+	for t, gtCalls := range gt {
+		steps := decoded[t]
+		var turnModel []string
+		var uncombined [][]string
+		te := TurnExecution{GTCalls: gtCalls}
+		for _, st := range steps {
+			out := model.Execute(st)
+			turnModel = append(turnModel, out...)
+			uncombined = append(uncombined, out)
+			te.ModelSteps = append(te.ModelSteps, StepExecution{Calls: st, Results: out})
+		}
+		gtOut := truth.Execute(gtCalls)
+		te.GTResults = gtOut
+		res.Executed = append(res.Executed, te)
+		allModel = append(allModel, turnModel...)
+		if uncombined == nil {
+			uncombined = [][]string{}
+		}
+		execLog = append(execLog, []verdict.Field{{Key: "model", Value: uncombined}, {Key: "ground_truth", Value: nonNil(gtOut)}})
+
+		if len(gtCalls) > 0 && len(steps) == 0 {
+			return fail(e, ErrEmptyTurn, []string{fmt.Sprintf("Model response list is empty for turn %d", t)},
+				field("details", []verdict.Field{{Key: "execution_result", Value: execLog}})), nil
+		}
+		if len(gtCalls) == 0 {
+			continue
+		}
+		if v, bad := stateCheck(e, model, truth, execLog); bad {
+			return v, nil
+		}
+		missing := missingUnordered(gtOut, allModel)
+		if len(missing) > 0 {
+			return fail(e, ErrResponseMismatch,
+				[]string{fmt.Sprintf("Model response execution results so far does not contain all the ground truth response execution results for turn %d.", t)},
+				field("details", []verdict.Field{
+					{Key: "missing_items", Value: missing},
+					{Key: "model_response (including all previous turns)", Value: nonNil(allModel)},
+					{Key: "ground_truth_response (only the current turn)", Value: nonNil(gtOut)},
+				})), nil
+		}
+	}
+	return verdict.Verdict{ID: e.ID, Category: e.Category, Valid: true}, nil
+}
+
+// stateCheck compares, class by class in involved order, every public
+// attribute of the ground-truth instance with the model's (Python !=).
+func stateCheck(e *dataset.Entry, model, truth *engine.Session, execLog []any) (verdict.Verdict, bool) {
+	for _, cl := range truth.Classes() {
+		gi, _ := truth.Instance(cl)
+		mi, ok := model.Instance(cl)
+		if !ok {
+			continue // unreachable: an empty model turn fails before
+		}
+		gs, ms := gi.State(), mi.State()
+		var diffs []verdict.Field
+		for _, kv := range gs.Items() {
+			name := string(kv.Key.(pyval.Str))
+			mv, _ := ms.Get(kv.Key)
+			if mv == nil || !pyval.Equal(mv, kv.Value) {
+				diffs = append(diffs, verdict.Field{Key: name, Value: []verdict.Field{
+					{Key: "model", Value: Jsonable(mv)}, {Key: "ground_truth", Value: Jsonable(kv.Value)},
+				}})
+			}
+		}
+		if len(diffs) > 0 {
+			return fail(e, ErrStateMismatch,
+				[]string{fmt.Sprintf("Model instance for %s does not match the state with ground truth instance.", cl)},
+				field("details", []verdict.Field{
+					{Key: "differences", Value: diffs},
+					{Key: "model_instance_state", Value: Jsonable(ms)},
+					{Key: "ground_truth_instance_state", Value: Jsonable(gs)},
+					{Key: "execution_result", Value: execLog},
+				})), true
+		}
+	}
+	return verdict.Verdict{}, false
+}
+
+// missingUnordered is upstream's _is_subsequence_unordered: each expected
+// item consumes one equal item of got; the unmatched expected items, in
+// order.
+func missingUnordered(expected, got []string) []string {
+	pool := map[string]int{}
+	for _, g := range got {
+		pool[g]++
+	}
+	missing := []string{}
+	for _, x := range expected {
+		if pool[x] > 0 {
+			pool[x]--
+			continue
+		}
+		missing = append(missing, x)
+	}
+	return missing
+}
+
+// DifferingAttributes lists, sorted, the attribute names of a state-mismatch
+// verdict's details.
+func DifferingAttributes(v verdict.Verdict) []string {
+	var out []string
+	for _, f := range v.Detail {
+		if f.Key != "details" {
+			continue
+		}
+		for _, d := range f.Value.([]verdict.Field) {
+			if d.Key == "differences" {
+				for _, a := range d.Value.([]verdict.Field) {
+					out = append(out, a.Key)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// MissingItems lists the missing ground-truth results of a response-mismatch verdict.
+func MissingItems(v verdict.Verdict) []string {
+	for _, f := range v.Detail {
+		if f.Key != "details" {
+			continue
+		}
+		for _, d := range f.Value.([]verdict.Field) {
+			if d.Key == "missing_items" {
+				return d.Value.([]string)
+			}
+		}
+	}
+	return nil
+}
+
+func isEmptyExecute(calls []string) bool {
+	return len(calls) == 0 || (len(calls) == 1 && len(calls[0]) == 0)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func fail(e *dataset.Entry, typ string, msgs []string, detail ...verdict.Field) verdict.Verdict {
+	return verdict.Verdict{ID: e.ID, Category: e.Category, Valid: false, ErrorType: typ, Errors: msgs, Detail: detail}
+}
+
+func field(k string, v any) verdict.Field { return verdict.Field{Key: k, Value: v} }
+
+// promptOf is the entry as upstream stores it in a score file: the question
+// line without its function documents.
+func promptOf(e *dataset.Entry) any {
+	v, err := pyval.FromJSON(e.Raw)
+	if err != nil {
+		return json.RawMessage(e.Raw)
+	}
+	d, ok := v.(*pyval.Dict)
+	if !ok {
+		return json.RawMessage(e.Raw)
+	}
+	d.Delete(pyval.Str("function"))
+	d.SetStr("id", pyval.Str(e.ID))
+	return Jsonable(d)
+}
+
+// Jsonable turns a Python value into a JSON-marshalable Go value the way
+// upstream's make_json_serializable prepares score files: dicts keep their
+// order (as []verdict.Field, keys as str()), lists stay lists, and values
+// json.dumps cannot serialise become their str().
+func Jsonable(v pyval.Value) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case pyval.NoneType:
+		return nil
+	case pyval.Bool:
+		return bool(x)
+	case pyval.Int:
+		return int64(x)
+	case pyval.Float:
+		return float64(x)
+	case pyval.Str:
+		return string(x)
+	case *pyval.List:
+		out := make([]any, len(x.Items))
+		for i, it := range x.Items {
+			out[i] = Jsonable(it)
+		}
+		return out
+	case pyval.Tuple:
+		out := make([]any, len(x))
+		for i, it := range x {
+			out[i] = Jsonable(it)
+		}
+		return out
+	case *pyval.Dict:
+		out := make([]verdict.Field, 0, x.Len())
+		for _, kv := range x.Items() {
+			k, ok := kv.Key.(pyval.Str)
+			key := string(k)
+			if !ok {
+				key = pyval.StrOf(kv.Key)
+			}
+			out = append(out, verdict.Field{Key: key, Value: Jsonable(kv.Value)})
+		}
+		return out
+	}
+	return pyval.StrOf(v)
+}

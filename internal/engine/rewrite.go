@@ -1,0 +1,82 @@
+package engine
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// rewriteCalls reproduces upstream's _process_method_calls
+// (multi_turn_utils.py): every identifier immediately followed (after
+// optional white space) by "(" and naming a public method of an involved
+// class becomes "<instance>.<name>", wherever it stands, inside string
+// literals included; the white space before "(" is dropped with it. It is
+// the regex \b([a-zA-Z_]\w*)\s*(?=\() applied with Python's Unicode \w, \s
+// and \b.
+func rewriteCalls(s string, owner map[string]string) string {
+	var b strings.Builder
+	i, last := 0, 0
+	prevWord := false // whether the rune before i is a \w rune
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !prevWord && isIdentStart(r) {
+			j := i + size
+			for j < len(s) {
+				r2, sz := utf8.DecodeRuneInString(s[j:])
+				if !isWord(r2) {
+					break
+				}
+				j += sz
+			}
+			k := j
+			for k < len(s) {
+				r2, sz := utf8.DecodeRuneInString(s[k:])
+				if !isSpace(r2) {
+					break
+				}
+				k += sz
+			}
+			if k < len(s) && s[k] == '(' {
+				name := s[i:j]
+				if inst, ok := owner[name]; ok {
+					b.WriteString(s[last:i])
+					b.WriteString(inst)
+					b.WriteByte('.')
+					b.WriteString(name)
+					last = k
+				}
+			}
+			// The regex cannot match inside the identifier (no \b there);
+			// continue after it.
+			i = j
+			prevWord = true
+			continue
+		}
+		prevWord = isWord(r)
+		i += size
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isIdentStart(r rune) bool {
+	return r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+}
+
+// isWord is Python's re \w for str patterns: alphanumerics (str.isalnum) and
+// the underscore.
+func isWord(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Nd, unicode.Nl, unicode.No)
+}
+
+// isSpace is Python's re \s for str patterns (str.isspace).
+func isSpace(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\r', '\f', '\v', 0x1c, 0x1d, 0x1e, 0x1f, 0x85:
+		return true
+	}
+	return unicode.IsSpace(r)
+}

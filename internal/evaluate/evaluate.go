@@ -1,0 +1,278 @@
+// Package evaluate scores result directories without calling any model, as
+// upstream's `bfcl evaluate` does: for each model folder under the result
+// root, each BFCL_v4_<category>_result.json of the requested categories is
+// checked entry by entry against the data set, score files are written
+// under the score root, and the leaderboard CSVs and summary are refreshed
+// from every score file there.
+package evaluate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/report"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/verdict"
+)
+
+// Options of one evaluation.
+type Options struct {
+	Source     *dataset.Source
+	ResultRoot string
+	ScoreRoot  string
+	// Models restricts the model folders (names as given to --model; "/" is
+	// mapped to "_" as upstream does). Empty: every folder.
+	Models     []string
+	Categories []category.Category
+	// Mode forces "fc" or "prompt" decoding; "" takes the registry's mode
+	// for registered models and otherwise detects it per record.
+	Mode string
+	// UnderscoreToDot forces the name mapping; nil takes the registry's.
+	UnderscoreToDot *bool
+	// Partial scores only the entries present in each result file (upstream's
+	// --partial-eval); otherwise a file with missing entries is an error.
+	Partial  bool
+	Registry *models.Registry // may be nil
+	Log      io.Writer        // progress; nil for none
+}
+
+var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
+
+// Run evaluates and returns the leaderboard rows of the score root.
+func Run(o Options) ([]report.Row, error) {
+	want := map[category.Category]bool{}
+	for _, c := range o.Categories {
+		want[c] = true
+	}
+	dirs, err := modelDirs(o.ResultRoot, o.Models)
+	if err != nil {
+		return nil, err
+	}
+	lc, err := score.LongContextOf(o.Source)
+	if err != nil {
+		return nil, err
+	}
+	for _, model := range dirs {
+		opts := o.scoreOptions(model)
+		opts.LongContext = lc
+		files, err := resultFiles(filepath.Join(o.ResultRoot, model))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			c := category.Category(f.category)
+			if !want[c] || c.IsMemoryPrereq() {
+				continue
+			}
+			vs, err := evaluateFile(o, c, f.path, opts)
+			if err != nil {
+				return nil, err
+			}
+			s, err := report.WriteScoreDirFile(o.ScoreRoot, model, c, vs)
+			if err != nil {
+				return nil, err
+			}
+			if o.Log != nil {
+				fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", model, c, 100*s.Accuracy, s.Correct, s.Total)
+			}
+		}
+	}
+	return RefreshSummary(o.ScoreRoot, o.ResultRoot, o.Registry)
+}
+
+func (o Options) scoreOptions(model string) score.Options {
+	so := score.Options{ModelName: model, Mode: o.Mode}
+	if o.Registry != nil {
+		for _, m := range o.Registry.Models {
+			if results.ModelDir(m.Name) == model {
+				if so.Mode == "" {
+					so.Mode = m.Mode
+				}
+				so.UnderscoreToDot = m.UnderscoreToDot
+			}
+		}
+	}
+	if o.UnderscoreToDot != nil {
+		so.UnderscoreToDot = *o.UnderscoreToDot
+	}
+	return so
+}
+
+type resultFile struct{ category, path string }
+
+func resultFiles(dir string) ([]resultFile, error) {
+	var out []resultFile
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if m := resultName.FindStringSubmatch(d.Name()); m != nil {
+			out = append(out, resultFile{category: m[1], path: p})
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out, err
+}
+
+func modelDirs(root string, only []string) ([]string, error) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: result root: %w", err)
+	}
+	want := map[string]bool{}
+	for _, m := range only {
+		want[results.ModelDir(m)] = true
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() && (len(want) == 0 || want[e.Name()]) {
+			out = append(out, e.Name())
+		}
+	}
+	for m := range want {
+		found := false
+		for _, d := range out {
+			found = found || d == m
+		}
+		if !found {
+			return nil, fmt.Errorf("evaluate: no result folder %s under %s", m, root)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// evaluateFile scores one result file in data-set order.
+func evaluateFile(o Options, c category.Category, path string, opts score.Options) ([]verdict.Verdict, error) {
+	recs, err := results.Read(path)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := o.Source.Load(string(c))
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]results.Record, len(recs))
+	for _, r := range recs {
+		if _, dup := byID[r.ID]; dup {
+			return nil, fmt.Errorf("evaluate: %s:%d: duplicate result for %s", path, r.Line, r.ID)
+		}
+		byID[r.ID] = r
+	}
+	if !o.Partial && len(recs) != len(entries) {
+		return nil, fmt.Errorf("evaluate: %s holds %d results but %s has %d entries; pass --partial-eval to score only the entries present", path, len(recs), c, len(entries))
+	}
+	known := make(map[string]bool, len(entries))
+	var vs []verdict.Verdict
+	for _, e := range entries {
+		known[e.ID] = true
+		r, ok := byID[e.ID]
+		if !ok {
+			if o.Partial {
+				continue
+			}
+			return nil, fmt.Errorf("evaluate: %s: no result for %s", path, e.ID)
+		}
+		v, err := score.Entry(e, r, opts)
+		if err != nil {
+			if errors.Is(err, score.ErrNoChecker) {
+				return nil, fmt.Errorf("evaluate: %s: %w", c, err)
+			}
+			return nil, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
+		}
+		vs = append(vs, v)
+	}
+	for _, r := range recs {
+		if !known[r.ID] {
+			return nil, fmt.Errorf("evaluate: %s:%d: result id %s is not an entry of %s", path, r.Line, r.ID, c)
+		}
+	}
+	return vs, nil
+}
+
+// RefreshSummary rebuilds the leaderboard CSVs and summary.json of the score
+// root from every score file there, with cost and latency from the result
+// files of the scored categories (when the result root has them).
+func RefreshSummary(scoreRoot, resultRoot string, reg *models.Registry) ([]report.Row, error) {
+	all, err := report.ReadScoreDir(scoreRoot)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(all))
+	for m := range all {
+		names = append(names, m)
+	}
+	sort.Strings(names)
+	var rows []report.Row
+	for _, m := range names {
+		var u report.Usage
+		for _, s := range all[m] {
+			recs, err := results.Read(results.Path(resultRoot, m, s.Category))
+			if err != nil {
+				continue // no result file: no cost data for this category
+			}
+			for _, r := range recs {
+				if err := u.AddResultLine(r.Raw); err != nil {
+					return nil, err
+				}
+			}
+		}
+		row, err := report.Summarize(modelInfo(m, reg), all[m], u)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
+	if err := report.WriteScoreRoot(scoreRoot, rows); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+func modelInfo(dir string, reg *models.Registry) report.ModelInfo {
+	info := report.ModelInfo{Name: dir, DisplayName: dir}
+	if reg == nil {
+		return info
+	}
+	for _, m := range reg.Models {
+		if results.ModelDir(m.Name) != dir {
+			continue
+		}
+		mode := "FC"
+		if m.Mode == "prompt" {
+			mode = "Prompt"
+		}
+		info.DisplayName = fmt.Sprintf("%s (%s) (%s)", m.Name, mode, capitalize(m.Provider))
+		if m.PricePerMillion.Input > 0 || m.PricePerMillion.Output > 0 {
+			in, out := m.PricePerMillion.Input, m.PricePerMillion.Output
+			info.InputPrice, info.OutputPrice = &in, &out
+		}
+	}
+	return info
+}
+
+// WriteCategory writes the score file of one category of one model.
+func WriteCategory(scoreRoot, model string, c category.Category, vs []verdict.Verdict) (report.CategoryScore, error) {
+	return report.WriteScoreDirFile(scoreRoot, model, c, vs)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

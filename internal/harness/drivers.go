@@ -1,0 +1,101 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/driver"
+	"github.com/bfcl-go/bfcl/internal/engine"
+	"github.com/bfcl-go/bfcl/internal/gold"
+	"github.com/bfcl-go/bfcl/internal/infer"
+	"github.com/bfcl-go/bfcl/internal/longcontext"
+	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/sim"
+)
+
+// DriverFor returns the per-entry driver factory of a registry model: gold
+// builds one per entry from the entry's ground truth; server providers share
+// one driver (and its connection pool) across entries.
+func DriverFor(m models.Model) func(e *dataset.Entry) (driver.Driver, error) {
+	if m.Provider == "replay" {
+		return func(e *dataset.Entry) (driver.Driver, error) {
+			return nil, fmt.Errorf("model %s replays stored results; it has no driver", m.Name)
+		}
+	}
+	if m.Provider == "gold" {
+		return func(e *dataset.Entry) (driver.Driver, error) { return gold.New(e) }
+	}
+	var (
+		once sync.Once
+		d    driver.Driver
+		err  error
+	)
+	return func(*dataset.Entry) (driver.Driver, error) {
+		once.Do(func() {
+			var timeout time.Duration
+			if m.Timeout != "" {
+				if timeout, err = time.ParseDuration(m.Timeout); err != nil {
+					err = fmt.Errorf("model %s: timeout %q: %w", m.Name, m.Timeout, err)
+					return
+				}
+			}
+			d, err = driver.New(driver.Config{
+				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(),
+				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
+			})
+		})
+		return d, err
+	}
+}
+
+// DefaultExecutor returns the model-side backend executor factory used
+// during inference: each entry gets its own instances (named as upstream's
+// inference names them: the model id with "/", "-" and "." turned into "_")
+// on a private copy of the long-context data.
+func DefaultExecutor(cfg Config) func(e *dataset.Entry) (infer.Executor, error) {
+	var (
+		once sync.Once
+		lc   *longcontext.Data
+		err  error
+	)
+	return func(e *dataset.Entry) (infer.Executor, error) {
+		once.Do(func() { lc, err = score.LongContextOf(cfg.Source) })
+		if err != nil {
+			return nil, err
+		}
+		conf := pyval.NewDict()
+		if len(e.InitialConfig) > 0 {
+			v, err := pyval.FromJSON(e.InitialConfig)
+			if err != nil {
+				return nil, fmt.Errorf("%s: initial_config: %w", e.Where(), err)
+			}
+			d, ok := v.(*pyval.Dict)
+			if !ok {
+				return nil, fmt.Errorf("%s: initial_config is not an object", e.Where())
+			}
+			conf = d
+		}
+		name := cfg.Model.Model
+		if name == "" {
+			name = cfg.Model.Name
+		}
+		name = strings.NewReplacer("/", "_", "-", "_", ".", "_").Replace(name)
+		s := engine.New(&sim.Env{LC: lc.Clone()}, engine.Config{
+			ModelName:     name,
+			EntryID:       e.ID,
+			Involved:      e.InvolvedClasses,
+			InitialConfig: conf,
+			LongContext:   strings.Contains(e.Category, "long_context") || strings.Contains(e.Category, "composite"),
+		})
+		// Upstream creates the instances before the first request.
+		if err := s.Init(); err != nil {
+			return nil, fmt.Errorf("%s: %w", e.Where(), err)
+		}
+		return s, nil
+	}
+}

@@ -1,0 +1,218 @@
+// Package harness runs one data-set entry end to end: it loads the entry,
+// reuses its stored result or drives the model through the inference loop
+// and stores the result, scores it with the category's checker and returns
+// the outcome. The Ginkgo specs (through RunSpec) and the CLI use it.
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/driver"
+	"github.com/bfcl-go/bfcl/internal/infer"
+	"github.com/bfcl-go/bfcl/internal/longcontext"
+	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/verdict"
+)
+
+// Config is what a run needs.
+type Config struct {
+	Model     models.Model
+	Registry  *models.Registry // the registry Model came from; nil for the built-in gold
+	Source    *dataset.Source
+	ResultDir string // result root ("result")
+	ScoreDir  string // score root ("score")
+	Rerun     bool   // ignore stored results and call the model again
+	// NewDriver returns the driver for one entry (gold needs the entry;
+	// servers ignore it). Defaults to DriverFor(Model).
+	NewDriver func(e *dataset.Entry) (driver.Driver, error)
+	// NewExecutor returns the model-side backend executor of a multi-turn or
+	// agentic entry.
+	NewExecutor func(e *dataset.Entry) (infer.Executor, error)
+}
+
+// Outcome is the result of one entry.
+type Outcome struct {
+	Verdict  verdict.Verdict
+	Resumed  bool // the stored result of an earlier run was scored
+	Stats    infer.Stats
+	Duration time.Duration
+}
+
+// Harness runs entries of one model. It is safe for concurrent use.
+type Harness struct {
+	cfg   Config
+	store *results.Store
+	sem   chan struct{} // per-model concurrency limit on model calls
+
+	lcOnce sync.Once
+	lc     *longcontext.Data
+	lcErr  error
+
+	mu      sync.Mutex
+	entries map[string]map[string]*dataset.Entry // category -> id -> entry
+	loadErr map[string]error
+}
+
+// New returns a harness for cfg.
+func New(cfg Config) (*Harness, error) {
+	if cfg.Source == nil {
+		return nil, errors.New("harness: no data set")
+	}
+	if cfg.ResultDir == "" {
+		cfg.ResultDir = "result"
+	}
+	if cfg.ScoreDir == "" {
+		cfg.ScoreDir = "score"
+	}
+	if cfg.NewDriver == nil {
+		cfg.NewDriver = DriverFor(cfg.Model)
+	}
+	n := cfg.Model.Concurrency
+	if n <= 0 {
+		n = 1
+	}
+	return &Harness{
+		cfg:     cfg,
+		store:   results.NewStore(cfg.ResultDir, cfg.Model.Name),
+		sem:     make(chan struct{}, n),
+		entries: map[string]map[string]*dataset.Entry{},
+		loadErr: map[string]error{},
+	}, nil
+}
+
+// Config returns the harness's configuration.
+func (h *Harness) Config() Config { return h.cfg }
+
+// Store returns the result store.
+func (h *Harness) Store() *results.Store { return h.store }
+
+// Entry returns the data-set entry id of category c.
+func (h *Harness) Entry(c, id string) (*dataset.Entry, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if err, ok := h.loadErr[c]; ok {
+		return nil, err
+	}
+	m, ok := h.entries[c]
+	if !ok {
+		list, err := h.cfg.Source.Load(c)
+		if err != nil {
+			h.loadErr[c] = err
+			return nil, err
+		}
+		m = make(map[string]*dataset.Entry, len(list))
+		for _, e := range list {
+			m[e.ID] = e
+		}
+		h.entries[c] = m
+	}
+	e, ok := m[id]
+	if !ok {
+		return nil, fmt.Errorf("harness: no entry %s in category %s", id, c)
+	}
+	return e, nil
+}
+
+// Run runs entry id of category c: stored result or a fresh inference, then
+// scoring. Errors are infrastructure failures (no data, model unreachable
+// after retries, no checker); a wrong answer is a verdict, not an error.
+func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
+	start := time.Now()
+	cat := category.Category(c)
+	if ok, why := score.Supported(cat); !ok {
+		return Outcome{}, fmt.Errorf("%w (%s)", score.ErrNoChecker, why)
+	}
+	e, err := h.Entry(c, id)
+	if err != nil {
+		return Outcome{}, err
+	}
+	var out Outcome
+	rec, found := results.Record{}, false
+	if !h.cfg.Rerun {
+		if rec, found, err = h.store.Lookup(cat, id); err != nil {
+			return Outcome{}, err
+		}
+	}
+	if found {
+		out.Resumed = true
+	} else {
+		if rec, out.Stats, err = h.infer(ctx, e); err != nil {
+			return Outcome{}, err
+		}
+		if err := h.store.Append(cat, rec); err != nil {
+			return Outcome{}, err
+		}
+	}
+	if cat.IsMultiTurn() {
+		h.lcOnce.Do(func() { h.lc, h.lcErr = score.LongContextOf(h.cfg.Source) })
+		if h.lcErr != nil {
+			return Outcome{}, h.lcErr
+		}
+	}
+	v, err := score.Entry(e, rec, score.Options{
+		LongContext:     h.lc,
+		ModelName:       results.ModelDir(h.cfg.Model.Name),
+		Mode:            h.cfg.Model.Mode,
+		UnderscoreToDot: h.cfg.Model.UnderscoreToDot,
+	})
+	if err != nil {
+		return Outcome{}, err
+	}
+	out.Verdict = v
+	out.Duration = time.Since(start)
+	return out, nil
+}
+
+func (h *Harness) infer(ctx context.Context, e *dataset.Entry) (results.Record, infer.Stats, error) {
+	select {
+	case h.sem <- struct{}{}:
+	case <-ctx.Done():
+		return results.Record{}, infer.Stats{}, ctx.Err()
+	}
+	defer func() { <-h.sem }()
+	if h.cfg.Model.Provider == "replay" {
+		return h.replay(e)
+	}
+	d, err := h.cfg.NewDriver(e)
+	if err != nil {
+		return results.Record{}, infer.Stats{}, err
+	}
+	m := h.cfg.Model
+	return infer.Run(ctx, d, e, infer.Options{
+		Mode:            m.Mode,
+		Temperature:     m.Temperature,
+		MaxTokens:       m.MaxTokens,
+		Seed:            m.Seed,
+		UnderscoreToDot: m.UnderscoreToDot,
+		NewExecutor:     h.cfg.NewExecutor,
+	})
+}
+
+// replay takes the entry's record from the replay folder (a result root of
+// ours or of upstream's; the model folder is the registry entry's `model`,
+// or its name), so a run costs no model call.
+func (h *Harness) replay(e *dataset.Entry) (results.Record, infer.Stats, error) {
+	m := h.cfg.Model
+	folder := m.Model
+	if folder == "" {
+		folder = m.Name
+	}
+	src := results.NewStore(m.ReplayDir, folder)
+	rec, ok, err := src.Lookup(category.Category(e.Category), e.ID)
+	if err != nil {
+		return results.Record{}, infer.Stats{}, err
+	}
+	if !ok {
+		return results.Record{}, infer.Stats{}, fmt.Errorf("replay: %s has no result for %s", src.Path(category.Category(e.Category)), e.ID)
+	}
+	rec.Raw = nil
+	return rec, infer.Stats{}, nil
+}

@@ -1,0 +1,257 @@
+// Package infer runs one data-set entry through a model the way upstream's
+// handlers do (bfcl_eval/model_handler/base_handler.py): one request for a
+// single-turn entry; for multi-turn and agentic entries, per turn, requests
+// until the model returns no decodable call, executing every decoded call on
+// the entry's own backend instances and feeding the results back, with
+// held-out functions added at their turn and the 20-step cap that
+// force-quits the entry. It produces the entry's result record in BFCL's
+// result format.
+package infer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/driver"
+	"github.com/bfcl-go/bfcl/internal/results"
+)
+
+// MaximumStepLimit is upstream's MAXIMUM_STEP_LIMIT
+// (bfcl_eval/constants/default_prompts.py): a turn that reaches more than
+// this many executed steps force-quits the entry, so a turn makes at most
+// MaximumStepLimit+1 model calls.
+const MaximumStepLimit = 20
+
+// UserPromptForAdditionalFunctionFC is upstream's
+// DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC
+// (bfcl_eval/constants/default_prompts.py), sent as the user message of a
+// miss_func turn whose held-out functions become available.
+const UserPromptForAdditionalFunctionFC = "I have updated some more functions you can choose from. What about now?"
+
+// Executor runs decoded call strings on one entry's model-side backend
+// instances (which persist across the entry's turns) and returns one result
+// string per call, exactly as upstream's execute_multi_turn_func_call.
+type Executor interface {
+	Execute(calls []string) []string
+}
+
+// Options shape the requests.
+type Options struct {
+	Mode            string // "fc" or "prompt"
+	Temperature     float64
+	MaxTokens       int
+	Seed            *int64
+	UnderscoreToDot bool
+	// NewExecutor returns the model-side executor of a multi-turn or agentic
+	// entry. Required for those entries.
+	NewExecutor func(e *dataset.Entry) (Executor, error)
+}
+
+// Stats are what the run cost.
+type Stats struct {
+	Calls                     int
+	InputTokens, OutputTokens int
+	Latency                   time.Duration
+}
+
+// Run produces the result record of one entry. A driver failure (after the
+// driver's own retries) is returned as an error and no record is produced,
+// so a later run retries the entry instead of scoring an infrastructure
+// failure.
+func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+	if opts.Mode != "" && opts.Mode != "fc" {
+		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: mode %q is not supported yet (only fc)", e.ID, opts.Mode)
+	}
+	view, err := dataset.InferenceView(e)
+	if err != nil {
+		return results.Record{}, Stats{}, err
+	}
+	if len(view.InvolvedClasses) > 0 || len(view.Question) > 1 {
+		return runMultiTurnFC(ctx, d, view, opts)
+	}
+	return runSingleTurnFC(ctx, d, view, opts)
+}
+
+func (o Options) request(msgs []driver.Message, funcs []json.RawMessage) driver.Request {
+	return driver.Request{
+		Messages:    append([]driver.Message(nil), msgs...),
+		Functions:   funcs,
+		Temperature: o.Temperature,
+		MaxTokens:   o.MaxTokens,
+		Seed:        o.Seed,
+	}
+}
+
+func userMessages(ms []dataset.Message) []driver.Message {
+	out := make([]driver.Message, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, driver.Message{Role: m.Role, Content: m.Content})
+	}
+	return out
+}
+
+// fcResult is the stored form of one FC response: a list of {name: args}
+// when the model called tools (also an empty list, as upstream stores a
+// server's `tool_calls: []`), its text otherwise.
+func fcResult(r driver.Response) (json.RawMessage, error) {
+	if r.ToolCalls == nil {
+		return json.Marshal(r.Text)
+	}
+	buf := []byte{'['}
+	for i, tc := range r.ToolCalls {
+		if i > 0 {
+			buf = append(buf, ", "...)
+		}
+		k, err := json.Marshal(tc.Name)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(tc.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		buf = append(buf, '{')
+		buf = append(buf, k...)
+		buf = append(buf, ": "...)
+		buf = append(buf, v...)
+		buf = append(buf, '}')
+	}
+	return append(buf, ']'), nil
+}
+
+func runSingleTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+	resp, err := d.Complete(ctx, opts.request(userMessages(e.Question[0]), e.Functions))
+	if err != nil {
+		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	res, err := fcResult(resp)
+	if err != nil {
+		return results.Record{}, Stats{}, err
+	}
+	rec := results.Record{
+		ID:               e.ID,
+		Result:           res,
+		InputTokenCount:  mustJSON(resp.InputTokens),
+		OutputTokenCount: mustJSON(resp.OutputTokens),
+		Latency:          mustJSON(resp.Latency.Seconds()),
+	}
+	if resp.Reasoning != "" {
+		rec.ReasoningContent = mustJSON(resp.Reasoning)
+	}
+	return rec, Stats{Calls: 1, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens, Latency: resp.Latency}, nil
+}
+
+func runMultiTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+	var st Stats
+	if opts.NewExecutor == nil {
+		return results.Record{}, st, fmt.Errorf("infer: %s: no backend executor configured", e.ID)
+	}
+	exec, err := opts.NewExecutor(e)
+	if err != nil {
+		return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	funcs := append([]json.RawMessage(nil), e.Functions...)
+	var (
+		msgs                         []driver.Message
+		allResults                   []json.RawMessage
+		inTokens, outTokens, latency [][]any
+		reasoning                    [][]string
+		anyReasoning                 bool
+	)
+	for turn, turnMsgs := range e.Question {
+		current := userMessages(turnMsgs)
+		if held, ok := e.MissedFuncDocs[turn]; ok {
+			funcs = append(funcs, held...)
+			if len(current) != 0 {
+				return results.Record{}, st, fmt.Errorf("infer: %s: held-out turn %d has a user message", e.ID, turn)
+			}
+			current = []driver.Message{{Role: "user", Content: UserPromptForAdditionalFunctionFC}}
+		}
+		msgs = append(msgs, current...)
+		var (
+			turnResults              []json.RawMessage
+			turnIn, turnOut, turnLat []any
+			turnReasoning            []string
+			forceQuit                bool
+		)
+		for step := 0; ; {
+			if err := ctx.Err(); err != nil {
+				return results.Record{}, st, err
+			}
+			resp, err := d.Complete(ctx, opts.request(msgs, funcs))
+			if err != nil {
+				return results.Record{}, st, fmt.Errorf("infer: %s turn %d step %d: %w", e.ID, turn, step, err)
+			}
+			st.Calls++
+			st.InputTokens += resp.InputTokens
+			st.OutputTokens += resp.OutputTokens
+			st.Latency += resp.Latency
+			res, err := fcResult(resp)
+			if err != nil {
+				return results.Record{}, st, err
+			}
+			msgs = append(msgs, driver.Message{Role: "assistant", Content: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning})
+			turnResults = append(turnResults, res)
+			turnIn = append(turnIn, resp.InputTokens)
+			turnOut = append(turnOut, resp.OutputTokens)
+			turnLat = append(turnLat, resp.Latency.Seconds())
+			turnReasoning = append(turnReasoning, resp.Reasoning)
+			if resp.Reasoning != "" {
+				anyReasoning = true
+			}
+			calls, err := decode.DecodeExecute(res, decode.Options{Mode: decode.ModeFC, UnderscoreToDot: opts.UnderscoreToDot})
+			if err != nil || isEmptyExecute(calls) {
+				break // upstream: a step that does not decode, or decodes to nothing, ends the turn
+			}
+			out := exec.Execute(calls)
+			for i, r := range out {
+				if i >= len(resp.ToolCalls) {
+					break // upstream zips results with tool-call ids
+				}
+				msgs = append(msgs, driver.Message{Role: "tool", Content: r, ToolCallID: resp.ToolCalls[i].ID, Name: resp.ToolCalls[i].Name})
+			}
+			step++
+			if step > MaximumStepLimit {
+				forceQuit = true
+				break
+			}
+		}
+		allResults = append(allResults, mustJSON(turnResults))
+		inTokens = append(inTokens, turnIn)
+		outTokens = append(outTokens, turnOut)
+		latency = append(latency, turnLat)
+		reasoning = append(reasoning, turnReasoning)
+		if forceQuit {
+			break
+		}
+	}
+	rec := results.Record{
+		ID:               e.ID,
+		Result:           mustJSON(allResults),
+		InputTokenCount:  mustJSON(inTokens),
+		OutputTokenCount: mustJSON(outTokens),
+		Latency:          mustJSON(latency),
+	}
+	if anyReasoning {
+		rec.ReasoningContent = mustJSON(reasoning)
+	}
+	return rec, st, nil
+}
+
+// isEmptyExecute is upstream's is_empty_execute_response.
+func isEmptyExecute(calls []string) bool {
+	return len(calls) == 0 || (len(calls) == 1 && len(calls[0]) == 0)
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(errors.New("infer: unencodable value: " + err.Error()))
+	}
+	return b
+}

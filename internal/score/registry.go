@@ -1,0 +1,105 @@
+package score
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/check/ast"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/verdict"
+)
+
+// registry maps each category to its checker; categories absent here are
+// reported as not scorable yet.
+func registry() map[category.Category]Checker {
+	m := map[category.Category]Checker{}
+	for _, c := range category.SingleTurn() {
+		m[c] = singleTurn
+	}
+	for _, c := range category.MultiTurn() {
+		m[c] = multiTurn
+	}
+	return m
+}
+
+// mode returns the decoding mode of a record: the configured one, else FC
+// when the result is a list (of {name: args}) and prompt when it is text.
+func mode(o Options, result json.RawMessage) string {
+	if o.Mode != "" {
+		return o.Mode
+	}
+	var s string
+	if json.Unmarshal(result, &s) == nil {
+		return decode.ModePrompt
+	}
+	return decode.ModeFC
+}
+
+func singleTurn(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdict, error) {
+	result, err := pyval.FromJSON(rec.Result)
+	if err != nil {
+		return verdict.Verdict{}, fmt.Errorf("result is not JSON: %w", err)
+	}
+	funcs := pyval.NewList()
+	for _, d := range e.Functions {
+		v, err := pyval.FromJSON(d)
+		if err != nil {
+			return verdict.Verdict{}, fmt.Errorf("function document: %w", err)
+		}
+		funcs.Items = append(funcs.Items, v)
+	}
+	var gt pyval.Value
+	if len(e.Answer) > 0 {
+		if gt, err = pyval.FromJSON(e.Answer); err != nil {
+			return verdict.Verdict{}, fmt.Errorf("ground truth: %w", err)
+		}
+	}
+	dopts := decode.Options{Mode: mode(o, rec.Result), UnderscoreToDot: o.UnderscoreToDot}
+	return ast.ScoreValues(e.Category, e.ID, e.Raw, funcs, gt, result, dopts)
+}
+
+func multiTurn(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdict, error) {
+	if o.LongContext == nil {
+		return verdict.Verdict{}, fmt.Errorf("multi-turn scoring needs the long-context data (score.Options.LongContext)")
+	}
+	m := o.Mode
+	if m == "" {
+		m = multiTurnMode(rec.Result)
+	}
+	r, err := multiturn.Check(e, rec, multiturn.Options{
+		ModelName: o.ModelName, Mode: m, UnderscoreToDot: o.UnderscoreToDot, LongContext: o.LongContext,
+	})
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	return r.Verdict, nil
+}
+
+// multiTurnMode detects the mode of a multi-turn record: FC when any step is
+// a list of calls, prompt when every step is text.
+func multiTurnMode(result json.RawMessage) string {
+	var turns [][]json.RawMessage
+	if json.Unmarshal(result, &turns) != nil {
+		return decode.ModeFC
+	}
+	sawText := false
+	for _, t := range turns {
+		for _, st := range t {
+			var s string
+			if json.Unmarshal(st, &s) == nil {
+				sawText = true
+				continue
+			}
+			return decode.ModeFC
+		}
+	}
+	if sawText {
+		return decode.ModePrompt
+	}
+	return decode.ModeFC
+}

@@ -1,0 +1,76 @@
+// Package score judges one result record of one entry with the checker of
+// its category, exactly as upstream's eval_runner dispatches: the AST
+// checker for single-turn categories, the relevance runner for irrelevance
+// and relevance, the multi-turn checker, the agentic checker. Live runs
+// (the suites) and `bfcl evaluate` (result files) both come through here.
+package score
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/longcontext"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/verdict"
+)
+
+// Options say how result records are decoded and checked.
+type Options struct {
+	ModelName       string // model (result folder) name; multi-turn instance names derive from it
+	Mode            string // "fc" or "prompt"; "" = detect per record (list of {name: args} is fc, a string is prompt)
+	UnderscoreToDot bool   // tool names were sent with "." replaced by "_"
+	// LongContext is the pristine long-context data (multi-turn scoring).
+	LongContext *longcontext.Data
+}
+
+// ErrNoChecker is returned for categories whose checker has not landed.
+var ErrNoChecker = errors.New("no checker for this category yet")
+
+// Checker scores one entry of one category.
+type Checker func(e *dataset.Entry, rec results.Record, opts Options) (verdict.Verdict, error)
+
+// checkerFor returns the checker of a category, or ErrNoChecker with the
+// reason.
+func checkerFor(c category.Category) (Checker, error) {
+	if ck, ok := registry()[c]; ok {
+		return ck, nil
+	}
+	return nil, fmt.Errorf("%w: %s (checker not implemented in this build)", ErrNoChecker, c)
+}
+
+// Supported reports whether category c can be scored, and why not.
+func Supported(c category.Category) (bool, string) {
+	if _, err := checkerFor(c); err != nil {
+		return false, err.Error()
+	}
+	return true, ""
+}
+
+// Entry scores rec (the model's record for e).
+func Entry(e *dataset.Entry, rec results.Record, opts Options) (verdict.Verdict, error) {
+	c := category.Category(e.Category)
+	ck, err := checkerFor(c)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	if rec.ID != e.ID {
+		return verdict.Verdict{}, fmt.Errorf("score: record %s does not belong to entry %s", rec.ID, e.ID)
+	}
+	v, err := ck(e, rec, opts)
+	if err != nil {
+		return verdict.Verdict{}, fmt.Errorf("score: %s: %w", e.Where(), err)
+	}
+	v.ID, v.Category = e.ID, e.Category
+	return v, nil
+}
+
+// LongContextOf parses the data set's long_context.py.
+func LongContextOf(src *dataset.Source) (*longcontext.Data, error) {
+	b, err := src.ReadLongContext()
+	if err != nil {
+		return nil, err
+	}
+	return longcontext.Parse(b)
+}

@@ -1,0 +1,64 @@
+// Package specs turns the generated per-category tables (generated/specs)
+// into Ginkgo specs: one It per data-set entry, the entry id as its text,
+// labels for category, upstream test groups, language and backend classes,
+// and a code location pointing at the entry's line in the data set, so a
+// failure report leads to the data, not to generated Go.
+package specs
+
+import (
+	"path/filepath"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/harness"
+)
+
+// Entry is one generated row: an entry id, its line in the data-set file,
+// and (multi-turn, agentic) the backend classes it involves.
+type Entry struct {
+	ID      string
+	Line    int
+	Classes []string
+}
+
+// CategorySpec is one generated file: the specs of one category.
+type CategorySpec struct {
+	Category string
+	Labels   []string
+	Source   string // data-set file name, e.g. BFCL_v4_simple_python.json
+	Entries  []Entry
+}
+
+// Category registers the specs of one category with Ginkgo and returns true
+// (for use as `var _ = specs.Category(...)`). Each spec runs its entry
+// through the process's shared harness (harness.RunSpec).
+func Category(c CategorySpec) bool {
+	dataDir := dataDirForLocations()
+	return ginkgo.Describe(c.Category, ginkgo.Label(c.Labels...), func() {
+		for _, e := range c.Entries {
+			e := e
+			args := []any{}
+			if len(e.Classes) > 0 {
+				args = append(args, ginkgo.Label(e.Classes...))
+			}
+			if dataDir != "" {
+				args = append(args, types.CodeLocation{FileName: filepath.Join(dataDir, c.Source), LineNumber: e.Line})
+			}
+			args = append(args, func(ctx ginkgo.SpecContext) { harness.RunSpec(ctx, c.Category, e.ID) })
+			ginkgo.It(e.ID, args...)
+		}
+	})
+}
+
+// dataDirForLocations returns the data folder for code locations, or "" when
+// the data set cannot be found at tree-construction time (the specs then
+// fail at run time with the loader's message).
+func dataDirForLocations() string {
+	src, err := dataset.FromEnv()
+	if err != nil {
+		return ""
+	}
+	return src.DataDir
+}

@@ -1,0 +1,67 @@
+// Package sim holds the simulated backends of BFCL's multi-turn categories:
+// Go ports of the upstream Python classes under
+// bfcl_eval/eval_checker/multi_turn_eval/func_source_code/ that behave
+// exactly as the originals (results, errors, state, randomness).
+//
+// Calls reach a backend only through the generated typed stubs
+// (generated/stubs), which bind Python-style positional and keyword
+// arguments using the signatures declared here and then call the exported
+// method. Method arguments are dynamic Python values (pyval.Value) so that a
+// model passing a string where an int is expected gets exactly what upstream
+// would give it; a nil argument means "not supplied" and the method applies
+// the Python default itself.
+package sim
+
+import (
+	"github.com/bfcl-go/bfcl/internal/longcontext"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// Instance is one backend object (one per class, per entry, per side).
+type Instance interface {
+	// ClassName is the upstream class name, e.g. "GorillaFileSystem".
+	ClassName() string
+	// LoadScenario mirrors upstream's _load_scenario(config, long_context).
+	// config is a deep copy owned by the instance.
+	LoadScenario(config *pyval.Dict, longContext bool) error
+	// State returns the public attributes (vars(instance) without names
+	// starting with "_") in insertion order, as the state checker compares
+	// them. The returned values may alias the instance's state; callers must
+	// not mutate them.
+	State() *pyval.Dict
+}
+
+// Env is what one evaluation of one entry shares between its instances: the
+// module-level data of upstream's modules (long-context distractor data that
+// upstream mutates in place, for example). Each entry evaluation gets its own
+// Env, so nothing leaks between entries; the model side and the ground-truth
+// side of one entry share it, as they share module globals upstream.
+type Env struct {
+	// LC is this evaluation's private copy of long_context.py's values.
+	LC *longcontext.Data
+}
+
+// Param is one parameter of a backend method's Python signature.
+type Param struct {
+	Name     string // Python parameter name
+	Optional bool   // has a default value in the Python signature
+}
+
+// Method is one public method of a backend class.
+type Method struct {
+	Name   string  // Python method name, e.g. "place_order"
+	GoName string  // exported Go method name on the class type, e.g. "PlaceOrder"
+	Params []Param // in Python declaration order (self excluded)
+}
+
+// Class describes one backend class.
+type Class struct {
+	Name      string // upstream class name
+	Module    string // upstream module file stem, e.g. "trading_bot"
+	Stateless bool   // upstream STATELESS_CLASSES: _load_scenario is never called
+	// New returns a fresh instance as upstream's class_() would.
+	New func(env *Env) Instance
+	// Methods lists every public method (names not starting with "_"),
+	// sorted by name as inspect.getmembers returns them.
+	Methods []Method
+}

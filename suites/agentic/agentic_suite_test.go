@@ -1,0 +1,23 @@
+// Package agentic_test is the BFCL "agentic" suite: one spec per data-set entry
+// of the group's categories (generated/specs/agentic), run against the model
+// chosen with BFCL_MODEL or -bfcl.model, scored at the end.
+package agentic_test
+
+import (
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	_ "github.com/bfcl-go/bfcl/generated/specs/agentic"
+	"github.com/bfcl-go/bfcl/internal/harness"
+)
+
+func init() { harness.RegisterFlags() }
+
+func TestAgentic(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "BFCL agentic")
+}
+
+var _ = ReportAfterSuite("BFCL score", harness.Finish)

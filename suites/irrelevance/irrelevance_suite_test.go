@@ -1,0 +1,23 @@
+// Package irrelevance_test is the BFCL "irrelevance" suite: one spec per data-set entry
+// of the group's categories (generated/specs/irrelevance), run against the model
+// chosen with BFCL_MODEL or -bfcl.model, scored at the end.
+package irrelevance_test
+
+import (
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	_ "github.com/bfcl-go/bfcl/generated/specs/irrelevance"
+	"github.com/bfcl-go/bfcl/internal/harness"
+)
+
+func init() { harness.RegisterFlags() }
+
+func TestIrrelevance(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "BFCL irrelevance")
+}
+
+var _ = ReportAfterSuite("BFCL score", harness.Finish)

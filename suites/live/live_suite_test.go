@@ -1,0 +1,23 @@
+// Package live_test is the BFCL "live" suite: one spec per data-set entry
+// of the group's categories (generated/specs/live), run against the model
+// chosen with BFCL_MODEL or -bfcl.model, scored at the end.
+package live_test
+
+import (
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	_ "github.com/bfcl-go/bfcl/generated/specs/live"
+	"github.com/bfcl-go/bfcl/internal/harness"
+)
+
+func init() { harness.RegisterFlags() }
+
+func TestLive(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "BFCL live")
+}
+
+var _ = ReportAfterSuite("BFCL score", harness.Finish)
