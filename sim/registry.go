@@ -7,6 +7,9 @@ func Classes() map[string]Class {
 	for _, c := range []Class{
 		classGorillaFileSystem(),
 		classMathAPI(),
+		classMessageAPI(),
+		classTwitterAPI(),
+		classTicketAPI(),
 		classTradingBot(),
 		classTravelAPI(),
 		classVehicleControlAPI(),

@@ -22,6 +22,7 @@ var verbs = map[string]func(args []string) error{
 	"generate":        cmdGenerate,
 	"evaluate":        cmdEvaluate,
 	"scores":          cmdScores,
+	"exec":            cmdExec,
 }
 
 func usage() {

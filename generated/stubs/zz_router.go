@@ -16,10 +16,16 @@ func Call(inst sim.Instance, method string, pos []pyval.Value, kw []pyval.KV) (p
 		return callGorillaFileSystem(x, method, pos, kw)
 	case *sim.MathAPI:
 		return callMathAPI(x, method, pos, kw)
+	case *sim.MessageAPI:
+		return callMessageAPI(x, method, pos, kw)
+	case *sim.TicketAPI:
+		return callTicketAPI(x, method, pos, kw)
 	case *sim.TradingBot:
 		return callTradingBot(x, method, pos, kw)
 	case *sim.TravelAPI:
 		return callTravelAPI(x, method, pos, kw)
+	case *sim.TwitterAPI:
+		return callTwitterAPI(x, method, pos, kw)
 	case *sim.VehicleControlAPI:
 		return callVehicleControlAPI(x, method, pos, kw)
 	default:
@@ -40,6 +46,16 @@ func HasMethod(class, method string) bool {
 		case "absolute_value", "add", "divide", "imperial_si_conversion", "logarithm", "max_value", "mean", "min_value", "multiply", "percentage", "power", "round_number", "si_unit_conversion", "square_root", "standard_deviation", "subtract", "sum_values":
 			return true
 		}
+	case "MessageAPI":
+		switch method {
+		case "add_contact", "delete_message", "get_message_stats", "get_user_id", "list_users", "message_get_login_status", "message_login", "search_messages", "send_message", "view_messages_sent":
+			return true
+		}
+	case "TicketAPI":
+		switch method {
+		case "close_ticket", "create_ticket", "edit_ticket", "get_ticket", "get_user_tickets", "logout", "resolve_ticket", "ticket_get_login_status", "ticket_login":
+			return true
+		}
 	case "TradingBot":
 		switch method {
 		case "add_to_watchlist", "cancel_order", "filter_stocks_by_price", "fund_account", "get_account_info", "get_available_stocks", "get_current_time", "get_order_details", "get_order_history", "get_stock_info", "get_symbol_by_name", "get_transaction_history", "get_watchlist", "notify_price_change", "place_order", "remove_stock_from_watchlist", "trading_get_login_status", "trading_login", "trading_logout", "withdraw_funds":
@@ -48,6 +64,11 @@ func HasMethod(class, method string) bool {
 	case "TravelAPI":
 		switch method {
 		case "authenticate_travel", "book_flight", "cancel_booking", "compute_exchange_rate", "contact_customer_support", "get_all_credit_cards", "get_booking_history", "get_budget_fiscal_year", "get_credit_card_balance", "get_flight_cost", "get_nearest_airport_by_city", "list_all_airports", "purchase_insurance", "register_credit_card", "retrieve_invoice", "set_budget_limit", "travel_get_login_status", "verify_traveler_information":
+			return true
+		}
+	case "TwitterAPI":
+		switch method {
+		case "authenticate_twitter", "comment", "follow_user", "get_tweet", "get_tweet_comments", "get_user_stats", "get_user_tweets", "list_all_following", "mention", "post_tweet", "posting_get_login_status", "retweet", "search_tweets", "unfollow_user":
 			return true
 		}
 	case "VehicleControlAPI":

@@ -267,3 +267,12 @@ func SortCanonical(cats []Category) []Category {
 	})
 	return out
 }
+
+// Names converts categories to their plain names.
+func Names(cs []Category) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = string(c)
+	}
+	return out
+}

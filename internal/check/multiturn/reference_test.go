@@ -1,0 +1,162 @@
+package multiturn_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/longcontext"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/testenv"
+)
+
+// refVerdict is one line of ../shared/reference/multi_turn_verdicts.
+type refVerdict struct {
+	ID           string          `json:"id"`
+	Valid        bool            `json:"valid"`
+	ErrorType    *string         `json:"error_type"`
+	ErrorMessage *string         `json:"error_message"`
+	Detail       json.RawMessage `json:"detail"`
+	Decoded      [][][]string    `json:"decoded"`
+}
+
+const (
+	refRun   = "2025-11-12-harmony-fixes-2"
+	refModel = "openai_gpt-oss-120b"
+)
+
+func readJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
+	for sc.Scan() {
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
+}
+
+func clip400(s string) string {
+	r := []rune(s)
+	if len(r) > 400 {
+		return string(r[:400])
+	}
+	return s
+}
+
+// compare returns what differs between our verdict and upstream's.
+func compare(r multiturn.Result, want refVerdict) []string {
+	var d []string
+	v := r.Verdict
+	if v.Valid != want.Valid {
+		d = append(d, fmt.Sprintf("valid %v, upstream %v", v.Valid, want.Valid))
+	}
+	if want.ErrorType != nil && v.ErrorType != *want.ErrorType {
+		d = append(d, fmt.Sprintf("error_type %q, upstream %q", v.ErrorType, *want.ErrorType))
+	}
+	if want.ErrorMessage != nil && strings.Join(v.Errors, " ") != *want.ErrorMessage {
+		d = append(d, fmt.Sprintf("error_message %q, upstream %q", strings.Join(v.Errors, " "), *want.ErrorMessage))
+	}
+	if want.Decoded != nil && !reflect.DeepEqual(normDecoded(r.Decoded), normDecoded(want.Decoded)) {
+		d = append(d, fmt.Sprintf("decoded calls differ:\n  ours     %v\n  upstream %v", r.Decoded, want.Decoded))
+	}
+	var detail struct {
+		Differing    []string `json:"differing_attributes"`
+		MissingCount *int     `json:"missing_count"`
+		MissingItems []string `json:"missing_items"`
+	}
+	_ = json.Unmarshal(want.Detail, &detail)
+	if detail.Differing != nil && !reflect.DeepEqual(multiturn.DifferingAttributes(v), detail.Differing) {
+		d = append(d, fmt.Sprintf("differing attributes %v, upstream %v", multiturn.DifferingAttributes(v), detail.Differing))
+	}
+	if detail.MissingCount != nil {
+		got := multiturn.MissingItems(v)
+		clipped := make([]string, len(got))
+		for i, s := range got {
+			clipped[i] = clip400(s)
+		}
+		if len(got) != *detail.MissingCount || !reflect.DeepEqual(clipped, detail.MissingItems) {
+			d = append(d, fmt.Sprintf("missing items:\n  ours     %q\n  upstream %q", clipped, detail.MissingItems))
+		}
+	}
+	return d
+}
+
+func normDecoded(x [][][]string) [][][]string {
+	out := make([][][]string, len(x))
+	for i, t := range x {
+		out[i] = [][]string{}
+		out[i] = append(out[i], t...)
+	}
+	return out
+}
+
+var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
+	for _, cat := range []string{"multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param"} {
+		cat := cat
+		It("reproduces upstream's verdict on every "+cat+" entry of gpt-oss-120b", func() {
+			ref, ok := testenv.ReferenceDir()
+			if !ok {
+				Skip(testenv.MissingMessage("reference verdicts", ref, "BFCL_REFERENCE_DIR"))
+			}
+			dataDir, ok := testenv.DataDir()
+			if !ok {
+				Skip(testenv.MissingMessage("BFCL data set", dataDir, dataset.EnvDataDir))
+			}
+			src, err := dataset.Open(dataDir)
+			Expect(err).NotTo(HaveOccurred())
+			b, err := src.ReadLongContext()
+			Expect(err).NotTo(HaveOccurred())
+			lc, err := longcontext.Parse(b)
+			Expect(err).NotTo(HaveOccurred())
+			entries, err := src.Load(cat)
+			Expect(err).NotTo(HaveOccurred())
+			recs, err := results.Read(filepath.Join(ref, "results", "results", refRun, "result", refModel, "multi_turn", "BFCL_v4_"+cat+"_result.json"))
+			Expect(err).NotTo(HaveOccurred())
+			want, err := readJSONL[refVerdict](filepath.Join(ref, "multi_turn_verdicts", refRun, refModel, "BFCL_v4_"+cat+"_verdicts.jsonl"))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(want).To(HaveLen(200))
+			byID := map[string]results.Record{}
+			for _, r := range recs {
+				byID[r.ID] = r
+			}
+			agree, valid := 0, 0
+			var problems []string
+			for i, e := range entries {
+				rec, ok := byID[e.ID]
+				Expect(ok).To(BeTrue(), e.ID)
+				Expect(want[i].ID).To(Equal(e.ID))
+				r, err := multiturn.Check(e, rec, multiturn.Options{ModelName: refModel, Mode: "fc", UnderscoreToDot: true, LongContext: lc})
+				Expect(err).NotTo(HaveOccurred(), e.ID)
+				if r.Verdict.Valid {
+					valid++
+				}
+				if d := compare(r, want[i]); len(d) == 0 {
+					agree++
+				} else if len(problems) < 10 {
+					problems = append(problems, e.ID+": "+strings.Join(d, "; "))
+				}
+			}
+			fmt.Fprintf(GinkgoWriter, "%s: %d/200 verdicts agree; accuracy %.3f\n", cat, agree, float64(valid)/200)
+			AddReportEntry(cat+" agreement", fmt.Sprintf("%d/200", agree))
+			Expect(problems).To(BeEmpty(), fmt.Sprintf("%s: %d/200 agree", cat, agree))
+		})
+	}
+})

@@ -1,0 +1,1411 @@
+package sim
+
+// Port of upstream bfcl_eval/eval_checker/multi_turn_eval/func_source_code/
+// gorilla_file_system.py (classes File, Directory, GorillaFileSystem).
+// Result and error strings are protocol constants reproduced byte for byte
+// from that file.
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// File is upstream's gorilla_file_system.File. Name and Content hold
+// whatever Python value the caller supplied (normally str). The private
+// _last_modified timestamp of upstream is not kept: nothing observable
+// depends on it.
+type File struct {
+	Name    pyval.Value
+	Content pyval.Value
+}
+
+// Directory is upstream's gorilla_file_system.Directory. Contents is a
+// shared pointer on purpose: upstream's mv/cp assign one directory's dict
+// (or a shallow copy of it) to another, so several Directory objects may
+// hold the very same dict, and children keep their original Parent.
+type Directory struct {
+	Name     pyval.Value
+	Parent   *Directory
+	Contents *pyval.Dict // values are *File or *Directory
+}
+
+func newFile(name, content pyval.Value) *File { return &File{Name: name, Content: content} }
+
+func newDirectory(name pyval.Value, parent *Directory) *Directory {
+	return &Directory{Name: name, Parent: parent, Contents: pyval.NewDict()}
+}
+
+// TypeName implements pyval.Value.
+func (*File) TypeName() string { return "File" }
+
+// TypeName implements pyval.Value.
+func (*Directory) TypeName() string { return "Directory" }
+
+// PyRepr is upstream's File.__repr__.
+func (f *File) PyRepr() string {
+	return "<<File: " + pyval.StrOf(f.Name) + ", Content: " + pyval.StrOf(f.Content) + ">>"
+}
+
+// PyStr is str(f) (upstream defines only __repr__).
+func (f *File) PyStr() string { return f.PyRepr() }
+
+// PyEqual is upstream's File.__eq__: name and content only.
+func (f *File) PyEqual(other pyval.Value) bool {
+	if in, ok := other.(*pyval.Instance); ok {
+		return in.PyEqual(f)
+	}
+	o, ok := other.(*File)
+	if !ok {
+		return false
+	}
+	if o == f {
+		return true
+	}
+	return pyval.Equal(f.Name, o.Name) && pyval.Equal(f.Content, o.Content)
+}
+
+// PyJSON is the pyjson v1 encoding {"$File": {"name": ..., "content": ...}}.
+func (f *File) PyJSON() any {
+	return pyval.OrderedObject{
+		{Key: "$File", Value: pyval.OrderedObject{{Key: "name", Value: f.Name}, {Key: "content", Value: f.Content}}},
+	}
+}
+
+// PyRepr is upstream's Directory.__repr__. A contents dict met again while
+// it is being printed shows as {...}, as CPython's dict repr does.
+func (d *Directory) PyRepr() string {
+	var b strings.Builder
+	d.appendRepr(&b, map[*pyval.Dict]bool{})
+	return b.String()
+}
+
+func (d *Directory) appendRepr(b *strings.Builder, active map[*pyval.Dict]bool) {
+	b.WriteString("<Directory: ")
+	b.WriteString(pyval.StrOf(d.Name))
+	b.WriteString(", Parent: ")
+	if d.Parent != nil {
+		b.WriteString(pyval.StrOf(d.Parent.Name))
+	} else {
+		b.WriteString("None")
+	}
+	b.WriteString(", Contents: ")
+	if active[d.Contents] {
+		b.WriteString("{...}")
+	} else {
+		active[d.Contents] = true
+		b.WriteByte('{')
+		for i, kv := range d.Contents.Items() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(pyval.Repr(kv.Key))
+			b.WriteString(": ")
+			switch x := kv.Value.(type) {
+			case *Directory:
+				x.appendRepr(b, active)
+			default:
+				b.WriteString(pyval.Repr(x))
+			}
+		}
+		b.WriteByte('}')
+		delete(active, d.Contents)
+	}
+	b.WriteByte('>')
+}
+
+// PyStr is str(d) (upstream defines only __repr__).
+func (d *Directory) PyStr() string { return d.PyRepr() }
+
+// gfsMaxDepth bounds the recursion of equality and traversal; CPython
+// raises RecursionError near this depth (only a directory copied into
+// itself can nest that deep).
+const gfsMaxDepth = 900
+
+// PyEqual is upstream's Directory.__eq__: name and contents (dict
+// equality, order ignored); parent is not compared.
+func (d *Directory) PyEqual(other pyval.Value) bool {
+	return d.equal(other, 0)
+}
+
+func (d *Directory) equal(other pyval.Value, depth int) bool {
+	if in, ok := other.(*pyval.Instance); ok {
+		return in.PyEqual(d)
+	}
+	o, ok := other.(*Directory)
+	if !ok {
+		return false
+	}
+	if o == d {
+		return true
+	}
+	if depth > gfsMaxDepth || !pyval.Equal(d.Name, o.Name) {
+		return false
+	}
+	if d.Contents == o.Contents {
+		return true
+	}
+	if d.Contents.Len() != o.Contents.Len() {
+		return false
+	}
+	for _, kv := range d.Contents.Items() {
+		ov, found := o.Contents.Get(kv.Key)
+		if !found {
+			return false
+		}
+		if ov == kv.Value {
+			continue
+		}
+		switch x := kv.Value.(type) {
+		case *Directory:
+			if !x.equal(ov, depth+1) {
+				return false
+			}
+		default:
+			if !pyval.Equal(x, ov) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// PyJSON is the pyjson v1 encoding {"$Directory": {"name", "parent",
+// "contents"}} where parent is the parent's name or null.
+func (d *Directory) PyJSON() any {
+	var parent pyval.Value = pyval.None
+	if d.Parent != nil {
+		parent = d.Parent.Name
+	}
+	return pyval.OrderedObject{
+		{Key: "$Directory", Value: pyval.OrderedObject{
+			{Key: "name", Value: d.Name},
+			{Key: "parent", Value: parent},
+			{Key: "contents", Value: d.Contents},
+		}},
+	}
+}
+
+// addFile is upstream's Directory._add_file.
+func (d *Directory) addFile(name, content pyval.Value) error {
+	if err := pyval.CheckHashable(name); err != nil {
+		return err
+	}
+	if d.Contents.Has(name) {
+		return pyval.NewValueError("File '%s' already exists in directory '%s'.", pyval.StrOf(name), pyval.StrOf(d.Name))
+	}
+	d.Contents.Set(name, newFile(name, content))
+	return nil
+}
+
+// addDirectory is upstream's Directory._add_directory.
+func (d *Directory) addDirectory(name pyval.Value) error {
+	if err := pyval.CheckHashable(name); err != nil {
+		return err
+	}
+	if d.Contents.Has(name) {
+		return pyval.NewValueError("Directory '%s' already exists in directory '%s'.", pyval.StrOf(name), pyval.StrOf(d.Name))
+	}
+	d.Contents.Set(name, newDirectory(name, d))
+	return nil
+}
+
+// getItem is upstream's Directory._get_item: "." is the directory itself,
+// anything else a lookup that yields nil when absent.
+func (d *Directory) getItem(name pyval.Value) (pyval.Value, error) {
+	if s, ok := name.(pyval.Str); ok && s == "." {
+		return d, nil
+	}
+	if err := pyval.CheckHashable(name); err != nil {
+		return nil, err
+	}
+	v, _ := d.Contents.Get(name)
+	return v, nil
+}
+
+// has is `name in d.contents` (TypeError for an unhashable name).
+func (d *Directory) has(name pyval.Value) (bool, error) {
+	if err := pyval.CheckHashable(name); err != nil {
+		return false, err
+	}
+	return d.Contents.Has(name), nil
+}
+
+// GorillaFileSystem is upstream's GorillaFileSystem.
+type GorillaFileSystem struct {
+	env         *Env
+	longContext bool
+	root        *Directory
+	currentDir  *Directory
+}
+
+// NewGorillaFileSystem returns an instance as upstream's constructor leaves
+// it (before _load_scenario).
+func NewGorillaFileSystem(env *Env) *GorillaFileSystem { return &GorillaFileSystem{env: env} }
+
+// ClassName implements Instance.
+func (*GorillaFileSystem) ClassName() string { return "GorillaFileSystem" }
+
+// LoadScenario is upstream's _load_scenario.
+func (g *GorillaFileSystem) LoadScenario(config *pyval.Dict, longContext bool) error {
+	g.longContext = longContext
+	g.root = newDirectory(pyval.Str("/"), nil)
+	if rootV, ok := config.GetStr("root"); ok {
+		rootDict, ok := rootV.(*pyval.Dict)
+		if !ok {
+			return fmt.Errorf("GorillaFileSystem: initial_config root is a %s, not a dict", rootV.TypeName())
+		}
+		if rootDict.Len() == 0 {
+			return pyval.NewIndexError("list index out of range")
+		}
+		name, spec := rootDict.At(0)
+		contents, err := gfsSubscript(spec, "contents")
+		if err != nil {
+			return err
+		}
+		rootDir := newDirectory(name, nil)
+		if err := g.loadDirectory(contents, rootDir); err != nil {
+			return err
+		}
+		g.root = rootDir
+	}
+	g.currentDir = g.root
+	return nil
+}
+
+// gfsSubscript is v[key] for a str key, with Python's errors.
+func gfsSubscript(v pyval.Value, key string) (pyval.Value, error) {
+	d, ok := v.(*pyval.Dict)
+	if !ok {
+		return nil, fmt.Errorf("GorillaFileSystem: initial_config node is a %s, expected a dict with key %q", v.TypeName(), key)
+	}
+	x, ok := d.GetStr(key)
+	if !ok {
+		return nil, pyval.NewKeyError(pyval.Str(key))
+	}
+	return x, nil
+}
+
+// loadDirectory is upstream's _load_directory, including the long-context
+// injection (FILE_CONTENT_EXTENSION appended to files not listed in
+// FILES_TAIL_USED; POPULATE_FILE_EXTENSION files added to directories
+// without subdirectories).
+func (g *GorillaFileSystem) loadDirectory(current pyval.Value, parent *Directory) error {
+	cur, ok := current.(*pyval.Dict)
+	if !ok {
+		return fmt.Errorf("GorillaFileSystem: initial_config contents is a %s, not a dict", current.TypeName())
+	}
+	bottommost := true
+	for _, kv := range cur.Items() {
+		typ, err := gfsSubscript(kv.Value, "type")
+		if err != nil {
+			return err
+		}
+		switch {
+		case pyval.Equal(typ, pyval.Str("directory")):
+			bottommost = false
+			sub, err := gfsSubscript(kv.Value, "contents")
+			if err != nil {
+				return err
+			}
+			nd := newDirectory(kv.Key, parent)
+			if err := g.loadDirectory(sub, nd); err != nil {
+				return err
+			}
+			parent.Contents.Set(kv.Key, nd)
+		case pyval.Equal(typ, pyval.Str("file")):
+			content, err := gfsSubscript(kv.Value, "content")
+			if err != nil {
+				return err
+			}
+			if g.longContext {
+				tail, err := saContains(g.lc("FILES_TAIL_USED"), kv.Key)
+				if err != nil {
+					return err
+				}
+				if !tail {
+					content, err = saConcat(content, g.lc("FILE_CONTENT_EXTENSION"))
+					if err != nil {
+						return err
+					}
+				}
+			}
+			parent.Contents.Set(kv.Key, newFile(kv.Key, content))
+		}
+	}
+	if bottommost && g.longContext {
+		names, ok := g.lc("POPULATE_FILE_EXTENSION").(*pyval.List)
+		if !ok {
+			return fmt.Errorf("GorillaFileSystem: POPULATE_FILE_EXTENSION is not a list")
+		}
+		for _, n := range names.Items {
+			if err := parent.addFile(pyval.Str(pyval.StrOf(n)), pyval.Str("")); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (g *GorillaFileSystem) lc(name string) pyval.Value {
+	if g.env == nil || g.env.LC == nil {
+		panic("GorillaFileSystem: long-context data requested but the Env has no long_context data")
+	}
+	return g.env.LC.Get(name)
+}
+
+// State implements Instance: vars(instance) without private names.
+func (g *GorillaFileSystem) State() *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr("long_context", pyval.Bool(g.longContext))
+	d.SetStr("root", g.root)
+	return d
+}
+
+// Root is the root directory (for tests and debugging).
+func (g *GorillaFileSystem) Root() *Directory { return g.root }
+
+func gfsError(format string, args ...any) *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr("error", pyval.Str(fmt.Sprintf(format, args...)))
+	return d
+}
+
+func gfsResult(key string, v pyval.Value) *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr(key, v)
+	return d
+}
+
+// validName is upstream's _validate_file_or_directory_name.
+func validName(name pyval.Value) (bool, error) {
+	for _, c := range `|/\?%*:"><` {
+		in, err := saContains(name, pyval.Str(string(c)))
+		if err != nil {
+			return false, err
+		}
+		if in {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// Pwd is upstream's pwd(). The loop compares a name with the root
+// Directory object, which is never equal, so the root's name is included.
+func (g *GorillaFileSystem) Pwd() (pyval.Value, error) {
+	var path []pyval.Value
+	for dir := g.currentDir; dir != nil; dir = dir.Parent {
+		path = append(path, dir.Name)
+	}
+	parts := make([]string, 0, len(path))
+	for i := len(path) - 1; i >= 0; i-- {
+		s, ok := path[i].(pyval.Str)
+		if !ok {
+			return nil, pyval.NewTypeError("sequence item %d: expected str instance, %s found", len(path)-1-i, path[i].TypeName())
+		}
+		parts = append(parts, string(s))
+	}
+	return gfsResult("current_working_directory", pyval.Str("/"+strings.Join(parts, "/"))), nil
+}
+
+// Ls is upstream's ls(a=False).
+func (g *GorillaFileSystem) Ls(a pyval.Value) (pyval.Value, error) {
+	if a == nil {
+		a = pyval.Bool(false)
+	}
+	keys := g.currentDir.Contents.Keys()
+	if !pyval.Truthy(a) {
+		kept := keys[:0]
+		for _, k := range keys {
+			s, ok := k.(pyval.Str)
+			if !ok {
+				return nil, saNoAttr(k, "startswith")
+			}
+			if !strings.HasPrefix(string(s), ".") {
+				kept = append(kept, k)
+			}
+		}
+		keys = kept
+	}
+	return gfsResult("current_directory_content", pyval.NewList(keys...)), nil
+}
+
+// Cd is upstream's cd(folder).
+func (g *GorillaFileSystem) Cd(folder pyval.Value) (pyval.Value, error) {
+	fs, ok := folder.(pyval.Str)
+	if !ok {
+		return nil, saNoAttr(folder, "rstrip")
+	}
+	f := strings.TrimRight(string(fs), "/")
+	if f == "" {
+		f = "/"
+	}
+	if f != "." && f != ".." && f != "/" && strings.Contains(f, "/") {
+		return gfsError("cd: %s: Unsupported path. Only one folder level at a time is supported.", f), nil
+	}
+	if f == ".." {
+		switch {
+		case g.currentDir.Parent != nil:
+			g.currentDir = g.currentDir.Parent
+		case g.root.PyEqual(g.currentDir):
+			return gfsError("Current directory is already the root. Cannot go back."), nil
+		default:
+			return gfsError("cd: ..: No such directory"), nil
+		}
+		return pyval.NewDict(), nil
+	}
+	target, errDict, err := g.navigate(pyval.Str(f))
+	if err != nil {
+		return nil, err
+	}
+	if errDict != nil {
+		return errDict, nil
+	}
+	g.currentDir = target
+	return gfsResult("current_working_directory", target.Name), nil
+}
+
+// navigate is upstream's _navigate_to_directory: a nil path (None) is the
+// current directory; failure is an error dict.
+func (g *GorillaFileSystem) navigate(path pyval.Value) (*Directory, *pyval.Dict, error) {
+	if path == nil || path == pyval.None {
+		return g.currentDir, nil, nil
+	}
+	if s, ok := path.(pyval.Str); ok {
+		if s == "." {
+			return g.currentDir, nil, nil
+		}
+		if s == "/" {
+			return g.root, nil, nil
+		}
+	}
+	ps, ok := path.(pyval.Str)
+	if !ok {
+		return nil, nil, saNoAttr(path, "strip")
+	}
+	p := string(ps)
+	dirs := strings.Split(strings.Trim(p, "/"), "/")
+	temp := g.currentDir
+	if strings.HasPrefix(p, "/") {
+		temp = g.root
+	}
+	for _, name := range dirs {
+		next, err := temp.getItem(pyval.Str(name))
+		if err != nil {
+			return nil, nil, err
+		}
+		nd, ok := next.(*Directory)
+		if !ok {
+			return nil, gfsError("cd: '%s': No such file or directory", p), nil
+		}
+		temp = nd
+	}
+	return temp, nil, nil
+}
+
+// Mkdir is upstream's mkdir(dir_name).
+func (g *GorillaFileSystem) Mkdir(dirName pyval.Value) (pyval.Value, error) {
+	ok, err := validName(dirName)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return gfsError("mkdir: cannot create directory '%s': Invalid character", pyval.StrOf(dirName)), nil
+	}
+	exists, err := g.currentDir.has(dirName)
+	if err != nil {
+		return nil, err
+	}
+	if exists {
+		return gfsError("mkdir: cannot create directory '%s': File exists", pyval.StrOf(dirName)), nil
+	}
+	if err := g.currentDir.addDirectory(dirName); err != nil {
+		return nil, err
+	}
+	return pyval.None, nil
+}
+
+// Touch is upstream's touch(file_name).
+func (g *GorillaFileSystem) Touch(fileName pyval.Value) (pyval.Value, error) {
+	ok, err := validName(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return gfsError("touch: cannot touch '%s': Invalid character", pyval.StrOf(fileName)), nil
+	}
+	exists, err := g.currentDir.has(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if exists {
+		return gfsError("touch: cannot touch '%s': File exists", pyval.StrOf(fileName)), nil
+	}
+	if err := g.currentDir.addFile(fileName, pyval.Str("")); err != nil {
+		return nil, err
+	}
+	return pyval.None, nil
+}
+
+// Echo is upstream's echo(content, file_name=None).
+func (g *GorillaFileSystem) Echo(content, fileName pyval.Value) (pyval.Value, error) {
+	if fileName == nil || fileName == pyval.None {
+		return gfsResult("terminal_output", content), nil
+	}
+	ok, err := validName(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return gfsError("echo: cannot write to '%s': Invalid character", pyval.StrOf(fileName)), nil
+	}
+	if !pyval.Truthy(fileName) {
+		return gfsResult("terminal_output", content), nil
+	}
+	exists, err := g.currentDir.has(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if !exists {
+		return gfsError("echo: cannot write to '%s': No such file", pyval.StrOf(fileName)), nil
+	}
+	item, err := g.currentDir.getItem(fileName)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := item.(*File)
+	if !ok {
+		return nil, saNoAttr(item, "_write")
+	}
+	f.Content = content
+	return pyval.None, nil
+}
+
+// Cat is upstream's cat(file_name).
+func (g *GorillaFileSystem) Cat(fileName pyval.Value) (pyval.Value, error) {
+	ok, err := validName(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return gfsError("cat: '%s': Invalid character", pyval.StrOf(fileName)), nil
+	}
+	exists, err := g.currentDir.has(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if !exists {
+		return gfsError("cat: '%s': No such file or directory", pyval.StrOf(fileName)), nil
+	}
+	item, err := g.currentDir.getItem(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if f, ok := item.(*File); ok {
+		return gfsResult("file_content", f.Content), nil
+	}
+	return gfsError("cat: '%s': Is a directory", pyval.StrOf(fileName)), nil
+}
+
+// Find is upstream's find(path='.', name=None).
+func (g *GorillaFileSystem) Find(path, name pyval.Value) (pyval.Value, error) {
+	if path == nil {
+		path = pyval.Str(".")
+	}
+	if name == nil {
+		name = pyval.None
+	}
+	target, errDict, err := g.navigate(path)
+	if err != nil {
+		return nil, err
+	}
+	if errDict != nil {
+		msg, _ := errDict.GetStr("error")
+		if s, ok := msg.(pyval.Str); ok && strings.HasPrefix(string(s), "cd:") {
+			return gfsResult("error", pyval.Str(strings.Replace(string(s), "cd:", "find:", 1))), nil
+		}
+		return errDict, nil
+	}
+	ps, ok := path.(pyval.Str)
+	if !ok {
+		return nil, saNoAttr(path, "rstrip")
+	}
+	var matches []pyval.Value
+	var search func(dir *Directory, base string, depth int) error
+	search = func(dir *Directory, base string, depth int) error {
+		if depth > gfsMaxDepth {
+			return pyval.NewException("RecursionError", "maximum recursion depth exceeded")
+		}
+		for _, kv := range dir.Contents.Items() {
+			itemPath := base + "/" + pyval.StrOf(kv.Key)
+			hit := name == pyval.None
+			if !hit {
+				hit, err = saContains(kv.Key, name)
+				if err != nil {
+					return err
+				}
+			}
+			if hit {
+				matches = append(matches, pyval.Str(itemPath))
+			}
+			if sub, ok := kv.Value.(*Directory); ok {
+				if err := search(sub, itemPath, depth+1); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if err := search(target, strings.TrimRight(string(ps), "/"), 0); err != nil {
+		return nil, err
+	}
+	return gfsResult("matches", pyval.NewList(matches...)), nil
+}
+
+// localFile returns the File named name in the current directory, or nil
+// when there is none (upstream's `name in contents` + isinstance check).
+func (g *GorillaFileSystem) localFile(name pyval.Value) (*File, error) {
+	exists, err := g.currentDir.has(name)
+	if err != nil || !exists {
+		return nil, err
+	}
+	item, err := g.currentDir.getItem(name)
+	if err != nil {
+		return nil, err
+	}
+	f, _ := item.(*File)
+	return f, nil
+}
+
+// Wc is upstream's wc(file_name, mode='l').
+func (g *GorillaFileSystem) Wc(fileName, mode pyval.Value) (pyval.Value, error) {
+	if mode == nil {
+		mode = pyval.Str("l")
+	}
+	m, _ := mode.(pyval.Str)
+	if m != "l" && m != "w" && m != "c" {
+		return gfsError("wc: invalid mode '%s'", pyval.StrOf(mode)), nil
+	}
+	f, err := g.localFile(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if f != nil {
+		switch m {
+		case "l":
+			lines, err := saSplitLines(f.Content)
+			if err != nil {
+				return nil, err
+			}
+			return gfsCount(len(lines), "lines"), nil
+		case "w":
+			s, ok := f.Content.(pyval.Str)
+			if !ok {
+				return nil, saNoAttr(f.Content, "split")
+			}
+			return gfsCount(len(pyWhitespaceSplit(string(s))), "words"), nil
+		default:
+			n, err := saLen(f.Content)
+			if err != nil {
+				return nil, err
+			}
+			return gfsCount(n, "characters"), nil
+		}
+	}
+	return gfsError("wc: %s: No such file or directory", pyval.StrOf(fileName)), nil
+}
+
+func gfsCount(n int, typ string) *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr("count", pyval.Int(n))
+	d.SetStr("type", pyval.Str(typ))
+	return d
+}
+
+// Sort is upstream's sort(file_name).
+func (g *GorillaFileSystem) Sort(fileName pyval.Value) (pyval.Value, error) {
+	f, err := g.localFile(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if f != nil {
+		lines, err := saSplitLines(f.Content)
+		if err != nil {
+			return nil, err
+		}
+		sortCodePoints(lines)
+		return gfsResult("sorted_content", pyval.Str(strings.Join(lines, "\n"))), nil
+	}
+	return gfsError("sort: %s: No such file or directory", pyval.StrOf(fileName)), nil
+}
+
+// Grep is upstream's grep(file_name, pattern).
+func (g *GorillaFileSystem) Grep(fileName, pattern pyval.Value) (pyval.Value, error) {
+	f, err := g.localFile(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if f != nil {
+		lines, err := saSplitLines(f.Content)
+		if err != nil {
+			return nil, err
+		}
+		var out []pyval.Value
+		for _, l := range lines {
+			in, err := saContains(pyval.Str(l), pattern)
+			if err != nil {
+				return nil, err
+			}
+			if in {
+				out = append(out, pyval.Str(l))
+			}
+		}
+		return gfsResult("matching_lines", pyval.NewList(out...)), nil
+	}
+	return gfsError("grep: %s: No such file or directory", pyval.StrOf(fileName)), nil
+}
+
+// Du is upstream's du(human_readable=False).
+func (g *GorillaFileSystem) Du(humanReadable pyval.Value) (pyval.Value, error) {
+	if humanReadable == nil {
+		humanReadable = pyval.Bool(false)
+	}
+	var size func(v pyval.Value, depth int) (int64, error)
+	size = func(v pyval.Value, depth int) (int64, error) {
+		switch x := v.(type) {
+		case *File:
+			s, ok := x.Content.(pyval.Str)
+			if !ok {
+				return 0, saNoAttr(x.Content, "encode")
+			}
+			return int64(len(s)), nil
+		case *Directory:
+			if depth > gfsMaxDepth {
+				return 0, pyval.NewException("RecursionError", "maximum recursion depth exceeded")
+			}
+			var total int64
+			for _, c := range x.Contents.Values() {
+				n, err := size(c, depth+1)
+				if err != nil {
+					return 0, err
+				}
+				total += n
+			}
+			return total, nil
+		}
+		return 0, nil
+	}
+	total, err := size(g.currentDir, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out string
+	if pyval.Truthy(humanReadable) {
+		out = ""
+		f := float64(total)
+		isInt := true
+		for _, unit := range []string{"B", "KB", "MB", "GB", "TB"} {
+			if f < 1024 {
+				if isInt {
+					out = fmt.Sprintf("%.2f %s", float64(total), unit)
+				} else {
+					out = fmt.Sprintf("%.2f %s", f, unit)
+				}
+				break
+			}
+			f /= 1024
+			isInt = false
+		}
+		if out == "" {
+			out = fmt.Sprintf("%.2f PB", f)
+		}
+	} else {
+		out = strconv.FormatInt(total, 10) + " bytes"
+	}
+	return gfsResult("disk_usage", pyval.Str(out)), nil
+}
+
+// Tail is upstream's tail(file_name, lines=10).
+func (g *GorillaFileSystem) Tail(fileName, lines pyval.Value) (pyval.Value, error) {
+	if lines == nil {
+		lines = pyval.Int(10)
+	}
+	f, err := g.localFile(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if f == nil {
+		return gfsError("tail: %s: No such file or directory", pyval.StrOf(fileName)), nil
+	}
+	content, err := saSplitLines(f.Content)
+	if err != nil {
+		return nil, err
+	}
+	n := len(content)
+	gt, err := saGreater(lines, pyval.Int(n))
+	if err != nil {
+		return nil, err
+	}
+	if gt {
+		lines = pyval.Int(n)
+	}
+	k, err := saIndex(lines)
+	if err != nil {
+		return nil, err
+	}
+	// content[-k:] with Python slice clamping.
+	start := -k
+	if start < 0 {
+		start += int64(n)
+		if start < 0 {
+			start = 0
+		}
+	}
+	if start > int64(n) {
+		start = int64(n)
+	}
+	return gfsResult("last_lines", pyval.Str(strings.Join(content[start:], "\n"))), nil
+}
+
+// Diff is upstream's diff(file_name1, file_name2).
+func (g *GorillaFileSystem) Diff(fileName1, fileName2 pyval.Value) (pyval.Value, error) {
+	has1, err := g.currentDir.has(fileName1)
+	if err != nil {
+		return nil, err
+	}
+	if has1 {
+		has2, err := g.currentDir.has(fileName2)
+		if err != nil {
+			return nil, err
+		}
+		if has2 {
+			i1, err := g.currentDir.getItem(fileName1)
+			if err != nil {
+				return nil, err
+			}
+			i2, err := g.currentDir.getItem(fileName2)
+			if err != nil {
+				return nil, err
+			}
+			f1, ok1 := i1.(*File)
+			f2, ok2 := i2.(*File)
+			if ok1 && ok2 {
+				c1, err := saSplitLines(f1.Content)
+				if err != nil {
+					return nil, err
+				}
+				c2, err := saSplitLines(f2.Content)
+				if err != nil {
+					return nil, err
+				}
+				var out []string
+				for i := 0; i < len(c1) && i < len(c2); i++ {
+					if c1[i] != c2[i] {
+						out = append(out, "- "+c1[i]+"\n+ "+c2[i])
+					}
+				}
+				return gfsResult("diff_lines", pyval.Str(strings.Join(out, "\n"))), nil
+			}
+		}
+	}
+	return gfsError("diff: %s or %s: No such file or directory", pyval.StrOf(fileName1), pyval.StrOf(fileName2)), nil
+}
+
+// moveOrCopyPrologue holds the checks mv and cp share: the source item, or
+// an error dict, and whether destination names an existing entry.
+func (g *GorillaFileSystem) sourceItem(op, verb string, source, destination pyval.Value) (pyval.Value, *pyval.Dict, error) {
+	exists, err := g.currentDir.has(source)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !exists {
+		return nil, gfsError("%s: cannot %s '%s': No such file or directory", op, verb, pyval.StrOf(source)), nil
+	}
+	item, err := g.currentDir.getItem(source)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch item.(type) {
+	case *File, *Directory:
+	default:
+		return nil, gfsError("%s: cannot %s '%s': Not a file or directory", op, verb, pyval.StrOf(source)), nil
+	}
+	slash, err := saContains(destination, pyval.Str("/"))
+	if err != nil {
+		return nil, nil, err
+	}
+	if slash {
+		return nil, gfsError("%s: path not allowed in destination. Provide only a file or directory name.", op), nil
+	}
+	return item, nil, nil
+}
+
+// Mv is upstream's mv(source, destination). A moved directory is a new
+// Directory object that shares the old one's contents dict; the children
+// keep their old parent.
+func (g *GorillaFileSystem) Mv(source, destination pyval.Value) (pyval.Value, error) {
+	item, errDict, err := g.sourceItem("mv", "move", source, destination)
+	if err != nil || errDict != nil {
+		return saDictOrNil(errDict), err
+	}
+	destExists, err := g.currentDir.has(destination)
+	if err != nil {
+		return nil, err
+	}
+	src, dst := pyval.StrOf(source), pyval.StrOf(destination)
+	if destExists {
+		destItem, err := g.currentDir.getItem(destination)
+		if err != nil {
+			return nil, err
+		}
+		dd, ok := destItem.(*Directory)
+		if !ok {
+			return gfsError("mv: cannot move '%s' to '%s': Not a directory", src, dst), nil
+		}
+		if dd.Contents.Has(pyval.Str(src)) {
+			return gfsError("mv: cannot move '%s' to '%s/%s': File exists", src, dst, src), nil
+		}
+		g.currentDir.Contents.Delete(source)
+		if f, ok := item.(*File); ok {
+			if err := dd.addFile(source, f.Content); err != nil {
+				return nil, err
+			}
+		} else {
+			if err := dd.addDirectory(source); err != nil {
+				return nil, err
+			}
+			nv, _ := dd.Contents.Get(source)
+			nv.(*Directory).Contents = item.(*Directory).Contents
+		}
+		return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' moved to '%s/%s'", src, dst, src))), nil
+	}
+	g.currentDir.Contents.Delete(source)
+	if f, ok := item.(*File); ok {
+		if err := g.currentDir.addFile(destination, f.Content); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := g.currentDir.addDirectory(destination); err != nil {
+			return nil, err
+		}
+		nv, _ := g.currentDir.Contents.Get(destination)
+		nv.(*Directory).Contents = item.(*Directory).Contents
+	}
+	return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' moved to '%s'", src, dst))), nil
+}
+
+// Rm is upstream's rm(file_name).
+func (g *GorillaFileSystem) Rm(fileName pyval.Value) (pyval.Value, error) {
+	exists, err := g.currentDir.has(fileName)
+	if err != nil {
+		return nil, err
+	}
+	if !exists {
+		return gfsError("rm: cannot remove '%s': No such file or directory", pyval.StrOf(fileName)), nil
+	}
+	item, err := g.currentDir.getItem(fileName)
+	if err != nil {
+		return nil, err
+	}
+	switch item.(type) {
+	case *File, *Directory:
+		g.currentDir.Contents.Delete(fileName)
+		return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' removed", pyval.StrOf(fileName)))), nil
+	}
+	return gfsError("rm: cannot remove '%s': Not a file or directory", pyval.StrOf(fileName)), nil
+}
+
+// Rmdir is upstream's rmdir(dir_name).
+func (g *GorillaFileSystem) Rmdir(dirName pyval.Value) (pyval.Value, error) {
+	exists, err := g.currentDir.has(dirName)
+	if err != nil {
+		return nil, err
+	}
+	if !exists {
+		return gfsError("rmdir: cannot remove '%s': No such file or directory", pyval.StrOf(dirName)), nil
+	}
+	item, err := g.currentDir.getItem(dirName)
+	if err != nil {
+		return nil, err
+	}
+	d, ok := item.(*Directory)
+	if !ok {
+		return gfsError("rmdir: cannot remove '%s': Not a directory", pyval.StrOf(dirName)), nil
+	}
+	if d.Contents.Len() > 0 {
+		return gfsError("rmdir: cannot remove '%s': Directory not empty", pyval.StrOf(dirName)), nil
+	}
+	g.currentDir.Contents.Delete(dirName)
+	return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' removed", pyval.StrOf(dirName)))), nil
+}
+
+// Cp is upstream's cp(source, destination). A copied directory gets a
+// shallow copy of the source's contents dict (the children are shared).
+// Its "already exists" check looks up "<destination>/<source>", which is
+// never a key, so copying onto an existing name raises _add_file's
+// ValueError, as upstream does.
+func (g *GorillaFileSystem) Cp(source, destination pyval.Value) (pyval.Value, error) {
+	item, errDict, err := g.sourceItem("cp", "copy", source, destination)
+	if err != nil || errDict != nil {
+		return saDictOrNil(errDict), err
+	}
+	destExists, err := g.currentDir.has(destination)
+	if err != nil {
+		return nil, err
+	}
+	src, dst := pyval.StrOf(source), pyval.StrOf(destination)
+	if destExists {
+		destItem, err := g.currentDir.getItem(destination)
+		if err != nil {
+			return nil, err
+		}
+		dd, ok := destItem.(*Directory)
+		if !ok {
+			return gfsError("cp: cannot copy '%s' to '%s': Not a directory", src, dst), nil
+		}
+		if dd.Contents.Has(pyval.Str(dst + "/" + src)) {
+			return gfsError("cp: cannot copy '%s' to '%s/%s': File exists", src, dst, src), nil
+		}
+		if f, ok := item.(*File); ok {
+			if err := dd.addFile(source, f.Content); err != nil {
+				return nil, err
+			}
+		} else {
+			if err := dd.addDirectory(source); err != nil {
+				return nil, err
+			}
+			nv, _ := dd.Contents.Get(source)
+			nv.(*Directory).Contents = item.(*Directory).Contents.Copy()
+		}
+		return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' copied to '%s/%s'", src, dst, src))), nil
+	}
+	if f, ok := item.(*File); ok {
+		if err := g.currentDir.addFile(destination, f.Content); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := g.currentDir.addDirectory(destination); err != nil {
+			return nil, err
+		}
+		nv, _ := g.currentDir.Contents.Get(destination)
+		nv.(*Directory).Contents = item.(*Directory).Contents.Copy()
+	}
+	return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' copied to '%s'", src, dst))), nil
+}
+
+// saDictOrNil turns a nil *pyval.Dict into a nil Value (not a typed nil).
+func saDictOrNil(d *pyval.Dict) pyval.Value {
+	if d == nil {
+		return nil
+	}
+	return d
+}
+
+func classGorillaFileSystem() Class {
+	return Class{
+		Name:   "GorillaFileSystem",
+		Module: "gorilla_file_system",
+		New:    func(env *Env) Instance { return NewGorillaFileSystem(env) },
+		Methods: []Method{
+			{Name: "cat", GoName: "Cat", Params: []Param{{Name: "file_name"}}},
+			{Name: "cd", GoName: "Cd", Params: []Param{{Name: "folder"}}},
+			{Name: "cp", GoName: "Cp", Params: []Param{{Name: "source"}, {Name: "destination"}}},
+			{Name: "diff", GoName: "Diff", Params: []Param{{Name: "file_name1"}, {Name: "file_name2"}}},
+			{Name: "du", GoName: "Du", Params: []Param{{Name: "human_readable", Optional: true}}},
+			{Name: "echo", GoName: "Echo", Params: []Param{{Name: "content"}, {Name: "file_name", Optional: true}}},
+			{Name: "find", GoName: "Find", Params: []Param{{Name: "path", Optional: true}, {Name: "name", Optional: true}}},
+			{Name: "grep", GoName: "Grep", Params: []Param{{Name: "file_name"}, {Name: "pattern"}}},
+			{Name: "ls", GoName: "Ls", Params: []Param{{Name: "a", Optional: true}}},
+			{Name: "mkdir", GoName: "Mkdir", Params: []Param{{Name: "dir_name"}}},
+			{Name: "mv", GoName: "Mv", Params: []Param{{Name: "source"}, {Name: "destination"}}},
+			{Name: "pwd", GoName: "Pwd"},
+			{Name: "rm", GoName: "Rm", Params: []Param{{Name: "file_name"}}},
+			{Name: "rmdir", GoName: "Rmdir", Params: []Param{{Name: "dir_name"}}},
+			{Name: "sort", GoName: "Sort", Params: []Param{{Name: "file_name"}}},
+			{Name: "tail", GoName: "Tail", Params: []Param{{Name: "file_name"}, {Name: "lines", Optional: true}}},
+			{Name: "touch", GoName: "Touch", Params: []Param{{Name: "file_name"}}},
+			{Name: "wc", GoName: "Wc", Params: []Param{{Name: "file_name"}, {Name: "mode", Optional: true}}},
+		},
+	}
+}
+
+// ---- small Python-semantics helpers shared by sim-A's classes ----
+
+// saNoAttr is Python's AttributeError for v.name.
+func saNoAttr(v pyval.Value, name string) error {
+	return pyval.NewAttributeError("'%s' object has no attribute '%s'", v.TypeName(), name)
+}
+
+// saContains is Python's `item in container`.
+func saContains(container, item pyval.Value) (bool, error) {
+	switch c := container.(type) {
+	case pyval.Str:
+		s, ok := item.(pyval.Str)
+		if !ok {
+			return false, pyval.NewTypeError("'in <string>' requires string as left operand, not %s", item.TypeName())
+		}
+		return strings.Contains(string(c), string(s)), nil
+	case *pyval.List:
+		for _, e := range c.Items {
+			if e == item || pyval.Equal(e, item) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case pyval.Tuple:
+		for _, e := range c {
+			if pyval.Equal(e, item) {
+				return true, nil
+			}
+		}
+		return false, nil
+	case *pyval.Dict:
+		if err := pyval.CheckHashable(item); err != nil {
+			return false, err
+		}
+		return c.Has(item), nil
+	case *pyval.Set:
+		if err := pyval.CheckHashable(item); err != nil {
+			return false, err
+		}
+		return c.Contains(item), nil
+	}
+	return false, pyval.NewTypeError("argument of type '%s' is not iterable", container.TypeName())
+}
+
+// saConcat is Python's a + b for the str operands upstream concatenates.
+func saConcat(a, b pyval.Value) (pyval.Value, error) {
+	as, aok := a.(pyval.Str)
+	bs, bok := b.(pyval.Str)
+	switch {
+	case aok && bok:
+		return as + bs, nil
+	case aok:
+		return nil, pyval.NewTypeError("can only concatenate str (not \"%s\") to str", b.TypeName())
+	}
+	return nil, pyval.NewTypeError("unsupported operand type(s) for +: '%s' and '%s'", a.TypeName(), b.TypeName())
+}
+
+// saRuneLen is len(s) for a Python str held as (WTF-8) bytes: one per code
+// point, a 3-byte surrogate encoding counting once.
+func saRuneLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		_, w := utf8.DecodeRuneInString(s[i:])
+		if w == 1 && s[i] == 0xED && i+2 < len(s) {
+			w = 3
+		}
+		i += w
+		n++
+	}
+	return n
+}
+
+// saLen is Python's len(v).
+func saLen(v pyval.Value) (int, error) {
+	switch x := v.(type) {
+	case pyval.Str:
+		return saRuneLen(string(x)), nil
+	case *pyval.List:
+		return len(x.Items), nil
+	case pyval.Tuple:
+		return len(x), nil
+	case *pyval.Dict:
+		return x.Len(), nil
+	case *pyval.Set:
+		return x.Len(), nil
+	}
+	return 0, pyval.NewTypeError("object of type '%s' has no len()", v.TypeName())
+}
+
+// pySplitLines is Python's str.splitlines() (no keepends).
+func pySplitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch r {
+		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+			out = append(out, s[start:i])
+			i += w
+			start = i
+			continue
+		case '\r':
+			out = append(out, s[start:i])
+			i += w
+			if i < len(s) && s[i] == '\n' {
+				i++
+			}
+			start = i
+			continue
+		}
+		i += w
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// saSplitLines is v.splitlines() for a str v (AttributeError otherwise).
+func saSplitLines(v pyval.Value) ([]string, error) {
+	s, ok := v.(pyval.Str)
+	if !ok {
+		return nil, saNoAttr(v, "splitlines")
+	}
+	return pySplitLines(string(s)), nil
+}
+
+// pyIsSpace is str.isspace() for one code point.
+func pyIsSpace(r rune) bool {
+	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
+}
+
+// pyWhitespaceSplit is Python's str.split() without arguments.
+func pyWhitespaceSplit(s string) []string {
+	return strings.FieldsFunc(s, pyIsSpace)
+}
+
+// sortCodePoints sorts strings by code point, as Python's sorted() does
+// (UTF-8 byte order is code point order).
+func sortCodePoints(lines []string) { sort.Strings(lines) }
+
+// saNumber reports whether v is a Python int, bool or float.
+func saNumber(v pyval.Value) bool {
+	switch v.(type) {
+	case pyval.Int, pyval.Bool, pyval.Float, pyval.BigInt:
+		return true
+	}
+	return false
+}
+
+// saBigRat converts a finite number to an exact rational.
+func saBigRat(v pyval.Value) (*big.Rat, bool) {
+	switch x := v.(type) {
+	case pyval.Int:
+		return new(big.Rat).SetInt64(int64(x)), true
+	case pyval.Bool:
+		if x {
+			return big.NewRat(1, 1), true
+		}
+		return new(big.Rat), true
+	case pyval.BigInt:
+		return new(big.Rat).SetInt(x.V), true
+	case pyval.Float:
+		f := float64(x)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false
+		}
+		return new(big.Rat).SetFloat64(f), true
+	}
+	return nil, false
+}
+
+// saCompare compares two Python numbers exactly; ok is false when either
+// is not a number. NaN compares unordered (cmp reported as 2).
+func saCompare(a, b pyval.Value) (cmp int, ok bool) {
+	if !saNumber(a) || !saNumber(b) {
+		return 0, false
+	}
+	fa, aIsF := a.(pyval.Float)
+	fb, bIsF := b.(pyval.Float)
+	if (aIsF && math.IsNaN(float64(fa))) || (bIsF && math.IsNaN(float64(fb))) {
+		return 2, true
+	}
+	if aIsF && math.IsInf(float64(fa), 0) || bIsF && math.IsInf(float64(fb), 0) {
+		x, y := saToFloat(a), saToFloat(b)
+		switch {
+		case x < y:
+			return -1, true
+		case x > y:
+			return 1, true
+		}
+		return 0, true
+	}
+	ra, _ := saBigRat(a)
+	rb, _ := saBigRat(b)
+	return ra.Cmp(rb), true
+}
+
+// saToFloat converts an int/bool/float to float64 (ints rounded).
+func saToFloat(v pyval.Value) float64 {
+	switch x := v.(type) {
+	case pyval.Int:
+		return float64(x)
+	case pyval.Bool:
+		if x {
+			return 1
+		}
+		return 0
+	case pyval.Float:
+		return float64(x)
+	case pyval.BigInt:
+		f, _ := new(big.Float).SetInt(x.V).Float64()
+		return f
+	}
+	return math.NaN()
+}
+
+// saOrder is Python's a < b / a > b ... for numbers, with the TypeError
+// text for other operands. op is one of "<", "<=", ">", ">=".
+func saOrder(op string, a, b pyval.Value) (bool, error) {
+	if sa, ok := a.(pyval.Str); ok {
+		if sb, ok := b.(pyval.Str); ok {
+			c := strings.Compare(string(sa), string(sb))
+			return saCmpHolds(op, c), nil
+		}
+	}
+	c, ok := saCompare(a, b)
+	if !ok {
+		return false, pyval.NewTypeError("'%s' not supported between instances of '%s' and '%s'", op, a.TypeName(), b.TypeName())
+	}
+	if c == 2 {
+		return false, nil
+	}
+	return saCmpHolds(op, c), nil
+}
+
+func saCmpHolds(op string, c int) bool {
+	switch op {
+	case "<":
+		return c < 0
+	case "<=":
+		return c <= 0
+	case ">":
+		return c > 0
+	}
+	return c >= 0
+}
+
+// saGreater is Python's a > b.
+func saGreater(a, b pyval.Value) (bool, error) { return saOrder(">", a, b) }
+
+// saIndex is operator.index(v) as a slice bound (huge ints clamped).
+func saIndex(v pyval.Value) (int64, error) {
+	switch x := v.(type) {
+	case pyval.Int:
+		if x == math.MinInt64 {
+			return math.MinInt64 + 1, nil
+		}
+		return int64(x), nil
+	case pyval.Bool:
+		if x {
+			return 1, nil
+		}
+		return 0, nil
+	case pyval.BigInt:
+		if x.V.Sign() < 0 {
+			return math.MinInt64 + 1, nil
+		}
+		return math.MaxInt64, nil
+	}
+	return 0, pyval.NewTypeError("slice indices must be integers or None or have an __index__ method")
+}

@@ -1,0 +1,429 @@
+package sim
+
+// Port of upstream bfcl_eval/eval_checker/multi_turn_eval/func_source_code/
+// message_api.py (class MessageAPI). Result and error strings are protocol
+// constants reproduced from that file.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/pyrandom"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// messageDefaultSeed is upstream's default random_seed for MessageAPI.
+const messageDefaultSeed = 200191
+
+// MessageAPI is upstream's MessageAPI. Message ids come from a private
+// random.Random(random_seed) (CPython's Mersenne Twister via pyrandom).
+type MessageAPI struct {
+	random       *pyrandom.Rand
+	generatedIDs pyval.Value // a set (or whatever the config supplied)
+	userCount    pyval.Value
+	userMap      pyval.Value
+	inbox        pyval.Value
+	messageCount pyval.Value
+	currentUser  pyval.Value
+}
+
+// NewMessageAPI returns an instance as upstream's constructor leaves it.
+func NewMessageAPI(*Env) *MessageAPI { return &MessageAPI{} }
+
+// ClassName implements Instance.
+func (*MessageAPI) ClassName() string { return "MessageAPI" }
+
+// messageDefaultState is a fresh copy of upstream's DEFAULT_STATE.
+func messageDefaultState() map[string]pyval.Value {
+	userMap := pyval.NewDict()
+	userMap.SetStr("Alice", pyval.Str("USR001"))
+	userMap.SetStr("Bob", pyval.Str("USR002"))
+	userMap.SetStr("Catherine", pyval.Str("USR003"))
+	userMap.SetStr("Daniel", pyval.Str("USR004"))
+	msg := func(to, text string) *pyval.Dict {
+		d := pyval.NewDict()
+		d.SetStr(to, pyval.Str(text))
+		return d
+	}
+	return map[string]pyval.Value{
+		"generated_ids": pyval.NewSet(),
+		"user_count":    pyval.Int(4),
+		"user_map":      userMap,
+		"inbox": pyval.NewList(
+			msg("USR002", "My name is Alice. I want to connect."),
+			msg("USR003", "Could you upload the file?"),
+			msg("USR004", "Could you upload the file?"),
+		),
+		"message_count": pyval.Int(3),
+		"current_user":  pyval.None,
+	}
+}
+
+// newPyRandom is random.Random(seed) for the seed types a config can hold.
+func newPyRandom(seed pyval.Value) (*pyrandom.Rand, error) {
+	switch s := seed.(type) {
+	case pyval.Int:
+		return pyrandom.New(int64(s)), nil
+	case pyval.Bool:
+		if s {
+			return pyrandom.New(1), nil
+		}
+		return pyrandom.New(0), nil
+	case pyval.BigInt:
+		return pyrandom.NewBig(s.V), nil
+	case pyval.Str:
+		return pyrandom.NewString(string(s)), nil
+	}
+	return nil, pyval.NewTypeError("The only supported seed types are: None,\nint, float, str, bytes, and bytearray.")
+}
+
+// LoadScenario is upstream's _load_scenario.
+func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
+	def := messageDefaultState()
+	get := func(key string) pyval.Value {
+		if v, ok := config.GetStr(key); ok {
+			return v
+		}
+		return def[key]
+	}
+	seed, ok := config.GetStr("random_seed")
+	if !ok {
+		seed = pyval.Int(messageDefaultSeed)
+	}
+	r, err := newPyRandom(seed)
+	if err != nil {
+		return err
+	}
+	m.random = r
+	m.generatedIDs = get("generated_ids")
+	m.userCount = get("user_count")
+	m.userMap = get("user_map")
+	m.inbox = get("inbox")
+	m.messageCount = get("message_count")
+	m.currentUser = get("current_user")
+	return nil
+}
+
+// State implements Instance.
+func (m *MessageAPI) State() *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr("generated_ids", m.generatedIDs)
+	d.SetStr("user_count", m.userCount)
+	d.SetStr("user_map", m.userMap)
+	d.SetStr("inbox", m.inbox)
+	d.SetStr("message_count", m.messageCount)
+	d.SetStr("current_user", m.currentUser)
+	return d
+}
+
+// generateID is upstream's _generate_id: randint(10000, 99999) until the
+// id is not in generated_ids, which then records it.
+func (m *MessageAPI) generateID() (pyval.Value, error) {
+	id := pyval.Int(m.random.RandInt(10000, 99999))
+	for {
+		in, err := saContains(m.generatedIDs, id)
+		if err != nil {
+			return nil, err
+		}
+		if !in {
+			break
+		}
+		id = pyval.Int(m.random.RandInt(10000, 99999))
+	}
+	s, ok := m.generatedIDs.(*pyval.Set)
+	if !ok {
+		return nil, saNoAttr(m.generatedIDs, "add")
+	}
+	s.Add(id)
+	return oneKey("new_id", id), nil
+}
+
+func (m *MessageAPI) notLoggedIn() pyval.Value {
+	return oneKey("error", pyval.Str("No user is currently logged in."))
+}
+
+// userMapDict returns user_map as a dict (AttributeError for method use otherwise).
+func (m *MessageAPI) userMapDict(method string) (*pyval.Dict, error) {
+	d, ok := m.userMap.(*pyval.Dict)
+	if !ok {
+		return nil, saNoAttr(m.userMap, method)
+	}
+	return d, nil
+}
+
+// inboxItems returns the inbox list items.
+func (m *MessageAPI) inboxItems() ([]pyval.Value, error) {
+	return mathIter(m.inbox)
+}
+
+// firstItem is `list(message.items())[0]`.
+func firstItem(message pyval.Value) (pyval.Value, pyval.Value, error) {
+	d, ok := message.(*pyval.Dict)
+	if !ok {
+		return nil, nil, saNoAttr(message, "items")
+	}
+	if d.Len() == 0 {
+		return nil, nil, pyval.NewIndexError("list index out of range")
+	}
+	k, v := d.At(0)
+	return k, v, nil
+}
+
+// ListUsers is upstream's list_users().
+func (m *MessageAPI) ListUsers() (pyval.Value, error) {
+	um, err := m.userMapDict("keys")
+	if err != nil {
+		return nil, err
+	}
+	return oneKey("user_list", pyval.NewList(um.Keys()...)), nil
+}
+
+// GetUserID is upstream's get_user_id(user).
+func (m *MessageAPI) GetUserID(user pyval.Value) (pyval.Value, error) {
+	in, err := saContains(m.userMap, user)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return oneKey("error", pyval.Str(fmt.Sprintf("User '%s' not found in the workspace.", pyval.StrOf(user)))), nil
+	}
+	v, err := saDictGet(m.userMap, user, pyval.None)
+	if err != nil {
+		return nil, err
+	}
+	return oneKey("user_id", v), nil
+}
+
+// MessageLogin is upstream's message_login(user_id).
+func (m *MessageAPI) MessageLogin(userID pyval.Value) (pyval.Value, error) {
+	um, err := m.userMapDict("values")
+	if err != nil {
+		return nil, err
+	}
+	in, _ := saContains(pyval.NewList(um.Values()...), userID)
+	d := pyval.NewDict()
+	if !in {
+		d.SetStr("login_status", pyval.Bool(false))
+		d.SetStr("message", pyval.Str(fmt.Sprintf("User ID '%s' not found.", pyval.StrOf(userID))))
+		return d, nil
+	}
+	m.currentUser = userID
+	d.SetStr("login_status", pyval.Bool(true))
+	d.SetStr("message", pyval.Str(fmt.Sprintf("User '%s' logged in successfully.", pyval.StrOf(userID))))
+	return d, nil
+}
+
+// MessageGetLoginStatus is upstream's message_get_login_status().
+func (m *MessageAPI) MessageGetLoginStatus() (pyval.Value, error) {
+	return oneKey("login_status", pyval.Bool(pyval.Truthy(m.currentUser))), nil
+}
+
+// SendMessage is upstream's send_message(receiver_id, message).
+func (m *MessageAPI) SendMessage(receiverID, message pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(m.currentUser) {
+		return m.notLoggedIn(), nil
+	}
+	um, err := m.userMapDict("values")
+	if err != nil {
+		return nil, err
+	}
+	in, _ := saContains(pyval.NewList(um.Values()...), receiverID)
+	if !in {
+		return oneKey("error", pyval.Str(fmt.Sprintf("Receiver ID '%s' not found.", pyval.StrOf(receiverID)))), nil
+	}
+	id, err := m.generateID()
+	if err != nil {
+		return nil, err
+	}
+	entry := pyval.NewDict()
+	if err := saSetItem(entry, receiverID, message); err != nil {
+		return nil, err
+	}
+	if err := saAppend(m.inbox, entry); err != nil {
+		return nil, err
+	}
+	next, err := pyval.Add(m.messageCount, pyval.Int(1))
+	if err != nil {
+		return nil, err
+	}
+	m.messageCount = next
+	d := pyval.NewDict()
+	d.SetStr("sent_status", pyval.Bool(true))
+	d.SetStr("message_id", id)
+	d.SetStr("message", pyval.Str(fmt.Sprintf("Message sent to '%s' successfully.", pyval.StrOf(receiverID))))
+	return d, nil
+}
+
+// DeleteMessage is upstream's delete_message(receiver_id): it finds the
+// latest message to the receiver but, like upstream's list.remove, deletes
+// the first message equal to it.
+func (m *MessageAPI) DeleteMessage(receiverID pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(m.currentUser) {
+		return m.notLoggedIn(), nil
+	}
+	items, err := m.inboxItems()
+	if err != nil {
+		return nil, err
+	}
+	for i := len(items) - 1; i >= 0; i-- {
+		receiver, _, err := firstItem(items[i])
+		if err != nil {
+			return nil, err
+		}
+		if pyval.Equal(receiver, receiverID) {
+			if err := saRemove(m.inbox, items[i]); err != nil {
+				return nil, err
+			}
+			d := pyval.NewDict()
+			d.SetStr("deleted_status", pyval.Bool(true))
+			d.SetStr("receiver_id", receiver)
+			d.SetStr("message", pyval.Str(fmt.Sprintf("Receiver %s's latest message deleted successfully.", pyval.StrOf(receiverID))))
+			return d, nil
+		}
+	}
+	return oneKey("error", pyval.Str(fmt.Sprintf("Receiver ID %s not found.", pyval.StrOf(receiverID)))), nil
+}
+
+// ViewMessagesSent is upstream's view_messages_sent().
+func (m *MessageAPI) ViewMessagesSent() (pyval.Value, error) {
+	if !pyval.Truthy(m.currentUser) {
+		return m.notLoggedIn(), nil
+	}
+	items, err := m.inboxItems()
+	if err != nil {
+		return nil, err
+	}
+	sent := pyval.NewDict()
+	for _, msg := range items {
+		receiver, content, err := firstItem(msg)
+		if err != nil {
+			return nil, err
+		}
+		if l, ok := sent.Get(receiver); ok {
+			lst := l.(*pyval.List)
+			lst.Items = append(lst.Items, content)
+		} else {
+			sent.Set(receiver, pyval.NewList(content))
+		}
+	}
+	return oneKey("messages", sent), nil
+}
+
+// AddContact is upstream's add_contact(user_name).
+func (m *MessageAPI) AddContact(userName pyval.Value) (pyval.Value, error) {
+	in, err := saContains(m.userMap, userName)
+	if err != nil {
+		return nil, err
+	}
+	if in {
+		return oneKey("error", pyval.Str(fmt.Sprintf("User name '%s' already exists.", pyval.StrOf(userName)))), nil
+	}
+	next, err := pyval.Add(m.userCount, pyval.Int(1))
+	if err != nil {
+		return nil, err
+	}
+	m.userCount = next
+	userID := pyval.Str("USR" + pyZfill(pyval.StrOf(m.userCount), 3))
+	um, err := m.userMapDict("values")
+	if err != nil {
+		return nil, err
+	}
+	if exists, _ := saContains(pyval.NewList(um.Values()...), userID); exists {
+		return oneKey("error", pyval.Str(fmt.Sprintf("User ID '%s' already exists.", string(userID)))), nil
+	}
+	um.Set(userName, userID)
+	d := pyval.NewDict()
+	d.SetStr("added_status", pyval.Bool(true))
+	d.SetStr("user_id", userID)
+	d.SetStr("message", pyval.Str(fmt.Sprintf("Contact '%s' added successfully.", pyval.StrOf(userName))))
+	return d, nil
+}
+
+// pyZfill is str.zfill(width).
+func pyZfill(s string, width int) string {
+	n := saRuneLen(s)
+	if n >= width {
+		return s
+	}
+	pad := strings.Repeat("0", width-n)
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		return s[:1] + pad + s[1:]
+	}
+	return pad + s
+}
+
+// SearchMessages is upstream's search_messages(keyword).
+func (m *MessageAPI) SearchMessages(keyword pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(m.currentUser) {
+		return m.notLoggedIn(), nil
+	}
+	kw, err := saLower(keyword)
+	if err != nil {
+		return nil, err
+	}
+	items, err := m.inboxItems()
+	if err != nil {
+		return nil, err
+	}
+	var results []pyval.Value
+	for _, msg := range items {
+		receiver, content, err := firstItem(msg)
+		if err != nil {
+			return nil, err
+		}
+		cl, err := saLower(content)
+		if err != nil {
+			return nil, err
+		}
+		if strings.Contains(string(cl), string(kw)) {
+			r := pyval.NewDict()
+			r.SetStr("receiver_id", receiver)
+			r.SetStr("message", content)
+			results = append(results, r)
+		}
+	}
+	return oneKey("results", pyval.NewList(results...)), nil
+}
+
+// GetMessageStats is upstream's get_message_stats().
+func (m *MessageAPI) GetMessageStats() (pyval.Value, error) {
+	if !pyval.Truthy(m.currentUser) {
+		return m.notLoggedIn(), nil
+	}
+	items, err := m.inboxItems()
+	if err != nil {
+		return nil, err
+	}
+	contacts := pyval.NewSet()
+	for _, msg := range items {
+		receiver, _, err := firstItem(msg)
+		if err != nil {
+			return nil, err
+		}
+		contacts.Add(receiver)
+	}
+	stats := pyval.NewDict()
+	stats.SetStr("received_count", pyval.Int(len(items)))
+	stats.SetStr("total_contacts", pyval.Int(contacts.Len()))
+	return oneKey("stats", stats), nil
+}
+
+func classMessageAPI() Class {
+	return Class{
+		Name:   "MessageAPI",
+		Module: "message_api",
+		New:    func(env *Env) Instance { return NewMessageAPI(env) },
+		Methods: []Method{
+			{Name: "add_contact", GoName: "AddContact", Params: []Param{{Name: "user_name"}}},
+			{Name: "delete_message", GoName: "DeleteMessage", Params: []Param{{Name: "receiver_id"}}},
+			{Name: "get_message_stats", GoName: "GetMessageStats"},
+			{Name: "get_user_id", GoName: "GetUserID", Params: []Param{{Name: "user"}}},
+			{Name: "list_users", GoName: "ListUsers"},
+			{Name: "message_get_login_status", GoName: "MessageGetLoginStatus"},
+			{Name: "message_login", GoName: "MessageLogin", Params: []Param{{Name: "user_id"}}},
+			{Name: "search_messages", GoName: "SearchMessages", Params: []Param{{Name: "keyword"}}},
+			{Name: "send_message", GoName: "SendMessage", Params: []Param{{Name: "receiver_id"}, {Name: "message"}}},
+			{Name: "view_messages_sent", GoName: "ViewMessagesSent"},
+		},
+	}
+}

@@ -1,0 +1,11 @@
+package sim
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+)
+
+var _ = Describe("MessageAPI", func() {
+	It("replays every reference trace entry (results and states)", func() {
+		replayAllFor("MessageAPI")
+	})
+})

@@ -1,0 +1,548 @@
+package sim
+
+// Port of upstream bfcl_eval/eval_checker/multi_turn_eval/func_source_code/
+// posting_api.py (class TwitterAPI). Result and error strings are protocol
+// constants reproduced from that file.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// TwitterAPI is upstream's TwitterAPI.
+type TwitterAPI struct {
+	username      pyval.Value
+	password      pyval.Value
+	authenticated pyval.Value
+	tweets        *pyval.Dict
+	comments      pyval.Value
+	retweets      pyval.Value
+	followingList pyval.Value
+	tweetCounter  pyval.Value
+
+	// post_tweet's mutable defaults `tags=[]` and `mentions=[]`: one list
+	// object each, shared by every call that omits the argument (upstream
+	// shares them process-wide; here per instance).
+	defaultTags     *pyval.List
+	defaultMentions *pyval.List
+}
+
+// NewTwitterAPI returns an instance as upstream's constructor leaves it.
+func NewTwitterAPI(*Env) *TwitterAPI {
+	return &TwitterAPI{defaultTags: pyval.NewList(), defaultMentions: pyval.NewList()}
+}
+
+// ClassName implements Instance.
+func (*TwitterAPI) ClassName() string { return "TwitterAPI" }
+
+// LoadScenario is upstream's _load_scenario: values from the config (or the
+// defaults); tweet keys converted with int(), comment keys left as they are.
+func (t *TwitterAPI) LoadScenario(config *pyval.Dict, _ bool) error {
+	get := func(key string, def pyval.Value) pyval.Value {
+		if v, ok := config.GetStr(key); ok {
+			return v
+		}
+		return def
+	}
+	t.username = get("username", pyval.Str("john"))
+	t.password = get("password", pyval.Str("john123"))
+	t.authenticated = get("authenticated", pyval.Bool(false))
+	tw := get("tweets", pyval.NewDict())
+	twd, ok := tw.(*pyval.Dict)
+	if !ok {
+		return saNoAttr(tw, "items")
+	}
+	t.tweets = pyval.NewDict()
+	for _, kv := range twd.Items() {
+		k, err := pyval.ToInt(kv.Key)
+		if err != nil {
+			return err
+		}
+		t.tweets.Set(k, kv.Value)
+	}
+	t.comments = get("comments", pyval.NewDict())
+	t.retweets = get("retweets", pyval.NewDict())
+	t.followingList = get("following_list", pyval.NewList(pyval.Str("alice"), pyval.Str("bob")))
+	t.tweetCounter = get("tweet_counter", pyval.Int(0))
+	return nil
+}
+
+// State implements Instance.
+func (t *TwitterAPI) State() *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr("username", t.username)
+	d.SetStr("password", t.password)
+	d.SetStr("authenticated", t.authenticated)
+	d.SetStr("tweets", t.tweets)
+	d.SetStr("comments", t.comments)
+	d.SetStr("retweets", t.retweets)
+	d.SetStr("following_list", t.followingList)
+	d.SetStr("tweet_counter", t.tweetCounter)
+	return d
+}
+
+func oneKey(key string, v pyval.Value) *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr(key, v)
+	return d
+}
+
+func (t *TwitterAPI) notAuth(action string) pyval.Value {
+	return oneKey("error", pyval.Str("User not authenticated. Please authenticate before "+action+"."))
+}
+
+// tweetExists is `tweet_id in self.tweets`.
+func (t *TwitterAPI) tweetExists(id pyval.Value) (bool, error) {
+	return saContains(t.tweets, id)
+}
+
+func tweetNotFound(id pyval.Value) pyval.Value {
+	return oneKey("error", pyval.Str(fmt.Sprintf("Tweet with ID %s not found.", pyval.StrOf(id))))
+}
+
+// saSubscript is container[key] with Python's errors.
+func saSubscript(container, key pyval.Value) (pyval.Value, error) {
+	switch c := container.(type) {
+	case *pyval.Dict:
+		if err := pyval.CheckHashable(key); err != nil {
+			return nil, err
+		}
+		v, ok := c.Get(key)
+		if !ok {
+			return nil, pyval.NewKeyError(key)
+		}
+		return v, nil
+	case *pyval.List:
+		i, ok := key.(pyval.Int)
+		if !ok {
+			if b, isB := key.(pyval.Bool); isB {
+				i, ok = 0, true
+				if b {
+					i = 1
+				}
+			}
+		}
+		if !ok {
+			return nil, pyval.NewTypeError("list indices must be integers or slices, not %s", key.TypeName())
+		}
+		n := pyval.Int(len(c.Items))
+		if i < 0 {
+			i += n
+		}
+		if i < 0 || i >= n {
+			return nil, pyval.NewIndexError("list index out of range")
+		}
+		return c.Items[i], nil
+	}
+	return nil, pyval.NewTypeError("'%s' object is not subscriptable", container.TypeName())
+}
+
+// saSetItem is container[key] = v for a dict.
+func saSetItem(container, key, v pyval.Value) error {
+	d, ok := container.(*pyval.Dict)
+	if !ok {
+		return pyval.NewTypeError("'%s' object does not support item assignment", container.TypeName())
+	}
+	if err := pyval.CheckHashable(key); err != nil {
+		return err
+	}
+	d.Set(key, v)
+	return nil
+}
+
+// saAppend is lst.append(v).
+func saAppend(lst, v pyval.Value) error {
+	l, ok := lst.(*pyval.List)
+	if !ok {
+		return saNoAttr(lst, "append")
+	}
+	l.Items = append(l.Items, v)
+	return nil
+}
+
+// saLower is s.lower() for a str.
+func saLower(v pyval.Value) (pyval.Str, error) {
+	s, ok := v.(pyval.Str)
+	if !ok {
+		return "", saNoAttr(v, "lower")
+	}
+	return pyval.Str(pyLower(string(s))), nil
+}
+
+// pyLower is str.lower() (full Unicode lower-casing; İ becomes i̇).
+func pyLower(s string) string {
+	if strings.ContainsRune(s, 'İ') {
+		s = strings.ReplaceAll(s, "İ", "i\u0307")
+	}
+	return strings.ToLower(s)
+}
+
+// AuthenticateTwitter is upstream's authenticate_twitter(username, password).
+func (t *TwitterAPI) AuthenticateTwitter(username, password pyval.Value) (pyval.Value, error) {
+	if pyval.Equal(username, t.username) && pyval.Equal(password, t.password) {
+		t.authenticated = pyval.Bool(true)
+		return oneKey("authentication_status", pyval.Bool(true)), nil
+	}
+	return oneKey("authentication_status", pyval.Bool(false)), nil
+}
+
+// PostingGetLoginStatus is upstream's posting_get_login_status().
+func (t *TwitterAPI) PostingGetLoginStatus() (pyval.Value, error) {
+	return oneKey("login_status", pyval.Bool(pyval.Truthy(t.authenticated))), nil
+}
+
+// PostTweet is upstream's post_tweet(content, tags=[], mentions=[]). The
+// returned dict is the stored tweet itself.
+func (t *TwitterAPI) PostTweet(content, tags, mentions pyval.Value) (pyval.Value, error) {
+	if tags == nil {
+		tags = t.defaultTags
+	}
+	if mentions == nil {
+		mentions = t.defaultMentions
+	}
+	if !pyval.Truthy(t.authenticated) {
+		return t.notAuth("posting"), nil
+	}
+	tweet := pyval.NewDict()
+	tweet.SetStr("id", t.tweetCounter)
+	tweet.SetStr("username", t.username)
+	tweet.SetStr("content", content)
+	tweet.SetStr("tags", tags)
+	tweet.SetStr("mentions", mentions)
+	if err := saSetItem(t.tweets, t.tweetCounter, tweet); err != nil {
+		return nil, err
+	}
+	next, err := pyval.Add(t.tweetCounter, pyval.Int(1))
+	if err != nil {
+		return nil, err
+	}
+	t.tweetCounter = next
+	return tweet, nil
+}
+
+// Retweet is upstream's retweet(tweet_id).
+func (t *TwitterAPI) Retweet(tweetID pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return t.notAuth("retweeting"), nil
+	}
+	ok, err := t.tweetExists(tweetID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return tweetNotFound(tweetID), nil
+	}
+	has, err := saContains(t.retweets, t.username)
+	if err != nil {
+		return nil, err
+	}
+	if !has {
+		if err := saSetItem(t.retweets, t.username, pyval.NewList()); err != nil {
+			return nil, err
+		}
+	}
+	mine, err := saSubscript(t.retweets, t.username)
+	if err != nil {
+		return nil, err
+	}
+	already, err := saContains(mine, tweetID)
+	if err != nil {
+		return nil, err
+	}
+	if already {
+		return oneKey("retweet_status", pyval.Str("Already retweeted")), nil
+	}
+	if err := saAppend(mine, tweetID); err != nil {
+		return nil, err
+	}
+	return oneKey("retweet_status", pyval.Str("Successfully retweeted")), nil
+}
+
+// Comment is upstream's comment(tweet_id, comment_content). New comment
+// keys are whatever tweet_id is (an int), next to the str keys that came
+// from the initial config.
+func (t *TwitterAPI) Comment(tweetID, commentContent pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return t.notAuth("commenting"), nil
+	}
+	ok, err := t.tweetExists(tweetID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return tweetNotFound(tweetID), nil
+	}
+	has, err := saContains(t.comments, tweetID)
+	if err != nil {
+		return nil, err
+	}
+	if !has {
+		if err := saSetItem(t.comments, tweetID, pyval.NewList()); err != nil {
+			return nil, err
+		}
+	}
+	lst, err := saSubscript(t.comments, tweetID)
+	if err != nil {
+		return nil, err
+	}
+	c := pyval.NewDict()
+	c.SetStr("username", t.username)
+	c.SetStr("content", commentContent)
+	if err := saAppend(lst, c); err != nil {
+		return nil, err
+	}
+	return oneKey("comment_status", pyval.Str("Comment added successfully")), nil
+}
+
+// Mention is upstream's mention(tweet_id, mentioned_usernames) (no
+// authentication check upstream). It extends the tweet's mentions list in
+// place, which may be post_tweet's shared default list.
+func (t *TwitterAPI) Mention(tweetID, mentionedUsernames pyval.Value) (pyval.Value, error) {
+	ok, err := t.tweetExists(tweetID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return tweetNotFound(tweetID), nil
+	}
+	tweet, err := saSubscript(t.tweets, tweetID)
+	if err != nil {
+		return nil, err
+	}
+	m, err := saSubscript(tweet, pyval.Str("mentions"))
+	if err != nil {
+		return nil, err
+	}
+	lst, ok := m.(*pyval.List)
+	if !ok {
+		return nil, saNoAttr(m, "extend")
+	}
+	items, err := mathIter(mentionedUsernames)
+	if err != nil {
+		return nil, err
+	}
+	lst.Items = append(lst.Items, items...)
+	return oneKey("mention_status", pyval.Str("Users mentioned successfully")), nil
+}
+
+// FollowUser is upstream's follow_user(username_to_follow).
+func (t *TwitterAPI) FollowUser(usernameToFollow pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return t.notAuth("following"), nil
+	}
+	in, err := saContains(t.followingList, usernameToFollow)
+	if err != nil {
+		return nil, err
+	}
+	if in {
+		return oneKey("follow_status", pyval.Bool(false)), nil
+	}
+	if err := saAppend(t.followingList, usernameToFollow); err != nil {
+		return nil, err
+	}
+	return oneKey("follow_status", pyval.Bool(true)), nil
+}
+
+// ListAllFollowing is upstream's list_all_following().
+func (t *TwitterAPI) ListAllFollowing() (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return t.notAuth("listing following"), nil
+	}
+	return oneKey("following_list", t.followingList), nil
+}
+
+// UnfollowUser is upstream's unfollow_user(username_to_unfollow).
+func (t *TwitterAPI) UnfollowUser(usernameToUnfollow pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return t.notAuth("unfollowing"), nil
+	}
+	in, err := saContains(t.followingList, usernameToUnfollow)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return oneKey("unfollow_status", pyval.Bool(false)), nil
+	}
+	if err := saRemove(t.followingList, usernameToUnfollow); err != nil {
+		return nil, err
+	}
+	return oneKey("unfollow_status", pyval.Bool(true)), nil
+}
+
+// saRemove is lst.remove(v): drops the first element equal to v.
+func saRemove(lst, v pyval.Value) error {
+	l, ok := lst.(*pyval.List)
+	if !ok {
+		return saNoAttr(lst, "remove")
+	}
+	for i, e := range l.Items {
+		if e == v || pyval.Equal(e, v) {
+			l.Items = append(l.Items[:i:i], l.Items[i+1:]...)
+			return nil
+		}
+	}
+	return pyval.NewValueError("list.remove(x): x not in list")
+}
+
+// GetTweet is upstream's get_tweet(tweet_id): the stored tweet dict.
+func (t *TwitterAPI) GetTweet(tweetID pyval.Value) (pyval.Value, error) {
+	ok, err := t.tweetExists(tweetID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return tweetNotFound(tweetID), nil
+	}
+	return saSubscript(t.tweets, tweetID)
+}
+
+// tweetsBy lists the tweets whose "username" equals username.
+func (t *TwitterAPI) tweetsBy(username pyval.Value) ([]pyval.Value, error) {
+	var out []pyval.Value
+	for _, tw := range t.tweets.Values() {
+		u, err := saSubscript(tw, pyval.Str("username"))
+		if err != nil {
+			return nil, err
+		}
+		if pyval.Equal(u, username) {
+			out = append(out, tw)
+		}
+	}
+	return out, nil
+}
+
+// GetUserTweets is upstream's get_user_tweets(username) (a list).
+func (t *TwitterAPI) GetUserTweets(username pyval.Value) (pyval.Value, error) {
+	out, err := t.tweetsBy(username)
+	if err != nil {
+		return nil, err
+	}
+	return pyval.NewList(out...), nil
+}
+
+// SearchTweets is upstream's search_tweets(keyword) (a list): keyword in
+// the lower-cased content or equal to a lower-cased tag.
+func (t *TwitterAPI) SearchTweets(keyword pyval.Value) (pyval.Value, error) {
+	var out []pyval.Value
+	for _, tw := range t.tweets.Values() {
+		kw, err := saLower(keyword)
+		if err != nil {
+			return nil, err
+		}
+		content, err := saSubscript(tw, pyval.Str("content"))
+		if err != nil {
+			return nil, err
+		}
+		cl, err := saLower(content)
+		if err != nil {
+			return nil, err
+		}
+		if strings.Contains(string(cl), string(kw)) {
+			out = append(out, tw)
+			continue
+		}
+		tags, err := saSubscript(tw, pyval.Str("tags"))
+		if err != nil {
+			return nil, err
+		}
+		items, err := mathIter(tags)
+		if err != nil {
+			return nil, err
+		}
+		lowered := make([]pyval.Value, len(items))
+		for i, tag := range items {
+			l, err := saLower(tag)
+			if err != nil {
+				return nil, err
+			}
+			lowered[i] = l
+		}
+		for _, l := range lowered {
+			if l == kw {
+				out = append(out, tw)
+				break
+			}
+		}
+	}
+	return pyval.NewList(out...), nil
+}
+
+// GetTweetComments is upstream's get_tweet_comments(tweet_id).
+func (t *TwitterAPI) GetTweetComments(tweetID pyval.Value) (pyval.Value, error) {
+	ok, err := t.tweetExists(tweetID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return tweetNotFound(tweetID), nil
+	}
+	return saDictGet(t.comments, tweetID, pyval.NewList())
+}
+
+// saDictGet is d.get(key, def).
+func saDictGet(d, key, def pyval.Value) (pyval.Value, error) {
+	dd, ok := d.(*pyval.Dict)
+	if !ok {
+		return nil, saNoAttr(d, "get")
+	}
+	if err := pyval.CheckHashable(key); err != nil {
+		return nil, err
+	}
+	if v, ok := dd.Get(key); ok {
+		return v, nil
+	}
+	return def, nil
+}
+
+// GetUserStats is upstream's get_user_stats(username).
+func (t *TwitterAPI) GetUserStats(username pyval.Value) (pyval.Value, error) {
+	tw, err := t.tweetsBy(username)
+	if err != nil {
+		return nil, err
+	}
+	following := 0
+	if pyval.Equal(username, t.username) {
+		if following, err = pyval.Len(t.followingList); err != nil {
+			return nil, err
+		}
+	}
+	rts, err := saDictGet(t.retweets, username, pyval.NewList())
+	if err != nil {
+		return nil, err
+	}
+	n, err := pyval.Len(rts)
+	if err != nil {
+		return nil, err
+	}
+	d := pyval.NewDict()
+	d.SetStr("tweet_count", pyval.Int(len(tw)))
+	d.SetStr("following_count", pyval.Int(following))
+	d.SetStr("retweet_count", pyval.Int(n))
+	return d, nil
+}
+
+func classTwitterAPI() Class {
+	return Class{
+		Name:   "TwitterAPI",
+		Module: "posting_api",
+		New:    func(env *Env) Instance { return NewTwitterAPI(env) },
+		Methods: []Method{
+			{Name: "authenticate_twitter", GoName: "AuthenticateTwitter", Params: []Param{{Name: "username"}, {Name: "password"}}},
+			{Name: "comment", GoName: "Comment", Params: []Param{{Name: "tweet_id"}, {Name: "comment_content"}}},
+			{Name: "follow_user", GoName: "FollowUser", Params: []Param{{Name: "username_to_follow"}}},
+			{Name: "get_tweet", GoName: "GetTweet", Params: []Param{{Name: "tweet_id"}}},
+			{Name: "get_tweet_comments", GoName: "GetTweetComments", Params: []Param{{Name: "tweet_id"}}},
+			{Name: "get_user_stats", GoName: "GetUserStats", Params: []Param{{Name: "username"}}},
+			{Name: "get_user_tweets", GoName: "GetUserTweets", Params: []Param{{Name: "username"}}},
+			{Name: "list_all_following", GoName: "ListAllFollowing"},
+			{Name: "mention", GoName: "Mention", Params: []Param{{Name: "tweet_id"}, {Name: "mentioned_usernames"}}},
+			{Name: "post_tweet", GoName: "PostTweet", Params: []Param{{Name: "content"}, {Name: "tags", Optional: true}, {Name: "mentions", Optional: true}}},
+			{Name: "posting_get_login_status", GoName: "PostingGetLoginStatus"},
+			{Name: "retweet", GoName: "Retweet", Params: []Param{{Name: "tweet_id"}}},
+			{Name: "search_tweets", GoName: "SearchTweets", Params: []Param{{Name: "keyword"}}},
+			{Name: "unfollow_user", GoName: "UnfollowUser", Params: []Param{{Name: "username_to_unfollow"}}},
+		},
+	}
+}

@@ -1,0 +1,1245 @@
+package sim
+
+// Port of upstream bfcl_eval/eval_checker/multi_turn_eval/func_source_code/
+// trading_bot.py (class TradingBot). Result and error strings are protocol
+// constants reproduced byte for byte from that file.
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bfcl-go/bfcl/internal/longcontext"
+	"github.com/bfcl-go/bfcl/internal/pyrandom"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// tbCurrentTime is upstream's CURRENT_TIME = datetime(2024, 9, 1, 10, 30), a
+// naive datetime. Upstream turns it into a POSIX timestamp with the local
+// time zone; the reference ran with TZ=UTC (and no zone has a DST change
+// in the one-day window used), so UTC is used here.
+func tbCurrentTime() time.Time { return time.Date(2024, 9, 1, 10, 30, 0, 0, time.UTC) }
+
+// tbDefaultSeed is DEFAULT_STATE["random_seed"] of trading_bot.py.
+const tbDefaultSeed = 1053520
+
+// tbDefaultState builds a fresh copy of upstream's DEFAULT_STATE (what
+// deepcopy(DEFAULT_STATE) gives _load_scenario).
+func tbDefaultState() *pyval.Dict {
+	order := func(id int64, typ, sym string, price float64, amount int64, status string) *pyval.Dict {
+		return sbDict("id", pyval.Int(id), "order_type", pyval.Str(typ), "symbol", pyval.Str(sym),
+			"price", pyval.Float(price), "amount", pyval.Int(amount), "status", pyval.Str(status))
+	}
+	orders := pyval.NewDict()
+	orders.Set(pyval.Int(12345), order(12345, "Buy", "AAPL", 210.65, 10, "Completed"))
+	orders.Set(pyval.Int(12446), order(12446, "Sell", "GOOG", 2840.56, 5, "Pending"))
+	stock := func(price, change, volume, ma5, ma20 float64) *pyval.Dict {
+		return sbDict("price", pyval.Float(price), "percent_change", pyval.Float(change),
+			"volume", pyval.Float(volume), "MA(5)", pyval.Float(ma5), "MA(20)", pyval.Float(ma20))
+	}
+	stocks := sbDict(
+		"AAPL", stock(227.16, 0.17, 2.552, 227.11, 227.09),
+		"GOOG", stock(2840.34, 0.24, 1.123, 2835.67, 2842.15),
+		"TSLA", stock(667.92, -0.12, 1.654, 671.15, 668.20),
+		"MSFT", stock(310.23, 0.09, 3.234, 309.88, 310.11),
+		"NVDA", stock(220.34, 0.34, 1.234, 220.45, 220.67),
+		"ALPH", stock(1320.45, -0.08, 1.567, 1321.12, 1325.78),
+		"OMEG", stock(457.23, 0.12, 2.345, 456.78, 458.12),
+		"QUAS", stock(725.89, -0.03, 1.789, 726.45, 728.00),
+		"NEPT", stock(88.34, 0.19, 0.654, 88.21, 88.67),
+		"SYNX", stock(345.67, 0.11, 2.112, 345.34, 346.12),
+		"ZETA", stock(22.09, -0.05, 0.789, 22.12, 22.34),
+	)
+	return sbDict(
+		"orders", orders,
+		"account_info", sbDict("account_id", pyval.Int(12345), "balance", pyval.Float(10000.0),
+			"binding_card", pyval.Int(1974202140965533)),
+		"authenticated", pyval.Bool(false),
+		"market_status", pyval.Str("Closed"),
+		"order_counter", pyval.Int(12446),
+		"stocks", stocks,
+		"watch_list", pyval.NewList(pyval.Str("NVDA")),
+		"transaction_history", pyval.NewList(),
+		"random_seed", pyval.Int(tbDefaultSeed),
+	)
+}
+
+// TradingBot is upstream's TradingBot. Attributes hold whatever Python
+// values the scenario supplied; dict/list-typed ones are checked at load.
+type TradingBot struct {
+	env *Env
+
+	orders             *pyval.Dict
+	accountInfo        pyval.Value
+	authenticated      pyval.Value
+	marketStatus       pyval.Value
+	orderCounter       pyval.Value
+	stocks             *pyval.Dict
+	watchList          *pyval.List
+	transactionHistory *pyval.List
+	longContext        bool
+	random             *pyrandom.Rand
+}
+
+// NewTradingBot returns an instance as upstream's constructor leaves it.
+func NewTradingBot(env *Env) *TradingBot { return &TradingBot{env: env} }
+
+// ClassName implements Instance.
+func (*TradingBot) ClassName() string { return "TradingBot" }
+
+// LoadScenario is upstream's _load_scenario.
+func (t *TradingBot) LoadScenario(config *pyval.Dict, longContext bool) error {
+	def := tbDefaultState()
+	get := func(key string) pyval.Value { return sbConfigGet(config, def, key, key) }
+
+	ordersV := get("orders")
+	orders, ok := ordersV.(*pyval.Dict)
+	if !ok {
+		return pyval.NewAttributeError("'%s' object has no attribute 'items'", ordersV.TypeName())
+	}
+	// Digit-string keys become ints; every other key is kept as is.
+	conv := pyval.NewDictCap(orders.Len())
+	for _, kv := range orders.Items() {
+		k := kv.Key
+		if s, isStr := k.(pyval.Str); isStr && sbIsDigit(string(s)) {
+			n, err := sbInt(s)
+			if err != nil {
+				return err
+			}
+			k = n
+		}
+		conv.Set(k, kv.Value)
+	}
+	t.orders = conv
+	t.accountInfo = get("account_info")
+	t.authenticated = get("authenticated")
+	t.marketStatus = get("market_status")
+	t.orderCounter = get("order_counter")
+	stocksV := get("stocks")
+	if t.stocks, ok = stocksV.(*pyval.Dict); !ok {
+		return fmt.Errorf("TradingBot: initial_config stocks is a %s, not a dict", stocksV.TypeName())
+	}
+	wl := get("watch_list")
+	if t.watchList, ok = wl.(*pyval.List); !ok {
+		return fmt.Errorf("TradingBot: initial_config watch_list is a %s, not a list", wl.TypeName())
+	}
+	th := get("transaction_history")
+	if t.transactionHistory, ok = th.(*pyval.List); !ok {
+		return fmt.Errorf("TradingBot: initial_config transaction_history is a %s, not a list", th.TypeName())
+	}
+	t.longContext = longContext
+	r, err := sbNewRandom(get("random_seed"))
+	if err != nil {
+		return err
+	}
+	t.random = r
+	return nil
+}
+
+// State implements Instance.
+func (t *TradingBot) State() *pyval.Dict {
+	return sbDict(
+		"orders", t.orders,
+		"account_info", t.accountInfo,
+		"authenticated", t.authenticated,
+		"market_status", t.marketStatus,
+		"order_counter", t.orderCounter,
+		"stocks", t.stocks,
+		"watch_list", t.watchList,
+		"transaction_history", t.transactionHistory,
+		"long_context", pyval.Bool(t.longContext),
+	)
+}
+
+func (t *TradingBot) lc(name string) pyval.Value { return sbLC(t.env, "TradingBot", name) }
+
+// generateTransactionTimestamp is upstream's _generate_transaction_timestamp:
+// a random second between CURRENT_TIME and one day later.
+func (t *TradingBot) generateTransactionTimestamp() pyval.Value {
+	start := tbCurrentTime().Unix()
+	end := tbCurrentTime().Add(24 * time.Hour).Unix()
+	ts := t.random.RandInt(int(start), int(end))
+	return pyval.Str(time.Unix(int64(ts), 0).UTC().Format("2006-01-02 15:04:05"))
+}
+
+// GetCurrentTime is upstream's get_current_time.
+func (t *TradingBot) GetCurrentTime() (pyval.Value, error) {
+	return sbDict("current_time", pyval.Str(tbCurrentTime().Format("03:04 PM"))), nil
+}
+
+// GetSymbolByName is upstream's get_symbol_by_name.
+func (t *TradingBot) GetSymbolByName(name pyval.Value) (pyval.Value, error) {
+	symbolMap := sbDict(
+		"Apple", pyval.Str("AAPL"),
+		"Google", pyval.Str("GOOG"),
+		"Tesla", pyval.Str("TSLA"),
+		"Microsoft", pyval.Str("MSFT"),
+		"Nvidia", pyval.Str("NVDA"),
+		"Zeta Corp", pyval.Str("ZETA"),
+		"Alpha Tech", pyval.Str("ALPH"),
+		"Omega Industries", pyval.Str("OMEG"),
+		"Quasar Ltd.", pyval.Str("QUAS"),
+		"Neptune Systems", pyval.Str("NEPT"),
+		"Synex Solutions", pyval.Str("SYNX"),
+		"Amazon", pyval.Str("AMZN"),
+		"Gorilla", pyval.Str("GORI"),
+	)
+	v, err := sbDictGet(symbolMap, name, pyval.Str("Stock not found"))
+	if err != nil {
+		return nil, err
+	}
+	return sbDict("symbol", v), nil
+}
+
+// GetStockInfo is upstream's get_stock_info.
+func (t *TradingBot) GetStockInfo(symbol pyval.Value) (pyval.Value, error) {
+	in, err := sbHas(t.stocks, symbol)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return sbError("Stock with symbol '" + pyval.StrOf(symbol) + "' not found."), nil
+	}
+	stock, _ := t.stocks.Get(symbol)
+	if t.longContext {
+		cp, err := sbCopyMethod(stock)
+		if err != nil {
+			return nil, err
+		}
+		if err := sbSetItem(cp, pyval.Str("MA(5)"), t.lc(longcontext.MA5Extension)); err != nil {
+			return nil, err
+		}
+		if err := sbSetItem(cp, pyval.Str("MA(20)"), t.lc(longcontext.MA20Extension)); err != nil {
+			return nil, err
+		}
+		return cp, nil
+	}
+	return stock, nil
+}
+
+// GetOrderDetails is upstream's get_order_details.
+func (t *TradingBot) GetOrderDetails(orderID pyval.Value) (pyval.Value, error) {
+	in, err := sbHas(t.orders, orderID)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return sbError("Order with ID " + pyval.StrOf(orderID) + " not found." +
+			"Here is the list of orders_id: " + pyval.Repr(pyval.NewList(t.orders.Keys()...))), nil
+	}
+	order, _ := t.orders.Get(orderID)
+	if !t.longContext {
+		return order, nil
+	}
+	cp, err := sbCopyMethod(order)
+	if err != nil {
+		return nil, err
+	}
+	symbol, err := sbGetItem(cp, pyval.Str("symbol"))
+	if err != nil {
+		return nil, err
+	}
+	ext, ok := t.lc(longcontext.OrderDetailExtension).(*pyval.Dict)
+	if !ok {
+		return nil, fmt.Errorf("TradingBot: %s is not a dict", longcontext.OrderDetailExtension)
+	}
+	formatted := pyval.NewDictCap(ext.Len())
+	for _, kv := range ext.Items() {
+		tmpl, ok := kv.Value.(pyval.Str)
+		if !ok {
+			return nil, pyval.NewAttributeError("'%s' object has no attribute 'format'", kv.Value.TypeName())
+		}
+		s, missing, err := sbFormatSymbol(string(tmpl), symbol)
+		if err != nil {
+			return nil, err
+		}
+		if missing != "" {
+			// except KeyError as e: str(e) is the repr of the missing name.
+			return sbError("KeyError during formatting: " + pyval.Repr(pyval.Str(missing))), nil
+		}
+		formatted.Set(kv.Key, pyval.Str(s))
+	}
+	if err := sbSetItem(cp, pyval.Str("metadata"), formatted); err != nil {
+		return nil, err
+	}
+	return cp, nil
+}
+
+// CancelOrder is upstream's cancel_order.
+func (t *TradingBot) CancelOrder(orderID pyval.Value) (pyval.Value, error) {
+	in, err := sbHas(t.orders, orderID)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return sbError("Order with ID " + pyval.StrOf(orderID) + " not found."), nil
+	}
+	order, _ := t.orders.Get(orderID)
+	status, err := sbGetItem(order, pyval.Str("status"))
+	if err != nil {
+		return nil, err
+	}
+	if pyval.Equal(status, pyval.Str("Completed")) {
+		return sbError("Can't cancel order " + pyval.StrOf(orderID) + ". Order is already completed."), nil
+	}
+	if err := sbSetItem(order, pyval.Str("status"), pyval.Str("Cancelled")); err != nil {
+		return nil, err
+	}
+	return sbDict("order_id", orderID, "status", pyval.Str("Cancelled")), nil
+}
+
+// PlaceOrder is upstream's place_order.
+func (t *TradingBot) PlaceOrder(orderType, symbol, price, amount pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return sbError("User not authenticated. Please log in to place an order."), nil
+	}
+	in, err := sbHas(t.stocks, symbol)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return sbError("Invalid stock symbol: " + pyval.StrOf(symbol)), nil
+	}
+	bad, err := sbCompare("<=", price, pyval.Int(0))
+	if err != nil {
+		return nil, err
+	}
+	if !bad {
+		if bad, err = sbCompare("<=", amount, pyval.Int(0)); err != nil {
+			return nil, err
+		}
+	}
+	if bad {
+		return sbError("Price and amount must be positive values."), nil
+	}
+	lower, err := sbStrMethod(orderType, "lower")
+	if err != nil {
+		return nil, err
+	}
+	if strings.ToLower(lower) == "buy" {
+		fp, err := sbFloat(price)
+		if err != nil {
+			return nil, err
+		}
+		ia, err := sbInt(amount)
+		if err != nil {
+			return nil, err
+		}
+		totalCost, err := pyval.Mul(fp, ia)
+		if err != nil {
+			return nil, err
+		}
+		balance, err := sbAttrGet(t.accountInfo, pyval.Str("balance"), pyval.Int(0))
+		if err != nil {
+			return nil, err
+		}
+		over, err := sbCompare(">", totalCost, balance)
+		if err != nil {
+			return nil, err
+		}
+		if over {
+			balance, err := sbAttrGet(t.accountInfo, pyval.Str("balance"), pyval.Int(0))
+			if err != nil {
+				return nil, err
+			}
+			tc, err := sbFormatFixed(totalCost, 2)
+			if err != nil {
+				return nil, err
+			}
+			bal, err := sbFormatFixed(balance, 2)
+			if err != nil {
+				return nil, err
+			}
+			return sbError("Insufficient funds: required $" + tc + " but only $" + bal + " available."), nil
+		}
+	}
+	fprice, err := sbFloat(price)
+	if err != nil {
+		return nil, err
+	}
+	orderID := t.orderCounter
+	if err := pyval.CheckHashable(orderID); err != nil {
+		return nil, err
+	}
+	t.orders.Set(orderID, sbDict(
+		"id", orderID,
+		"order_type", orderType,
+		"symbol", symbol,
+		"price", fprice,
+		"amount", amount,
+		"status", pyval.Str("Open"),
+	))
+	next, err := pyval.Add(t.orderCounter, pyval.Int(1))
+	if err != nil {
+		return nil, err
+	}
+	t.orderCounter = next
+	return sbDict(
+		"order_id", orderID,
+		"order_type", orderType,
+		"status", pyval.Str("Pending"),
+		"price", fprice,
+		"amount", amount,
+	), nil
+}
+
+// WithdrawFunds is upstream's withdraw_funds.
+func (t *TradingBot) WithdrawFunds(amount pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return sbError("User not authenticated. Please log in to make a transaction."), nil
+	}
+	if pyval.NotEqual(t.marketStatus, pyval.Str("Open")) {
+		return sbError("Market is closed. Transactions are not allowed."), nil
+	}
+	bad, err := sbCompare("<=", amount, pyval.Int(0))
+	if err != nil {
+		return nil, err
+	}
+	if bad {
+		return sbError("Transaction amount must be positive."), nil
+	}
+	balance, err := sbGetItem(t.accountInfo, pyval.Str("balance"))
+	if err != nil {
+		return nil, err
+	}
+	over, err := sbCompare(">", amount, balance)
+	if err != nil {
+		return nil, err
+	}
+	if over {
+		return sbError("Insufficient funds for withdrawal."), nil
+	}
+	if err := sbAugItem(t.accountInfo, pyval.Str("balance"), pyval.Sub, amount); err != nil {
+		return nil, err
+	}
+	t.transactionHistory.Items = append(t.transactionHistory.Items, sbDict(
+		"type", pyval.Str("withdrawal"),
+		"amount", amount,
+		"timestamp", t.generateTransactionTimestamp(),
+	))
+	newBalance, err := sbGetItem(t.accountInfo, pyval.Str("balance"))
+	if err != nil {
+		return nil, err
+	}
+	return sbDict("status", pyval.Str("Withdrawal successful"), "new_balance", newBalance), nil
+}
+
+// GetAccountInfo is upstream's get_account_info.
+func (t *TradingBot) GetAccountInfo() (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return sbError("User not authenticated. Please log in to view account information."), nil
+	}
+	return t.accountInfo, nil
+}
+
+// TradingLogin is upstream's trading_login (credentials are not checked).
+func (t *TradingBot) TradingLogin(username, password pyval.Value) (pyval.Value, error) {
+	if pyval.Truthy(t.authenticated) {
+		return sbDict("status", pyval.Str("Already logged in")), nil
+	}
+	t.authenticated = pyval.Bool(true)
+	return sbDict("status", pyval.Str("Logged in successfully")), nil
+}
+
+// TradingGetLoginStatus is upstream's trading_get_login_status.
+func (t *TradingBot) TradingGetLoginStatus() (pyval.Value, error) {
+	return sbDict("status", pyval.Bool(pyval.Truthy(t.authenticated))), nil
+}
+
+// TradingLogout is upstream's trading_logout.
+func (t *TradingBot) TradingLogout() (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return sbDict("status", pyval.Str("No user is currently logged in")), nil
+	}
+	t.authenticated = pyval.Bool(false)
+	return sbDict("status", pyval.Str("Logged out successfully")), nil
+}
+
+// FundAccount is upstream's fund_account.
+func (t *TradingBot) FundAccount(amount pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return sbError("User not authenticated. Please log in to fund the account."), nil
+	}
+	bad, err := sbCompare("<=", amount, pyval.Int(0))
+	if err != nil {
+		return nil, err
+	}
+	if bad {
+		return sbError("Funding amount must be positive."), nil
+	}
+	if err := sbAugItem(t.accountInfo, pyval.Str("balance"), pyval.Add, amount); err != nil {
+		return nil, err
+	}
+	t.transactionHistory.Items = append(t.transactionHistory.Items, sbDict(
+		"type", pyval.Str("deposit"),
+		"amount", amount,
+		"timestamp", t.generateTransactionTimestamp(),
+	))
+	newBalance, err := sbGetItem(t.accountInfo, pyval.Str("balance"))
+	if err != nil {
+		return nil, err
+	}
+	return sbDict("status", pyval.Str("Account funded successfully"), "new_balance", newBalance), nil
+}
+
+// RemoveStockFromWatchlist is upstream's remove_stock_from_watchlist.
+func (t *TradingBot) RemoveStockFromWatchlist(symbol pyval.Value) (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return sbError("User not authenticated. Please log in to modify the watchlist."), nil
+	}
+	i := sbListIndex(t.watchList.Items, symbol)
+	if i < 0 {
+		return sbError("Stock " + pyval.StrOf(symbol) + " not found in watchlist."), nil
+	}
+	t.watchList.Items = append(t.watchList.Items[:i:i], t.watchList.Items[i+1:]...)
+	return sbDict("status", pyval.Str("Stock "+pyval.StrOf(symbol)+" removed from watchlist successfully.")), nil
+}
+
+// GetWatchlist is upstream's get_watchlist. Unauthenticated it returns a
+// list holding an error string; in long-context mode it returns a list (the
+// watch list followed by WATCH_LIST_EXTENSION, whose last item is Ellipsis),
+// otherwise a dict.
+func (t *TradingBot) GetWatchlist() (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return pyval.NewList(pyval.Str("Error: User not authenticated. Please log in to view the watchlist.")), nil
+	}
+	if t.longContext {
+		ext, err := sbIter(t.lc(longcontext.WatchListExtension))
+		if err != nil {
+			return nil, err
+		}
+		items := make([]pyval.Value, 0, len(t.watchList.Items)+len(ext))
+		items = append(items, t.watchList.Items...)
+		items = append(items, ext...)
+		return pyval.NewList(items...), nil
+	}
+	return sbDict("watchlist", t.watchList), nil
+}
+
+// GetOrderHistory is upstream's get_order_history.
+func (t *TradingBot) GetOrderHistory() (pyval.Value, error) {
+	if !pyval.Truthy(t.authenticated) {
+		return pyval.NewList(sbError("User not authenticated. Please log in to view order history.")), nil
+	}
+	return sbDict("history", pyval.NewList(t.orders.Keys()...)), nil
+}
+
+// GetTransactionHistory is upstream's get_transaction_history.
+func (t *TradingBot) GetTransactionHistory(startDate, endDate pyval.Value) (pyval.Value, error) {
+	if startDate == nil {
+		startDate = pyval.None
+	}
+	if endDate == nil {
+		endDate = pyval.None
+	}
+	if !pyval.Truthy(t.authenticated) {
+		return pyval.NewList(sbError("User not authenticated. Please log in to view transaction history.")), nil
+	}
+	start := sbDateTimeMin()
+	if pyval.Truthy(startDate) {
+		d, err := sbStrptime(startDate, "%Y-%m-%d")
+		if err != nil {
+			return nil, err
+		}
+		start = d
+	}
+	end := sbDateTimeMax()
+	if pyval.Truthy(endDate) {
+		d, err := sbStrptime(endDate, "%Y-%m-%d")
+		if err != nil {
+			return nil, err
+		}
+		end = d
+	}
+	var filtered []pyval.Value
+	for _, tr := range t.transactionHistory.Items {
+		ts, err := sbGetItem(tr, pyval.Str("timestamp"))
+		if err != nil {
+			return nil, err
+		}
+		d, err := sbStrptime(ts, "%Y-%m-%d %H:%M:%S")
+		if err != nil {
+			return nil, err
+		}
+		if !start.After(d) && !d.After(end) {
+			filtered = append(filtered, tr)
+		}
+	}
+	if t.longContext {
+		ext, err := sbIter(t.lc(longcontext.TransactionHistoryExtension))
+		if err != nil {
+			return nil, err
+		}
+		filtered = append(filtered, ext...)
+	}
+	return sbDict("transaction_history", pyval.NewList(filtered...)), nil
+}
+
+// GetAvailableStocks is upstream's get_available_stocks.
+func (t *TradingBot) GetAvailableStocks(sector pyval.Value) (pyval.Value, error) {
+	tech := []pyval.Value{pyval.Str("AAPL"), pyval.Str("GOOG"), pyval.Str("MSFT"), pyval.Str("NVDA")}
+	auto := []pyval.Value{pyval.Str("TSLA"), pyval.Str("F"), pyval.Str("GM")}
+	if t.longContext {
+		te, err := sbIter(t.lc(longcontext.TechnologyExtension))
+		if err != nil {
+			return nil, err
+		}
+		ae, err := sbIter(t.lc(longcontext.AutomobileExtension))
+		if err != nil {
+			return nil, err
+		}
+		tech = append(tech, te...)
+		auto = append(auto, ae...)
+	}
+	sectorMap := sbDict("Technology", pyval.NewList(tech...), "Automobile", pyval.NewList(auto...))
+	v, err := sbDictGet(sectorMap, sector, pyval.NewList())
+	if err != nil {
+		return nil, err
+	}
+	return sbDict("stock_list", v), nil
+}
+
+// FilterStocksByPrice is upstream's filter_stocks_by_price.
+func (t *TradingBot) FilterStocksByPrice(stocks, minPrice, maxPrice pyval.Value) (pyval.Value, error) {
+	items, err := sbIter(stocks)
+	if err != nil {
+		return nil, err
+	}
+	price := func(symbol pyval.Value) (pyval.Value, error) {
+		s, err := sbDictGet(t.stocks, symbol, pyval.NewDict())
+		if err != nil {
+			return nil, err
+		}
+		return sbAttrGet(s, pyval.Str("price"), pyval.Int(0))
+	}
+	var out []pyval.Value
+	for _, symbol := range items {
+		p, err := price(symbol)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := sbCompare(">=", p, minPrice)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			if p, err = price(symbol); err != nil {
+				return nil, err
+			}
+			if ok, err = sbCompare("<=", p, maxPrice); err != nil {
+				return nil, err
+			}
+		}
+		if ok {
+			out = append(out, symbol)
+		}
+	}
+	return sbDict("filtered_stocks", pyval.NewList(out...)), nil
+}
+
+// AddToWatchlist is upstream's add_to_watchlist (no authentication check).
+func (t *TradingBot) AddToWatchlist(stock pyval.Value) (pyval.Value, error) {
+	if sbListIndex(t.watchList.Items, stock) < 0 {
+		in, err := sbHas(t.stocks, stock)
+		if err != nil {
+			return nil, err
+		}
+		if in {
+			t.watchList.Items = append(t.watchList.Items, stock)
+		}
+	}
+	return sbDict("watchlist", t.watchList), nil
+}
+
+// NotifyPriceChange is upstream's notify_price_change.
+func (t *TradingBot) NotifyPriceChange(stocks, threshold pyval.Value) (pyval.Value, error) {
+	items, err := sbIter(stocks)
+	if err != nil {
+		return nil, err
+	}
+	var changed []pyval.Value
+	for _, symbol := range items {
+		in, err := sbHas(t.stocks, symbol)
+		if err != nil {
+			return nil, err
+		}
+		if !in {
+			continue
+		}
+		st, _ := t.stocks.Get(symbol)
+		pc, err := sbGetItem(st, pyval.Str("percent_change"))
+		if err != nil {
+			return nil, err
+		}
+		a, err := pyval.Abs(pc)
+		if err != nil {
+			return nil, err
+		}
+		ok, err := sbCompare(">=", a, threshold)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			changed = append(changed, symbol)
+		}
+	}
+	if len(changed) > 0 {
+		joined, err := sbJoin(", ", changed)
+		if err != nil {
+			return nil, err
+		}
+		return sbDict("notification", pyval.Str("Stocks "+joined+" have significant price changes.")), nil
+	}
+	return sbDict("notification", pyval.Str("No significant price changes in the selected stocks.")), nil
+}
+
+// classTradingBot describes TradingBot for the registry.
+func classTradingBot() Class {
+	p := func(name string) Param { return Param{Name: name} }
+	opt := func(name string) Param { return Param{Name: name, Optional: true} }
+	return Class{
+		Name:   "TradingBot",
+		Module: "trading_bot",
+		New:    func(env *Env) Instance { return NewTradingBot(env) },
+		Methods: []Method{
+			{Name: "add_to_watchlist", GoName: "AddToWatchlist", Params: []Param{p("stock")}},
+			{Name: "cancel_order", GoName: "CancelOrder", Params: []Param{p("order_id")}},
+			{Name: "filter_stocks_by_price", GoName: "FilterStocksByPrice", Params: []Param{p("stocks"), p("min_price"), p("max_price")}},
+			{Name: "fund_account", GoName: "FundAccount", Params: []Param{p("amount")}},
+			{Name: "get_account_info", GoName: "GetAccountInfo"},
+			{Name: "get_available_stocks", GoName: "GetAvailableStocks", Params: []Param{p("sector")}},
+			{Name: "get_current_time", GoName: "GetCurrentTime"},
+			{Name: "get_order_details", GoName: "GetOrderDetails", Params: []Param{p("order_id")}},
+			{Name: "get_order_history", GoName: "GetOrderHistory"},
+			{Name: "get_stock_info", GoName: "GetStockInfo", Params: []Param{p("symbol")}},
+			{Name: "get_symbol_by_name", GoName: "GetSymbolByName", Params: []Param{p("name")}},
+			{Name: "get_transaction_history", GoName: "GetTransactionHistory", Params: []Param{opt("start_date"), opt("end_date")}},
+			{Name: "get_watchlist", GoName: "GetWatchlist"},
+			{Name: "notify_price_change", GoName: "NotifyPriceChange", Params: []Param{p("stocks"), p("threshold")}},
+			{Name: "place_order", GoName: "PlaceOrder", Params: []Param{p("order_type"), p("symbol"), p("price"), p("amount")}},
+			{Name: "remove_stock_from_watchlist", GoName: "RemoveStockFromWatchlist", Params: []Param{p("symbol")}},
+			{Name: "trading_get_login_status", GoName: "TradingGetLoginStatus"},
+			{Name: "trading_login", GoName: "TradingLogin", Params: []Param{p("username"), p("password")}},
+			{Name: "trading_logout", GoName: "TradingLogout"},
+			{Name: "withdraw_funds", GoName: "WithdrawFunds", Params: []Param{p("amount")}},
+		},
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Helpers shared by sim-B's ports (trading_bot.go, travel_booking.go,
+// vehicle_control.go): small pieces of Python semantics the upstream code
+// relies on, each raising the exception CPython 3.12 would raise.
+
+// sbDict builds a dict from alternating string keys and values.
+func sbDict(kv ...any) *pyval.Dict {
+	d := pyval.NewDictCap(len(kv) / 2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		d.SetStr(kv[i].(string), kv[i+1].(pyval.Value))
+	}
+	return d
+}
+
+// sbError is {"error": msg}.
+func sbError(msg string) *pyval.Dict { return sbDict("error", pyval.Str(msg)) }
+
+// sbConfigGet is scenario.get(key, DEFAULT_STATE_COPY[defKey]).
+func sbConfigGet(config, def *pyval.Dict, key, defKey string) pyval.Value {
+	if config != nil {
+		if v, ok := config.GetStr(key); ok {
+			return v
+		}
+	}
+	v, ok := def.GetStr(defKey)
+	if !ok {
+		panic("sim: default state has no key " + defKey)
+	}
+	return v
+}
+
+// sbNewRandom is random.Random(seed) for the seed types a scenario can hold.
+func sbNewRandom(seed pyval.Value) (*pyrandom.Rand, error) {
+	switch s := seed.(type) {
+	case pyval.Int:
+		return pyrandom.New(int64(s)), nil
+	case pyval.Bool:
+		if s {
+			return pyrandom.New(1), nil
+		}
+		return pyrandom.New(0), nil
+	case pyval.BigInt:
+		return pyrandom.NewBig(s.V), nil
+	case pyval.Str:
+		return pyrandom.NewString(string(s)), nil
+	}
+	return nil, fmt.Errorf("sim: random_seed of type %s is not supported (only int and str seeds are reproduced)", seed.TypeName())
+}
+
+// sbLC is the long-context module value name of this entry evaluation.
+func sbLC(env *Env, class, name string) pyval.Value {
+	if env == nil || env.LC == nil {
+		panic(class + ": long-context data requested but the Env has no long_context data")
+	}
+	return env.LC.Get(name)
+}
+
+// sbIsDigit is Python's str.isdigit(): non-empty and every character a
+// decimal digit (category Nd) or another Numeric_Type=Digit character
+// (superscripts, circled digits, ...).
+func sbIsDigit(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsDigit(r) && !sbIsOtherDigit(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// sbIsOtherDigit reports the characters with Numeric_Type=Digit that are
+// not decimal digits (Unicode 15.0, as CPython 3.12's str.isdigit sees them:
+// [c for c in map(chr, range(0x110000)) if c.isdigit() and not c.isdecimal()]).
+func sbIsOtherDigit(r rune) bool {
+	ranges := [...][2]rune{
+		{0xB2, 0xB3}, {0xB9, 0xB9}, {0x1369, 0x1371}, {0x19DA, 0x19DA}, {0x2070, 0x2070},
+		{0x2074, 0x2079}, {0x2080, 0x2089}, {0x2460, 0x2468}, {0x2474, 0x247C}, {0x2488, 0x2490},
+		{0x24EA, 0x24EA}, {0x24F5, 0x24FD}, {0x24FF, 0x24FF}, {0x2776, 0x277E}, {0x2780, 0x2788},
+		{0x278A, 0x2792}, {0x10A40, 0x10A43}, {0x10E60, 0x10E68}, {0x11052, 0x1105A}, {0x1F100, 0x1F10A},
+	}
+	for _, rg := range ranges {
+		if r >= rg[0] && r <= rg[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// sbInt is int(v).
+func sbInt(v pyval.Value) (pyval.Value, error) { return pyval.ToInt(v) }
+
+// sbFloat is float(v).
+func sbFloat(v pyval.Value) (pyval.Value, error) { return pyval.ToFloat(v) }
+
+// sbHas is `key in d` for a dict.
+func sbHas(d *pyval.Dict, key pyval.Value) (bool, error) {
+	if err := pyval.CheckHashable(key); err != nil {
+		return false, err
+	}
+	return d.Has(key), nil
+}
+
+// sbDictGet is d.get(key, def).
+func sbDictGet(d *pyval.Dict, key, def pyval.Value) (pyval.Value, error) {
+	if err := pyval.CheckHashable(key); err != nil {
+		return nil, err
+	}
+	if v, ok := d.Get(key); ok {
+		return v, nil
+	}
+	return def, nil
+}
+
+// sbAttrGet is v.get(key, def) on a value that should be a dict.
+func sbAttrGet(v, key, def pyval.Value) (pyval.Value, error) {
+	d, ok := v.(*pyval.Dict)
+	if !ok {
+		return nil, pyval.NewAttributeError("'%s' object has no attribute 'get'", v.TypeName())
+	}
+	return sbDictGet(d, key, def)
+}
+
+// sbCopyMethod is v.copy() (a shallow copy).
+func sbCopyMethod(v pyval.Value) (pyval.Value, error) {
+	switch x := v.(type) {
+	case *pyval.Dict:
+		return x.Copy(), nil
+	case *pyval.List:
+		return pyval.NewList(append([]pyval.Value(nil), x.Items...)...), nil
+	case *pyval.Set:
+		return x.Copy(), nil
+	}
+	return nil, pyval.NewAttributeError("'%s' object has no attribute 'copy'", v.TypeName())
+}
+
+// sbIndex converts a sequence index as Python's __getitem__ does.
+func sbIndex(seq string, key pyval.Value, n int) (int, error) {
+	var i int64
+	switch k := key.(type) {
+	case pyval.Int:
+		i = int64(k)
+	case pyval.Bool:
+		if k {
+			i = 1
+		}
+	case pyval.BigInt:
+		return 0, pyval.NewIndexError("cannot fit 'int' into an index-sized integer")
+	default:
+		if seq == "str" {
+			return 0, pyval.NewTypeError("string indices must be integers, not '%s'", key.TypeName())
+		}
+		return 0, pyval.NewTypeError("%s indices must be integers or slices, not %s", seq, key.TypeName())
+	}
+	if i < 0 {
+		i += int64(n)
+	}
+	if i < 0 || i >= int64(n) {
+		if seq == "str" {
+			return 0, pyval.NewIndexError("string index out of range")
+		}
+		return 0, pyval.NewIndexError("%s index out of range", seq)
+	}
+	return int(i), nil
+}
+
+// sbGetItem is container[key].
+func sbGetItem(container, key pyval.Value) (pyval.Value, error) {
+	switch c := container.(type) {
+	case *pyval.Dict:
+		if err := pyval.CheckHashable(key); err != nil {
+			return nil, err
+		}
+		v, ok := c.Get(key)
+		if !ok {
+			return nil, pyval.NewKeyError(key)
+		}
+		return v, nil
+	case *pyval.List:
+		i, err := sbIndex("list", key, len(c.Items))
+		if err != nil {
+			return nil, err
+		}
+		return c.Items[i], nil
+	case pyval.Tuple:
+		i, err := sbIndex("tuple", key, len(c))
+		if err != nil {
+			return nil, err
+		}
+		return c[i], nil
+	case pyval.Str:
+		rs := []rune(string(c))
+		i, err := sbIndex("str", key, len(rs))
+		if err != nil {
+			return nil, err
+		}
+		return pyval.Str(string(rs[i])), nil
+	}
+	return nil, pyval.NewTypeError("'%s' object is not subscriptable", container.TypeName())
+}
+
+// sbSetItem is container[key] = val.
+func sbSetItem(container, key, val pyval.Value) error {
+	switch c := container.(type) {
+	case *pyval.Dict:
+		if err := pyval.CheckHashable(key); err != nil {
+			return err
+		}
+		c.Set(key, val)
+		return nil
+	case *pyval.List:
+		switch key.(type) {
+		case pyval.Int, pyval.Bool, pyval.BigInt:
+		default:
+			return pyval.NewTypeError("list indices must be integers or slices, not %s", key.TypeName())
+		}
+		i, err := sbIndex("list", key, len(c.Items))
+		if err != nil {
+			return pyval.NewIndexError("list assignment index out of range")
+		}
+		c.Items[i] = val
+		return nil
+	}
+	return pyval.NewTypeError("'%s' object does not support item assignment", container.TypeName())
+}
+
+// sbAugItem is container[key] <op>= operand (e.g. balance -= amount).
+func sbAugItem(container, key pyval.Value, op func(a, b pyval.Value) (pyval.Value, error), operand pyval.Value) error {
+	cur, err := sbGetItem(container, key)
+	if err != nil {
+		return err
+	}
+	nv, err := op(cur, operand)
+	if err != nil {
+		return err
+	}
+	return sbSetItem(container, key, nv)
+}
+
+// sbListIndex is the index of the first item == x, or -1 (`x in list`,
+// list.remove(x)).
+func sbListIndex(items []pyval.Value, x pyval.Value) int {
+	for i, it := range items {
+		if pyval.Equal(it, x) {
+			return i
+		}
+	}
+	return -1
+}
+
+// sbIter is list(v) for the iterables a model can pass: list, tuple, str
+// (its characters), dict (its keys), set.
+func sbIter(v pyval.Value) ([]pyval.Value, error) {
+	switch x := v.(type) {
+	case *pyval.List:
+		return append([]pyval.Value(nil), x.Items...), nil
+	case pyval.Tuple:
+		return append([]pyval.Value(nil), x...), nil
+	case pyval.Str:
+		var out []pyval.Value
+		for _, r := range string(x) {
+			out = append(out, pyval.Str(string(r)))
+		}
+		return out, nil
+	case *pyval.Dict:
+		return x.Keys(), nil
+	case *pyval.Set:
+		return x.Items(), nil
+	}
+	return nil, pyval.NewTypeError("'%s' object is not iterable", v.TypeName())
+}
+
+// sbJoin is sep.join(items).
+func sbJoin(sep string, items []pyval.Value) (string, error) {
+	var b strings.Builder
+	for i, it := range items {
+		s, ok := it.(pyval.Str)
+		if !ok {
+			return "", pyval.NewTypeError("sequence item %d: expected str instance, %s found", i, it.TypeName())
+		}
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(string(s))
+	}
+	return b.String(), nil
+}
+
+// sbStrMethod checks that v is a str before calling its method name (the
+// AttributeError any other type raises) and returns the string.
+func sbStrMethod(v pyval.Value, method string) (string, error) {
+	s, ok := v.(pyval.Str)
+	if !ok {
+		return "", pyval.NewAttributeError("'%s' object has no attribute '%s'", v.TypeName(), method)
+	}
+	return string(s), nil
+}
+
+// sbCompare is `a <op> b` for op one of < <= > >= with Python's TypeError
+// for unorderable operands.
+func sbCompare(op string, a, b pyval.Value) (bool, error) { return pyval.Compare(op, a, b) }
+
+// sbFormatFixed is format(v, ".<prec>f") (an f-string "{v:.2f}").
+func sbFormatFixed(v pyval.Value, prec int) (string, error) {
+	var f float64
+	switch x := v.(type) {
+	case pyval.Float:
+		f = float64(x)
+	case pyval.Int:
+		f = float64(x)
+	case pyval.Bool:
+		if x {
+			f = 1
+		}
+	case pyval.BigInt:
+		fv, err := pyval.ToFloat(v)
+		if err != nil {
+			return "", err
+		}
+		f = float64(fv.(pyval.Float))
+	default:
+		return "", pyval.NewValueError("Unknown format code 'f' for object of type '%s'", v.TypeName())
+	}
+	switch {
+	case math.IsNaN(f):
+		return "nan", nil
+	case math.IsInf(f, 1):
+		return "inf", nil
+	case math.IsInf(f, -1):
+		return "-inf", nil
+	}
+	return strconv.FormatFloat(f, 'f', prec, 64), nil
+}
+
+// sbFormatSymbol is tmpl.format(symbol=symbol) for templates whose only
+// replacement fields are {symbol} (upstream's ORDER_DETAIL_EXTENSION). It
+// returns the name of a missing field (Python's KeyError) in missing.
+func sbFormatSymbol(tmpl string, symbol pyval.Value) (out, missing string, err error) {
+	var b strings.Builder
+	for i := 0; i < len(tmpl); i++ {
+		c := tmpl[i]
+		switch {
+		case c == '{' && i+1 < len(tmpl) && tmpl[i+1] == '{':
+			b.WriteByte('{')
+			i++
+		case c == '}' && i+1 < len(tmpl) && tmpl[i+1] == '}':
+			b.WriteByte('}')
+			i++
+		case c == '{':
+			end := strings.IndexByte(tmpl[i:], '}')
+			if end < 0 {
+				return "", "", pyval.NewValueError("expected '}' before end of string")
+			}
+			field := tmpl[i+1 : i+end]
+			if strings.ContainsAny(field, "!:.[{") {
+				return "", "", fmt.Errorf("sim: str.format field {%s} is not supported", field)
+			}
+			if field != "symbol" {
+				return "", field, nil
+			}
+			b.WriteString(pyval.StrOf(symbol))
+			i += end
+		case c == '}':
+			return "", "", pyval.NewValueError("Single '}' encountered in format string")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), "", nil
+}
+
+// sbDateTimeMin and sbDateTimeMax are datetime.min and datetime.max.
+func sbDateTimeMin() time.Time { return time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC) }
+func sbDateTimeMax() time.Time { return time.Date(9999, 12, 31, 23, 59, 59, 999999000, time.UTC) }
+
+// sbStrptime is datetime.strptime(v, format) for formats made of %Y %m %d
+// %H %M %S and literal text, with CPython's _strptime matching (regular
+// expression per directive, case-insensitive, whitespace in the format
+// matching any run of whitespace) and error texts.
+func sbStrptime(v pyval.Value, format string) (time.Time, error) {
+	s, ok := v.(pyval.Str)
+	if !ok {
+		return time.Time{}, pyval.NewTypeError("strptime() argument 1 must be str, not %s", v.TypeName())
+	}
+	re, err := sbStrptimeRegexp(format)
+	if err != nil {
+		return time.Time{}, err
+	}
+	data := string(s)
+	m := re.FindStringSubmatchIndex(data)
+	if m == nil {
+		return time.Time{}, pyval.NewValueError("time data %s does not match format %s",
+			pyval.Repr(s), pyval.Repr(pyval.Str(format)))
+	}
+	if m[1] != len(data) {
+		return time.Time{}, pyval.NewValueError("unconverted data remains: %s", data[m[1]:])
+	}
+	field := func(name string) (int, bool) {
+		i := re.SubexpIndex(name)
+		if i < 0 || m[2*i] < 0 {
+			return 0, false
+		}
+		n := 0
+		for _, r := range data[m[2*i]:m[2*i+1]] {
+			n = n*10 + sbDigitValue(r)
+		}
+		return n, true
+	}
+	year, month, day := 1900, 1, 1
+	if y, ok := field("Y"); ok {
+		year = y
+	}
+	if mo, ok := field("m"); ok {
+		month = mo
+	}
+	if d, ok := field("d"); ok {
+		day = d
+	}
+	hour, _ := field("H")
+	minute, _ := field("M")
+	second, _ := field("S")
+	if year < 1 || year > 9999 {
+		return time.Time{}, pyval.NewValueError("year %d is out of range", year)
+	}
+	if day > sbDaysInMonth(year, month) {
+		return time.Time{}, pyval.NewValueError("day is out of range for month")
+	}
+	if second > 59 {
+		// _strptime accepts 60 and 61 for leap seconds; datetime() then
+		// rejects them.
+		return time.Time{}, pyval.NewValueError("second must be in 0..59")
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, second, 0, time.UTC), nil
+}
+
+// sbStrptimeRegexp builds the regular expression _strptime.TimeRE builds for
+// format (CPython 3.12, directives %Y %m %d %H %M %S). Go's regexp picks the
+// same leftmost-first match as Python's backtracking engine; \d in a Python
+// str pattern is any Unicode decimal digit, hence \p{Nd}.
+func sbStrptimeRegexp(format string) (*regexp.Regexp, error) {
+	const d = `\p{Nd}`
+	directives := map[byte]string{
+		'Y': `(?P<Y>` + d + d + d + d + `)`,
+		'm': `(?P<m>1[0-2]|0[1-9]|[1-9])`,
+		'd': `(?P<d>3[01]|[12]` + d + `|0[1-9]|[1-9]| [1-9])`,
+		'H': `(?P<H>2[0-3]|[0-1]` + d + `|` + d + `)`,
+		'M': `(?P<M>[0-5]` + d + `|` + d + `)`,
+		'S': `(?P<S>6[0-1]|[0-5]` + d + `|` + d + `)`,
+	}
+	var b strings.Builder
+	b.WriteString(`(?i)^`)
+	seen := map[byte]bool{}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c == '%' && i+1 < len(format) {
+			i++
+			if format[i] == '%' {
+				b.WriteString("%")
+				continue
+			}
+			re, ok := directives[format[i]]
+			if !ok {
+				return nil, fmt.Errorf("sim: strptime directive %%%c is not supported", format[i])
+			}
+			if seen[format[i]] {
+				return nil, fmt.Errorf("sim: strptime directive %%%c repeated", format[i])
+			}
+			seen[format[i]] = true
+			b.WriteString(re)
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(format[i:])
+		if unicode.IsSpace(r) {
+			b.WriteString(`[\s\v\p{Z}\x{1c}-\x{1f}\x{85}]+`)
+			for i+size < len(format) {
+				r2, s2 := utf8.DecodeRuneInString(format[i+size:])
+				if !unicode.IsSpace(r2) {
+					break
+				}
+				size += s2
+			}
+		} else {
+			b.WriteString(regexp.QuoteMeta(format[i : i+size]))
+		}
+		i += size - 1
+	}
+	return regexp.Compile(b.String())
+}
+
+func sbDigitValue(r rune) int {
+	if r >= '0' && r <= '9' {
+		return int(r - '0')
+	}
+	// Every block of Unicode decimal digits starts with a zero and is made
+	// of runs of ten; the value is the distance to the block start mod 10.
+	n := 0
+	for z := r; unicode.IsDigit(z - 1); z-- {
+		n++
+	}
+	return n % 10
+}
+
+func sbDaysInMonth(year, month int) int {
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// sbItoa is str(n) for an int.
+func sbItoa(n int) string { return strconv.Itoa(n) }
+
+// sbContains is `item in container`.
+func sbContains(container, item pyval.Value) (bool, error) { return pyval.Contains(container, item) }

@@ -1,0 +1,779 @@
+package sim
+
+// Port of upstream bfcl_eval/eval_checker/multi_turn_eval/func_source_code/
+// travel_booking.py (class TravelAPI). Result and error strings, the route
+// cost table and the exchange-rate table are protocol constants reproduced
+// exactly from that file.
+
+import (
+	"time"
+
+	"github.com/bfcl-go/bfcl/internal/longcontext"
+	"github.com/bfcl-go/bfcl/internal/pyrandom"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// tvDefaultSeed is DEFAULT_STATE["random_seed"] of travel_booking.py.
+const tvDefaultSeed = 141053
+
+func tvDefaultState() *pyval.Dict {
+	return sbDict(
+		"random_seed", pyval.Int(tvDefaultSeed),
+		"credit_card_list", pyval.NewDict(),
+		"booking_record", pyval.NewDict(),
+		"access_token", pyval.None,
+		"token_type", pyval.None,
+		"token_expires_in", pyval.None,
+		"token_scope", pyval.None,
+		"user_first_name", pyval.None,
+		"user_last_name", pyval.None,
+		"budget_limit", pyval.None,
+	)
+}
+
+// tvRoute is one entry of get_flight_cost's base_costs table.
+type tvRoute struct {
+	from, to string
+	base     int64
+}
+
+// tvBaseCosts is get_flight_cost's base_costs, in upstream's order (the
+// long-context mode lists every route's cost in this order).
+func tvBaseCosts() []tvRoute {
+	return []tvRoute{
+		{"SFO", "LAX", 200}, {"SFO", "JFK", 500}, {"SFO", "ORD", 400}, {"SFO", "BOS", 450},
+		{"SFO", "RMS", 300}, {"SFO", "SBK", 350}, {"SFO", "MPC", 370}, {"SFO", "SVP", 320},
+		{"SFO", "SHD", 330}, {"SFO", "SSV", 340}, {"SFO", "OKD", 360}, {"SFO", "WLB", 310},
+		{"SFO", "CRH", 380}, {"SFO", "ATV", 390}, {"SFO", "PHV", 420}, {"SFO", "GFD", 430},
+		{"SFO", "CIA", 700}, {"LAX", "SFO", 100}, {"LAX", "JFK", 600}, {"LAX", "ORD", 500},
+		{"LAX", "BOS", 550}, {"LAX", "RMS", 310}, {"LAX", "SBK", 320}, {"LAX", "MPC", 330},
+		{"LAX", "SVP", 340}, {"LAX", "SHD", 350}, {"LAX", "SSV", 360}, {"LAX", "OKD", 370},
+		{"LAX", "WLB", 380}, {"LAX", "CRH", 390}, {"LAX", "ATV", 400}, {"LAX", "PHV", 410},
+		{"LAX", "GFD", 420}, {"LAX", "HND", 430}, {"JFK", "ORD", 300}, {"JFK", "BOS", 250},
+		{"JFK", "RMS", 450}, {"JFK", "SBK", 460}, {"JFK", "MPC", 470}, {"JFK", "SVP", 480},
+		{"JFK", "SHD", 490}, {"JFK", "SSV", 500}, {"JFK", "OKD", 510}, {"JFK", "WLB", 520},
+		{"JFK", "CRH", 530}, {"JFK", "ATV", 540}, {"JFK", "PHV", 550}, {"JFK", "GFD", 560},
+		{"JFK", "LAX", 570}, {"JFK", "HND", 800}, {"JFK", "PVG", 950}, {"JFK", "PEK", 1000},
+		{"ORD", "LAX", 180}, {"ORD", "BOS", 200}, {"ORD", "RMS", 350}, {"ORD", "SBK", 360},
+		{"ORD", "MPC", 370}, {"ORD", "SVP", 380}, {"ORD", "SHD", 390}, {"ORD", "SSV", 400},
+		{"ORD", "OKD", 410}, {"ORD", "WLB", 420}, {"ORD", "CRH", 430}, {"ORD", "ATV", 440},
+		{"ORD", "PHV", 450}, {"ORD", "GFD", 460}, {"BOS", "RMS", 400}, {"BOS", "SBK", 410},
+		{"BOS", "MPC", 420}, {"BOS", "SVP", 430}, {"BOS", "SHD", 440}, {"BOS", "SSV", 450},
+		{"BOS", "OKD", 460}, {"BOS", "WLB", 470}, {"BOS", "CRH", 480}, {"BOS", "ATV", 490},
+		{"BOS", "PHV", 500}, {"BOS", "GFD", 510}, {"RMS", "BOS", 200}, {"RMS", "JFK", 210},
+		{"RMS", "SBK", 220}, {"RMS", "MPC", 230}, {"RMS", "SVP", 240}, {"RMS", "SHD", 250},
+		{"RMS", "SSV", 260}, {"RMS", "OKD", 270}, {"RMS", "WLB", 280}, {"RMS", "CRH", 290},
+		{"RMS", "ATV", 300}, {"RMS", "PHV", 310}, {"RMS", "GFD", 320}, {"RMS", "LAX", 330},
+		{"SBK", "MPC", 200}, {"SBK", "SVP", 210}, {"SBK", "SHD", 220}, {"SBK", "SSV", 230},
+		{"SBK", "OKD", 240}, {"SBK", "WLB", 250}, {"SBK", "CRH", 260}, {"SBK", "ATV", 270},
+		{"SBK", "PHV", 280}, {"SBK", "GFD", 290}, {"MPC", "SVP", 210}, {"MPC", "SHD", 220},
+		{"MPC", "SSV", 230}, {"MPC", "OKD", 240}, {"MPC", "WLB", 250}, {"MPC", "CRH", 260},
+		{"MPC", "ATV", 270}, {"MPC", "PHV", 280}, {"MPC", "GFD", 290}, {"SVP", "SHD", 230},
+		{"SVP", "SSV", 240}, {"SVP", "OKD", 250}, {"SVP", "WLB", 260}, {"SVP", "CRH", 270},
+		{"SVP", "ATV", 280}, {"SVP", "PHV", 290}, {"SVP", "GFD", 300}, {"SHD", "SSV", 220},
+		{"SHD", "OKD", 230}, {"SHD", "WLB", 240}, {"SHD", "CRH", 250}, {"SHD", "ATV", 260},
+		{"SHD", "PHV", 270}, {"SHD", "GFD", 280}, {"SSV", "OKD", 240}, {"SSV", "WLB", 250},
+		{"SSV", "CRH", 260}, {"SSV", "ATV", 270}, {"SSV", "PHV", 280}, {"SSV", "GFD", 290},
+		{"OKD", "WLB", 230}, {"OKD", "CRH", 240}, {"OKD", "ATV", 250}, {"OKD", "PHV", 260},
+		{"OKD", "GFD", 270}, {"WLB", "CRH", 250}, {"WLB", "ATV", 260}, {"WLB", "PHV", 270},
+		{"WLB", "GFD", 280}, {"CRH", "ATV", 240}, {"CRH", "PHV", 250}, {"CRH", "GFD", 260},
+		{"CRH", "SFO", 270}, {"CRH", "RMS", 280}, {"CRH", "HKG", 290}, {"CRH", "JFK", 300},
+		{"ATV", "PHV", 230}, {"ATV", "GFD", 240}, {"PHV", "GFD", 220}, {"LHR", "CDG", 100},
+		{"OKD", "LAX", 220}}
+}
+
+// tvAirports is list_all_airports()'s list.
+func tvAirports() []string {
+	return []string{
+		"RMS", "SBK", "MPC", "SVP", "SHD", "CDG", "LHR", "SSV", "OKD", "WLB", "PEK", "HND",
+		"HKG", "CIA", "CRH", "ATV", "PHV", "GFD", "SFO", "LAX", "JFK", "ORD", "BOS",
+	}
+}
+
+// TravelAPI is upstream's TravelAPI.
+type TravelAPI struct {
+	env *Env
+
+	random           *pyrandom.Rand
+	creditCardList   *pyval.Dict
+	bookingRecord    *pyval.Dict
+	accessToken      pyval.Value
+	tokenType        pyval.Value
+	tokenExpiresIn   pyval.Value
+	tokenScope       pyval.Value
+	userFirstName    pyval.Value
+	userLastName     pyval.Value
+	budgetLimit      pyval.Value
+	longContext      bool
+	flightCostLookup map[string]pyval.Value // private _flight_cost_lookup: key -> cost
+}
+
+// NewTravelAPI returns an instance as upstream's constructor leaves it.
+func NewTravelAPI(env *Env) *TravelAPI {
+	return &TravelAPI{env: env, flightCostLookup: map[string]pyval.Value{}}
+}
+
+// ClassName implements Instance.
+func (*TravelAPI) ClassName() string { return "TravelAPI" }
+
+// LoadScenario is upstream's _load_scenario. In long-context mode the
+// CREDIT_CARD_EXTENSION / BOOKING_RECORD_EXTENSION entries are added by
+// reference: the card dicts stay shared with env.LC, as upstream shares
+// them with its module globals.
+func (t *TravelAPI) LoadScenario(config *pyval.Dict, longContext bool) error {
+	def := tvDefaultState()
+	get := func(key string) pyval.Value { return sbConfigGet(config, def, key, key) }
+	r, err := sbNewRandom(get("random_seed"))
+	if err != nil {
+		return err
+	}
+	t.random = r
+	var ok bool
+	cc := get("credit_card_list")
+	if t.creditCardList, ok = cc.(*pyval.Dict); !ok {
+		return pyval.NewTypeError("TravelAPI: initial_config credit_card_list is a %s, not a dict", cc.TypeName())
+	}
+	br := get("booking_record")
+	if t.bookingRecord, ok = br.(*pyval.Dict); !ok {
+		return pyval.NewTypeError("TravelAPI: initial_config booking_record is a %s, not a dict", br.TypeName())
+	}
+	t.accessToken = get("access_token")
+	t.tokenType = get("token_type")
+	t.tokenExpiresIn = get("token_expires_in")
+	t.tokenScope = get("token_scope")
+	t.userFirstName = get("user_first_name")
+	t.userLastName = get("user_last_name")
+	t.budgetLimit = get("budget_limit")
+	t.longContext = longContext
+	if longContext {
+		for _, ext := range []struct {
+			name string
+			into *pyval.Dict
+		}{
+			{longcontext.CreditCardExtension, t.creditCardList},
+			{longcontext.BookingRecordExtension, t.bookingRecord},
+		} {
+			src, ok := t.lc(ext.name).(*pyval.Dict)
+			if !ok {
+				return pyval.NewTypeError("TravelAPI: long_context %s is not a dict", ext.name)
+			}
+			for _, kv := range src.Items() {
+				if !ext.into.Has(kv.Key) {
+					ext.into.Set(kv.Key, kv.Value)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// State implements Instance.
+func (t *TravelAPI) State() *pyval.Dict {
+	return sbDict(
+		"credit_card_list", t.creditCardList,
+		"booking_record", t.bookingRecord,
+		"access_token", t.accessToken,
+		"token_type", t.tokenType,
+		"token_expires_in", t.tokenExpiresIn,
+		"token_scope", t.tokenScope,
+		"user_first_name", t.userFirstName,
+		"user_last_name", t.userLastName,
+		"budget_limit", t.budgetLimit,
+		"long_context", pyval.Bool(t.longContext),
+	)
+}
+
+func (t *TravelAPI) lc(name string) pyval.Value { return sbLC(t.env, "TravelAPI", name) }
+
+// tokenExpired is `self.token_expires_in == 0`.
+func (t *TravelAPI) tokenExpired() bool { return pyval.Equal(t.tokenExpiresIn, pyval.Int(0)) }
+
+// flightCostKey is the f-string f"{from}|{to}|{class}|{date}".
+func tvFlightCostKey(from, to, class, date pyval.Value) string {
+	return pyval.StrOf(from) + "|" + pyval.StrOf(to) + "|" + pyval.StrOf(class) + "|" + pyval.StrOf(date)
+}
+
+// AuthenticateTravel is upstream's authenticate_travel (credentials are not
+// checked).
+func (t *TravelAPI) AuthenticateTravel(clientID, clientSecret, refreshToken, grantType, userFirstName, userLastName pyval.Value) (pyval.Value, error) {
+	t.tokenExpiresIn = pyval.Int(2)
+	t.accessToken = pyval.Str(sbItoa(t.random.RandInt(100000, 999999)))
+	t.tokenType = pyval.Str("Bearer")
+	t.tokenScope = grantType
+	t.userFirstName = userFirstName
+	t.userLastName = userLastName
+	return sbDict(
+		"expires_in", pyval.Int(2),
+		"access_token", t.accessToken,
+		"token_type", pyval.Str("Bearer"),
+		"scope", grantType,
+	), nil
+}
+
+// TravelGetLoginStatus is upstream's travel_get_login_status.
+func (t *TravelAPI) TravelGetLoginStatus() (pyval.Value, error) {
+	notLoggedIn := t.tokenExpiresIn == pyval.None || t.tokenExpired()
+	return sbDict("status", pyval.Bool(!notLoggedIn)), nil
+}
+
+// GetBudgetFiscalYear is upstream's get_budget_fiscal_year.
+func (t *TravelAPI) GetBudgetFiscalYear(lastModifiedAfter, includeRemoved pyval.Value) (pyval.Value, error) {
+	return sbDict("budget_fiscal_year", pyval.Str("2018")), nil
+}
+
+// RegisterCreditCard is upstream's register_credit_card.
+func (t *TravelAPI) RegisterCreditCard(accessToken, cardNumber, expirationDate, cardholderName, cardVerificationNumber pyval.Value) (pyval.Value, error) {
+	if t.tokenExpiresIn == pyval.None {
+		return sbError("Token not initialized"), nil
+	}
+	if t.tokenExpired() {
+		return sbError("Token expired"), nil
+	}
+	if pyval.NotEqual(accessToken, t.accessToken) {
+		return sbError("Invalid access token"), nil
+	}
+	in, err := sbHas(t.creditCardList, cardNumber)
+	if err != nil {
+		return nil, err
+	}
+	if in {
+		return sbError("Card already registered"), nil
+	}
+	cardID := pyval.Str(sbItoa(t.random.RandInt(100000000000, 999999999999)))
+	t.creditCardList.Set(cardID, sbDict(
+		"card_number", cardNumber,
+		"expiration_date", expirationDate,
+		"cardholder_name", cardholderName,
+		"card_verification_number", cardVerificationNumber,
+		"balance", pyval.Int(t.random.RandInt(10000, 99999)),
+	))
+	return sbDict("card_id", cardID), nil
+}
+
+// GetFlightCost is upstream's get_flight_cost.
+func (t *TravelAPI) GetFlightCost(travelFrom, travelTo, travelDate, travelClass pyval.Value) (pyval.Value, error) {
+	routes := tvBaseCosts()
+	if err := pyval.CheckHashable(pyval.Tuple{travelFrom, travelTo}); err != nil {
+		return nil, err
+	}
+	var base int64 = -1
+	from, fromOK := travelFrom.(pyval.Str)
+	to, toOK := travelTo.(pyval.Str)
+	if fromOK && toOK {
+		for _, r := range routes {
+			if r.from == string(from) && r.to == string(to) {
+				base = r.base
+				break
+			}
+		}
+	}
+	if base < 0 {
+		return nil, pyval.NewValueError("No available route for the given airports.")
+	}
+	var factor int64
+	switch {
+	case pyval.Equal(travelClass, pyval.Str("economy")):
+		factor = 1
+	case pyval.Equal(travelClass, pyval.Str("business")):
+		factor = 2
+	case pyval.Equal(travelClass, pyval.Str("first")):
+		factor = 5
+	default:
+		return nil, pyval.NewValueError("Invalid travel class. Options are: economy, business, first.")
+	}
+	chars, err := sbIter(travelDate)
+	if err != nil {
+		return nil, err
+	}
+	var digitSum pyval.Value = pyval.Int(0)
+	for _, c := range chars {
+		s, err := sbStrMethod(c, "isdigit")
+		if err != nil {
+			return nil, err
+		}
+		if !sbIsDigit(s) {
+			continue
+		}
+		n, err := sbInt(c)
+		if err != nil {
+			return nil, err
+		}
+		if digitSum, err = pyval.Add(digitSum, n); err != nil {
+			return nil, err
+		}
+	}
+	parity, err := pyval.Mod(digitSum, pyval.Int(2))
+	if err != nil {
+		return nil, err
+	}
+	var multiplier int64 = 1
+	if pyval.Equal(parity, pyval.Int(0)) {
+		multiplier = 2
+	}
+	var costs []pyval.Value
+	if t.longContext {
+		t.flightCostLookup = make(map[string]pyval.Value, len(routes))
+		for _, r := range routes {
+			cost := pyval.Float(float64(r.base * factor * multiplier))
+			t.flightCostLookup[tvFlightCostKey(pyval.Str(r.from), pyval.Str(r.to), travelClass, travelDate)] = cost
+			costs = append(costs, cost)
+		}
+	} else {
+		cost := pyval.Float(float64(base * factor * multiplier))
+		costs = []pyval.Value{cost}
+		t.flightCostLookup = map[string]pyval.Value{tvFlightCostKey(travelFrom, travelTo, travelClass, travelDate): cost}
+	}
+	return sbDict("travel_cost_list", pyval.NewList(costs...)), nil
+}
+
+// GetCreditCardBalance is upstream's get_credit_card_balance.
+func (t *TravelAPI) GetCreditCardBalance(accessToken, cardID pyval.Value) (pyval.Value, error) {
+	if t.tokenExpired() {
+		return sbError("Token expired"), nil
+	}
+	if pyval.NotEqual(accessToken, t.accessToken) {
+		return sbError("Invalid access token"), nil
+	}
+	in, err := sbHas(t.creditCardList, cardID)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return sbError("Card not registered. Here are a list of card_id's: " +
+			pyval.Repr(pyval.NewList(t.creditCardList.Keys()...))), nil
+	}
+	card, _ := t.creditCardList.Get(cardID)
+	bal, err := sbGetItem(card, pyval.Str("balance"))
+	if err != nil {
+		return nil, err
+	}
+	return sbDict("card_balance", bal), nil
+}
+
+// tvBookingError is {"booking_status": False, "error": msg}.
+func tvBookingError(msg string) *pyval.Dict {
+	return sbDict("booking_status", pyval.Bool(false), "error", pyval.Str(msg))
+}
+
+// BookFlight is upstream's book_flight.
+func (t *TravelAPI) BookFlight(accessToken, cardID, travelDate, travelFrom, travelTo, travelClass pyval.Value) (pyval.Value, error) {
+	if t.tokenExpired() {
+		return tvBookingError("Token expired"), nil
+	}
+	if pyval.NotEqual(accessToken, t.accessToken) {
+		return tvBookingError("Invalid access token"), nil
+	}
+	in, err := sbHas(t.creditCardList, cardID)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return tvBookingError("Card not registered"), nil
+	}
+	card, _ := t.creditCardList.Get(cardID)
+	hasBalance, err := sbContains(card, pyval.Str("balance"))
+	if err != nil {
+		return nil, err
+	}
+	if !hasBalance {
+		return tvBookingError("Balance not found"), nil
+	}
+	airports := make([]pyval.Value, 0, 23)
+	for _, a := range tvAirports() {
+		airports = append(airports, pyval.Str(a))
+	}
+	if sbListIndex(airports, travelFrom) < 0 {
+		return tvBookingError("Invalid departure airport code: " + pyval.StrOf(travelFrom)), nil
+	}
+	if sbListIndex(airports, travelTo) < 0 {
+		return tvBookingError("Invalid destination airport code: " + pyval.StrOf(travelTo)), nil
+	}
+	if _, err := sbStrptime(travelDate, "%Y-%m-%d"); err != nil {
+		if pyval.IsException(err, "ValueError") {
+			return tvBookingError("Invalid date format. Use YYYY-MM-DD."), nil
+		}
+		return nil, err
+	}
+	if err := pyval.CheckHashable(travelClass); err != nil {
+		return nil, err
+	}
+	if !pyval.Equal(travelClass, pyval.Str("economy")) && !pyval.Equal(travelClass, pyval.Str("business")) &&
+		!pyval.Equal(travelClass, pyval.Str("first")) {
+		// str() of the set {"economy", "business", "first"}: its iteration
+		// order depends on the str hash, i.e. on PYTHONHASHSEED. The
+		// reference ran with PYTHONHASHSEED=0, where CPython 3.11/3.12 print
+		// {'first', 'business', 'economy'} (checked with
+		// `PYTHONHASHSEED=0 python3.12 -c 'print({"economy", "business", "first"})'`).
+		return tvBookingError("Invalid travel class. Must be one of {'first', 'business', 'economy'}"), nil
+	}
+	if _, err := t.GetFlightCost(travelFrom, travelTo, travelDate, travelClass); err != nil {
+		if pyval.IsException(err, "ValueError") {
+			return tvBookingError(err.Error()), nil
+		}
+		return nil, err
+	}
+	travelCost, ok := t.flightCostLookup[tvFlightCostKey(travelFrom, travelTo, travelClass, travelDate)]
+	if !ok {
+		return tvBookingError("No available route for the given parameters"), nil
+	}
+	balance, err := sbGetItem(card, pyval.Str("balance"))
+	if err != nil {
+		return nil, err
+	}
+	short, err := sbCompare("<", balance, travelCost)
+	if err != nil {
+		return nil, err
+	}
+	if short {
+		return tvBookingError("Insufficient funds"), nil
+	}
+	if t.budgetLimit != pyval.None {
+		balance, err := sbGetItem(card, pyval.Str("balance"))
+		if err != nil {
+			return nil, err
+		}
+		below, err := sbCompare("<", balance, t.budgetLimit)
+		if err != nil {
+			return nil, err
+		}
+		if below {
+			return tvBookingError("Balance is less than budget limit"), nil
+		}
+	}
+	if err := sbAugItem(card, pyval.Str("balance"), pyval.Sub, travelCost); err != nil {
+		return nil, err
+	}
+	bookingID := pyval.Str(sbItoa(t.random.RandInt(1000000, 9999999)))
+	transactionID := pyval.Str(sbItoa(t.random.RandInt(10000000, 99999999)))
+	t.bookingRecord.Set(bookingID, sbDict(
+		"card_id", cardID,
+		"travel_date", travelDate,
+		"travel_from", travelFrom,
+		"travel_to", travelTo,
+		"travel_class", travelClass,
+		"travel_cost", travelCost,
+		"transaction_id", transactionID,
+	))
+	var history pyval.Value = pyval.NewDict()
+	if t.longContext {
+		history = t.bookingRecord
+	}
+	return sbDict(
+		"booking_id", bookingID,
+		"transaction_id", transactionID,
+		"booking_status", pyval.Bool(true),
+		"booking_history", history,
+	), nil
+}
+
+// RetrieveInvoice is upstream's retrieve_invoice.
+func (t *TravelAPI) RetrieveInvoice(accessToken, bookingID, insuranceID pyval.Value) (pyval.Value, error) {
+	if bookingID == nil {
+		bookingID = pyval.None
+	}
+	if t.tokenExpired() {
+		return sbError("Token expired"), nil
+	}
+	if pyval.NotEqual(accessToken, t.accessToken) {
+		return sbError("Invalid access token"), nil
+	}
+	in, err := sbHas(t.bookingRecord, bookingID)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return sbError("Booking not found"), nil
+	}
+	rec, _ := t.bookingRecord.Get(bookingID)
+	invoice := sbDict("booking_id", bookingID)
+	for _, k := range []string{"travel_date", "travel_from", "travel_to", "travel_class", "travel_cost", "transaction_id"} {
+		v, err := sbGetItem(rec, pyval.Str(k))
+		if err != nil {
+			return nil, err
+		}
+		invoice.SetStr(k, v)
+	}
+	return sbDict("invoice", invoice), nil
+}
+
+// GetBookingHistory is upstream's get_booking_history (a deep copy).
+func (t *TravelAPI) GetBookingHistory(accessToken pyval.Value) (pyval.Value, error) {
+	if t.tokenExpired() {
+		return sbError("Token expired"), nil
+	}
+	if pyval.NotEqual(accessToken, t.accessToken) {
+		return sbError("Invalid access token"), nil
+	}
+	return sbDict("booking_history", pyval.DeepCopy(t.bookingRecord)), nil
+}
+
+// ListAllAirports is upstream's list_all_airports (a list, printed with
+// Python's list repr).
+func (t *TravelAPI) ListAllAirports() (pyval.Value, error) {
+	out := pyval.NewList()
+	for _, a := range tvAirports() {
+		out.Items = append(out.Items, pyval.Str(a))
+	}
+	return out, nil
+}
+
+// CancelBooking is upstream's cancel_booking.
+func (t *TravelAPI) CancelBooking(accessToken, bookingID pyval.Value) (pyval.Value, error) {
+	fail := func(msg string) *pyval.Dict {
+		return sbDict("cancel_status", pyval.Bool(false), "error", pyval.Str(msg))
+	}
+	if t.tokenExpired() {
+		return fail("Token expired"), nil
+	}
+	if pyval.NotEqual(accessToken, t.accessToken) {
+		return fail("Invalid access token"), nil
+	}
+	in, err := sbHas(t.bookingRecord, bookingID)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return fail("Booking not found"), nil
+	}
+	rec, _ := t.bookingRecord.Get(bookingID)
+	cardID, err := sbGetItem(rec, pyval.Str("card_id"))
+	if err != nil {
+		return nil, err
+	}
+	travelCost, err := sbGetItem(rec, pyval.Str("travel_cost"))
+	if err != nil {
+		return nil, err
+	}
+	card, err := sbGetItem(t.creditCardList, cardID)
+	if err != nil {
+		return nil, err
+	}
+	if err := sbAugItem(card, pyval.Str("balance"), pyval.Add, travelCost); err != nil {
+		return nil, err
+	}
+	t.bookingRecord.Delete(bookingID)
+	return sbDict("cancel_status", pyval.Bool(true)), nil
+}
+
+// ComputeExchangeRate is upstream's compute_exchange_rate.
+func (t *TravelAPI) ComputeExchangeRate(baseCurrency, targetCurrency, value pyval.Value) (pyval.Value, error) {
+	rates := []struct {
+		from, to string
+		rate     pyval.Value
+	}{
+		{"USD", "RMB", pyval.Int(7)},
+		{"USD", "EUR", pyval.Float(0.8)},
+		{"USD", "JPY", pyval.Int(110)},
+		{"USD", "GBP", pyval.Float(0.7)},
+		{"USD", "CAD", pyval.Float(1.3)},
+		{"USD", "AUD", pyval.Float(1.4)},
+		{"USD", "INR", pyval.Int(70)},
+		{"USD", "RUB", pyval.Int(60)},
+		{"USD", "BRL", pyval.Float(3.8)},
+		{"USD", "MXN", pyval.Int(20)},
+	}
+	for _, r := range rates {
+		from, to := pyval.Str(r.from), pyval.Str(r.to)
+		if pyval.Equal(baseCurrency, from) && pyval.Equal(targetCurrency, to) {
+			p, err := pyval.Mul(value, r.rate)
+			if err != nil {
+				return nil, err
+			}
+			f, err := sbFloat(p)
+			if err != nil {
+				return nil, err
+			}
+			return sbDict("exchanged_value", f), nil
+		}
+		if pyval.Equal(baseCurrency, to) && pyval.Equal(targetCurrency, from) {
+			q, err := pyval.TrueDiv(value, r.rate)
+			if err != nil {
+				return nil, err
+			}
+			rounded, err := pyval.Round(q, pyval.Int(2))
+			if err != nil {
+				return nil, err
+			}
+			return sbDict("exchanged_value", rounded), nil
+		}
+	}
+	return nil, pyval.NewValueError("No available exchange rate for the given currencies.")
+}
+
+// VerifyTravelerInformation is upstream's verify_traveler_information. The
+// age is computed against today's date (upstream's datetime.today()).
+func (t *TravelAPI) VerifyTravelerInformation(firstName, lastName, dateOfBirth, passportNumber pyval.Value) (pyval.Value, error) {
+	fail := func(msg string) *pyval.Dict {
+		return sbDict("verification_status", pyval.Bool(false), "verification_failure", pyval.Str(msg))
+	}
+	if pyval.NotEqual(t.userFirstName, firstName) || pyval.NotEqual(t.userLastName, lastName) {
+		return fail("Cannot book flight information for another user." +
+			"Expected " + pyval.StrOf(t.userFirstName) + " " + pyval.StrOf(t.userLastName) +
+			", got " + pyval.StrOf(firstName) + " " + pyval.StrOf(lastName)), nil
+	}
+	birth, err := sbStrptime(dateOfBirth, "%Y-%m-%d")
+	if err != nil {
+		if pyval.IsException(err, "ValueError") {
+			return fail("Invalid date of birth format. Please use YYYY-MM-DD."), nil
+		}
+		return nil, err
+	}
+	today := time.Now()
+	age := today.Year() - birth.Year()
+	if int(today.Month()) < int(birth.Month()) || (today.Month() == birth.Month() && today.Day() < birth.Day()) {
+		age--
+	}
+	if age < 18 {
+		return fail("Traveler must be at least 18 years old."), nil
+	}
+	passport, err := sbStrMethod(passportNumber, "startswith")
+	if err != nil {
+		return nil, err
+	}
+	if len(passport) < 2 || passport[:2] != "US" {
+		return fail("Passport must be issued by the United States."), nil
+	}
+	return sbDict("verification_status", pyval.Bool(true)), nil
+}
+
+// SetBudgetLimit is upstream's set_budget_limit.
+func (t *TravelAPI) SetBudgetLimit(accessToken, budgetLimit pyval.Value) (pyval.Value, error) {
+	if t.tokenExpired() {
+		return sbError("Token expired"), nil
+	}
+	if pyval.NotEqual(accessToken, t.accessToken) {
+		return sbError("Invalid access token"), nil
+	}
+	f, err := sbFloat(budgetLimit)
+	if err != nil {
+		return nil, err
+	}
+	t.budgetLimit = f
+	return sbDict("budget_limit", f), nil
+}
+
+// GetNearestAirportByCity is upstream's get_nearest_airport_by_city.
+func (t *TravelAPI) GetNearestAirportByCity(location pyval.Value) (pyval.Value, error) {
+	airportMap := sbDict(
+		"Rivermist", pyval.Str("RMS"),
+		"Stonebrook", pyval.Str("SBK"),
+		"Maplecrest", pyval.Str("MPC"),
+		"Silverpine", pyval.Str("SVP"),
+		"Shadowridge", pyval.Str("SHD"),
+		"London", pyval.Str("LHR"),
+		"Paris", pyval.Str("CDG"),
+		"Sunset Valley", pyval.Str("SSV"),
+		"Oakendale", pyval.Str("OKD"),
+		"Willowbend", pyval.Str("WLB"),
+		"Crescent Hollow", pyval.Str("CRH"),
+		"Autumnville", pyval.Str("ATV"),
+		"Pinehaven", pyval.Str("PHV"),
+		"Greenfield", pyval.Str("GFD"),
+		"San Francisco", pyval.Str("SFO"),
+		"Los Angeles", pyval.Str("LAX"),
+		"New York", pyval.Str("JFK"),
+		"Chicago", pyval.Str("ORD"),
+		"Boston", pyval.Str("BOS"),
+		"Beijing", pyval.Str("PEK"),
+		"Hong Kong", pyval.Str("HKG"),
+		"Rome", pyval.Str("CIA"),
+		"Tokyo", pyval.Str("HND"),
+	)
+	v, err := sbDictGet(airportMap, location, pyval.Str("Unknown"))
+	if err != nil {
+		return nil, err
+	}
+	return sbDict("nearest_airport", v), nil
+}
+
+// PurchaseInsurance is upstream's purchase_insurance.
+func (t *TravelAPI) PurchaseInsurance(accessToken, insuranceType, bookingID, insuranceCost, cardID pyval.Value) (pyval.Value, error) {
+	fail := func(msg string) *pyval.Dict {
+		return sbDict("insurance_status", pyval.Bool(false), "error", pyval.Str(msg))
+	}
+	if t.tokenExpired() {
+		return fail("Token expired"), nil
+	}
+	if pyval.NotEqual(accessToken, t.accessToken) {
+		return fail("Invalid access token"), nil
+	}
+	if t.budgetLimit != pyval.None {
+		over, err := sbCompare("<", t.budgetLimit, insuranceCost)
+		if err != nil {
+			return nil, err
+		}
+		if over {
+			return fail("Exceeded budget limit"), nil
+		}
+	}
+	in, err := sbHas(t.bookingRecord, bookingID)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return fail("Booking not found"), nil
+	}
+	in, err = sbHas(t.creditCardList, cardID)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return fail("Credit card not registered"), nil
+	}
+	card, _ := t.creditCardList.Get(cardID)
+	if err := sbAugItem(card, pyval.Str("balance"), pyval.Sub, insuranceCost); err != nil {
+		return nil, err
+	}
+	return sbDict(
+		"insurance_id", pyval.Str(sbItoa(t.random.RandInt(100000000, 999999999))),
+		"insurance_status", pyval.Bool(true),
+	), nil
+}
+
+// ContactCustomerSupport is upstream's contact_customer_support.
+func (t *TravelAPI) ContactCustomerSupport(bookingID, message pyval.Value) (pyval.Value, error) {
+	in, err := sbHas(t.bookingRecord, bookingID)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return sbError("Booking not found"), nil
+	}
+	return sbDict("customer_support_message", pyval.Str("Thank you for contacting customer support. Your message has been received and we will get back to you shortly.")), nil
+}
+
+// GetAllCreditCards is upstream's get_all_credit_cards.
+func (t *TravelAPI) GetAllCreditCards() (pyval.Value, error) {
+	return sbDict("credit_card_list", t.creditCardList), nil
+}
+
+// classTravelAPI describes TravelAPI for the registry.
+func classTravelAPI() Class {
+	p := func(name string) Param { return Param{Name: name} }
+	opt := func(name string) Param { return Param{Name: name, Optional: true} }
+	return Class{
+		Name:   "TravelAPI",
+		Module: "travel_booking",
+		New:    func(env *Env) Instance { return NewTravelAPI(env) },
+		Methods: []Method{
+			{Name: "authenticate_travel", GoName: "AuthenticateTravel", Params: []Param{p("client_id"), p("client_secret"), p("refresh_token"), p("grant_type"), p("user_first_name"), p("user_last_name")}},
+			{Name: "book_flight", GoName: "BookFlight", Params: []Param{p("access_token"), p("card_id"), p("travel_date"), p("travel_from"), p("travel_to"), p("travel_class")}},
+			{Name: "cancel_booking", GoName: "CancelBooking", Params: []Param{p("access_token"), p("booking_id")}},
+			{Name: "compute_exchange_rate", GoName: "ComputeExchangeRate", Params: []Param{p("base_currency"), p("target_currency"), p("value")}},
+			{Name: "contact_customer_support", GoName: "ContactCustomerSupport", Params: []Param{p("booking_id"), p("message")}},
+			{Name: "get_all_credit_cards", GoName: "GetAllCreditCards"},
+			{Name: "get_booking_history", GoName: "GetBookingHistory", Params: []Param{p("access_token")}},
+			{Name: "get_budget_fiscal_year", GoName: "GetBudgetFiscalYear", Params: []Param{opt("lastModifiedAfter"), opt("includeRemoved")}},
+			{Name: "get_credit_card_balance", GoName: "GetCreditCardBalance", Params: []Param{p("access_token"), p("card_id")}},
+			{Name: "get_flight_cost", GoName: "GetFlightCost", Params: []Param{p("travel_from"), p("travel_to"), p("travel_date"), p("travel_class")}},
+			{Name: "get_nearest_airport_by_city", GoName: "GetNearestAirportByCity", Params: []Param{p("location")}},
+			{Name: "list_all_airports", GoName: "ListAllAirports"},
+			{Name: "purchase_insurance", GoName: "PurchaseInsurance", Params: []Param{p("access_token"), p("insurance_type"), p("booking_id"), p("insurance_cost"), p("card_id")}},
+			{Name: "register_credit_card", GoName: "RegisterCreditCard", Params: []Param{p("access_token"), p("card_number"), p("expiration_date"), p("cardholder_name"), p("card_verification_number")}},
+			{Name: "retrieve_invoice", GoName: "RetrieveInvoice", Params: []Param{p("access_token"), opt("booking_id"), opt("insurance_id")}},
+			{Name: "set_budget_limit", GoName: "SetBudgetLimit", Params: []Param{p("access_token"), p("budget_limit")}},
+			{Name: "travel_get_login_status", GoName: "TravelGetLoginStatus"},
+			{Name: "verify_traveler_information", GoName: "VerifyTravelerInformation", Params: []Param{p("first_name"), p("last_name"), p("date_of_birth"), p("passport_number")}},
+		},
+	}
+}

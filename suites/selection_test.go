@@ -1,0 +1,92 @@
+// Package suites_test checks that the generated specs select exactly what
+// their labels and ids say: one spec per data-set entry, label filters that
+// mirror upstream's --test-category names, and focus by entry id. It runs the
+// Ginkgo CLI in dry-run mode over the suites (nothing is executed).
+package suites_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/testenv"
+)
+
+func TestSelection(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "spec selection")
+}
+
+// dryRun lists the specs ginkgo would run with args, per category.
+func dryRun(args ...string) map[string]int {
+	root := testenv.ModuleRoot()
+	report := filepath.Join(GinkgoT().TempDir(), "report.json")
+	cmdArgs := append([]string{"tool", "ginkgo", "-r", "--dry-run", "--json-report=" + report, "--keep-separate-reports=false"}, args...)
+	cmdArgs = append(cmdArgs, "./suites")
+	cmd := exec.Command("go", cmdArgs...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "BFCL_RESULT_DIR="+GinkgoT().TempDir(), "BFCL_SCORE_DIR="+GinkgoT().TempDir())
+	out, err := cmd.CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), string(out))
+	b, err := os.ReadFile(report)
+	Expect(err).NotTo(HaveOccurred())
+	var reports []types.Report
+	Expect(json.Unmarshal(b, &reports)).To(Succeed())
+	counts := map[string]int{}
+	for _, r := range reports {
+		for _, s := range r.SpecReports {
+			if s.LeafNodeType != types.NodeTypeIt || s.State == types.SpecStateSkipped && len(s.ContainerHierarchyTexts) == 0 {
+				continue
+			}
+			if s.State != types.SpecStatePassed {
+				continue // dry-run marks every selected spec passed; filtered ones are skipped
+			}
+			counts[s.ContainerHierarchyTexts[0]]++
+		}
+	}
+	return counts
+}
+
+var _ = Describe("the generated specs", Ordered, func() {
+	BeforeAll(func() {
+		if dir, ok := testenv.DataDir(); !ok {
+			Skip(testenv.MissingMessage("BFCL data set", dir, "BFCL_DATA_DIR"))
+		}
+	})
+
+	It("hold one spec per data-set entry, per category", func() {
+		counts := dryRun()
+		total := 0
+		for _, c := range category.Scoring() {
+			Expect(counts[string(c)]).To(Equal(c.EntryCount()), string(c))
+			total += counts[string(c)]
+		}
+		Expect(total).To(Equal(5106))
+	})
+
+	It("select upstream's groups with --label-filter", func() {
+		counts := dryRun("--label-filter=multi_turn")
+		Expect(counts).To(HaveLen(4))
+		for _, c := range category.MultiTurn() {
+			Expect(counts[string(c)]).To(Equal(200))
+		}
+		counts = dryRun("--label-filter=live && !live_irrelevance")
+		Expect(counts).To(Equal(map[string]int{"live_simple": 258, "live_multiple": 1053, "live_parallel": 16, "live_parallel_multiple": 24, "live_relevance": 16}))
+		counts = dryRun("--label-filter=lang: containsAny java")
+		Expect(counts).To(Equal(map[string]int{"simple_java": 100}))
+		counts = dryRun("--label-filter=TicketAPI && multi_turn_base")
+		Expect(counts["multi_turn_base"]).To(BeNumerically(">", 0))
+		Expect(counts).To(HaveLen(1))
+	})
+
+	It("focus one entry by id", func() {
+		Expect(dryRun("--focus=multi_turn_base_42$")).To(Equal(map[string]int{"multi_turn_base": 1}))
+	})
+})
