@@ -178,19 +178,110 @@ func (d *Directory) equal(other pyval.Value, depth int) bool {
 }
 
 // PyJSON is the pyjson v1 encoding {"$Directory": {"name", "parent",
-// "contents"}} where parent is the parent's name or null.
-func (d *Directory) PyJSON() any {
+// "contents"}} where parent is the parent's name or null. The subtree is
+// encoded here (not by pyval) so that a directory copied into itself,
+// which upstream can create and Python's json refuses as a circular
+// reference, ends in a {"$circular": true} marker instead of recursing
+// forever.
+func (d *Directory) PyJSON() any { return d.pyjson(map[*pyval.Dict]bool{}) }
+
+func (d *Directory) pyjson(active map[*pyval.Dict]bool) any {
 	var parent pyval.Value = pyval.None
 	if d.Parent != nil {
 		parent = d.Parent.Name
+	}
+	var contents any
+	if active[d.Contents] {
+		contents = pyval.OrderedObject{{Key: "$circular", Value: true}}
+	} else {
+		active[d.Contents] = true
+		plain := true
+		for _, k := range d.Contents.Keys() {
+			if s, ok := k.(pyval.Str); !ok || strings.HasPrefix(string(s), "$") {
+				plain = false
+			}
+		}
+		child := func(v pyval.Value) any {
+			if sub, ok := v.(*Directory); ok {
+				return sub.pyjson(active)
+			}
+			return v
+		}
+		if plain {
+			obj := make(pyval.OrderedObject, 0, d.Contents.Len())
+			for _, kv := range d.Contents.Items() {
+				obj = append(obj, pyval.Field{Key: string(kv.Key.(pyval.Str)), Value: child(kv.Value)})
+			}
+			contents = obj
+		} else {
+			pairs := make([]any, 0, d.Contents.Len())
+			for _, kv := range d.Contents.Items() {
+				pairs = append(pairs, []any{kv.Key, child(kv.Value)})
+			}
+			contents = pyval.OrderedObject{{Key: "$dict", Value: pairs}}
+		}
+		delete(active, d.Contents)
 	}
 	return pyval.OrderedObject{
 		{Key: "$Directory", Value: pyval.OrderedObject{
 			{Key: "name", Value: d.Name},
 			{Key: "parent", Value: parent},
-			{Key: "contents", Value: d.Contents},
+			{Key: "contents", Value: contents},
 		}},
 	}
+}
+
+// PyDeepCopy is copy.deepcopy(f).
+func (f *File) PyDeepCopy() pyval.Value {
+	return &File{Name: pyval.DeepCopy(f.Name), Content: pyval.DeepCopy(f.Content)}
+}
+
+// PyDeepCopy is copy.deepcopy(d): the whole object graph reachable from d
+// (contents and parent links) is copied once, so shared contents dicts and
+// the parents that mv/cp leave behind stay shared in the copy exactly as
+// in the original.
+func (d *Directory) PyDeepCopy() pyval.Value {
+	return d.deepCopy(&gfsCopyMemo{dirs: map[*Directory]*Directory{}, dicts: map[*pyval.Dict]*pyval.Dict{}, files: map[*File]*File{}})
+}
+
+type gfsCopyMemo struct {
+	dirs  map[*Directory]*Directory
+	dicts map[*pyval.Dict]*pyval.Dict
+	files map[*File]*File
+}
+
+func (d *Directory) deepCopy(m *gfsCopyMemo) *Directory {
+	if c, ok := m.dirs[d]; ok {
+		return c
+	}
+	c := &Directory{Name: pyval.DeepCopy(d.Name)}
+	m.dirs[d] = c
+	if d.Parent != nil {
+		c.Parent = d.Parent.deepCopy(m)
+	}
+	if nd, ok := m.dicts[d.Contents]; ok {
+		c.Contents = nd
+		return c
+	}
+	nd := pyval.NewDict()
+	m.dicts[d.Contents] = nd
+	c.Contents = nd
+	for _, kv := range d.Contents.Items() {
+		switch x := kv.Value.(type) {
+		case *Directory:
+			nd.Set(kv.Key, x.deepCopy(m))
+		case *File:
+			f, ok := m.files[x]
+			if !ok {
+				f = x.PyDeepCopy().(*File)
+				m.files[x] = f
+			}
+			nd.Set(kv.Key, f)
+		default:
+			nd.Set(kv.Key, pyval.DeepCopy(x))
+		}
+	}
+	return c
 }
 
 // addFile is upstream's Directory._add_file.
@@ -364,6 +455,9 @@ func (g *GorillaFileSystem) lc(name string) pyval.Value {
 // State implements Instance: vars(instance) without private names.
 func (g *GorillaFileSystem) State() *pyval.Dict {
 	d := pyval.NewDict()
+	if g.root == nil { // before _load_scenario vars() holds no public name
+		return d
+	}
 	d.SetStr("long_context", pyval.Bool(g.longContext))
 	d.SetStr("root", g.root)
 	return d

@@ -1,17 +1,152 @@
 package sim
 
 import (
+	"strings"
+	"testing"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
+func newTestFS(configJSON string) *GorillaFileSystem {
+	cfg, err := pyval.FromJSONString(configJSON)
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	g := NewGorillaFileSystem(&Env{})
+	ExpectWithOffset(1, g.LoadScenario(cfg.(*pyval.Dict), false)).To(Succeed())
+	return g
+}
+
 var _ = Describe("GorillaFileSystem", func() {
 	It("replays every reference trace entry (results and states)", func() {
 		replayAllFor("GorillaFileSystem")
 	})
+
+	It("matches call sequences recorded from the upstream Python class", func() {
+		replayUpstreamDiff("GorillaFileSystem")
+	})
+
+	It("survives a directory copied into itself the way Python does (no hang, no crash)", func() {
+		const cfg = `{"root": {"r": {"type": "directory", "contents": {"d": {"type": "directory", "contents": {"f": {"type": "file", "content": "x"}}}}}}}`
+		g := newTestFS(cfg)
+		Expect(serialiseResult(g.Cp(pyval.Str("d"), pyval.Str("d")))).To(Equal(`{"result": "'d' copied to 'd/d'"}`))
+		// repr as CPython prints it (dict repr shows a dict met again as {...})
+		Expect(g.Root().PyRepr()).To(Equal("<Directory: r, Parent: None, Contents: {'d': <Directory: d, Parent: r, Contents: {'f': <<File: f, Content: x>>, 'd': <Directory: d, Parent: d, Contents: {'f': <<File: f, Content: x>>, 'd': <Directory: d, Parent: d, Contents: {...}>}>}>}>"))
+		_, err := g.Find(nil, nil)
+		Expect(err).To(MatchError(ContainSubstring("maximum recursion depth exceeded")))
+		_, err = g.Du(nil)
+		Expect(err).To(MatchError(ContainSubstring("maximum recursion depth exceeded")))
+		b, err := pyval.MarshalPyJSON(g.State())
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).To(ContainSubstring(`{"$circular":true}`))
+		other := newTestFS(cfg)
+		_, _ = other.Cp(pyval.Str("d"), pyval.Str("d"))
+		Expect(g.Root().PyEqual(g.Root())).To(BeTrue())
+		Expect(g.Root().PyEqual(other.Root())).To(BeFalse()) // CPython: RecursionError
+	})
+
+	It("compares directories by name and contents only, as upstream's __eq__", func() {
+		a := newTestFS(`{"root": {"r": {"type": "directory", "contents": {"x": {"type": "file", "content": "1"}, "y": {"type": "directory", "contents": {}}}}}}`)
+		b := newTestFS(`{"root": {"r": {"type": "directory", "contents": {"y": {"type": "directory", "contents": {}}, "x": {"type": "file", "content": "1"}}}}}`)
+		Expect(pyval.Equal(a.Root(), b.Root())).To(BeTrue())
+		_, _ = b.Mv(pyval.Str("y"), pyval.Str("z"))
+		_, _ = b.Mv(pyval.Str("z"), pyval.Str("y")) // a new object, children keep old parents
+		Expect(pyval.Equal(a.Root(), b.Root())).To(BeTrue())
+		_, _ = b.Echo(pyval.Str("2"), pyval.Str("x"))
+		Expect(pyval.Equal(a.Root(), b.Root())).To(BeFalse())
+		Expect(pyval.Equal(a.Root(), pyval.Str("r"))).To(BeFalse())
+	})
 })
 
-var _ = pyval.None
-var _ = Equal
+// FuzzGorillaFileSystem checks that no sequence of calls with arbitrary
+// string arguments makes the port panic or hang.
+func FuzzGorillaFileSystem(f *testing.F) {
+	f.Add("cd docs\nmkdir a\ncp a b\nmv b a\ncd a\nfind . x\ncd ..\nrm a")
+	f.Add("touch .\necho hi .\ncp docs docs\ndu 1\nfind / \ntail f.txt -3")
+	f.Fuzz(func(t *testing.T, script string) {
+		cfg, err := pyval.FromJSONString(`{"root": {"r": {"type": "directory", "contents": {"docs": {"type": "directory", "contents": {"f.txt": {"type": "file", "content": "a\nb\nc"}}}}}}}`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := NewGorillaFileSystem(&Env{})
+		if err := g.LoadScenario(cfg.(*pyval.Dict), false); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(script, "\n")
+		if len(lines) > 40 {
+			lines = lines[:40]
+		}
+		for _, line := range lines {
+			w := strings.Fields(line)
+			arg := func(i int) pyval.Value {
+				if i < len(w) {
+					return pyval.Str(w[i])
+				}
+				return pyval.Str("")
+			}
+			if len(w) == 0 {
+				continue
+			}
+			switch w[0] {
+			case "cd":
+				_, _ = g.Cd(arg(1))
+			case "mkdir":
+				_, _ = g.Mkdir(arg(1))
+			case "touch":
+				_, _ = g.Touch(arg(1))
+			case "echo":
+				_, _ = g.Echo(arg(1), arg(2))
+			case "cp":
+				_, _ = g.Cp(arg(1), arg(2))
+			case "mv":
+				_, _ = g.Mv(arg(1), arg(2))
+			case "rm":
+				_, _ = g.Rm(arg(1))
+			case "rmdir":
+				_, _ = g.Rmdir(arg(1))
+			case "find":
+				_, _ = g.Find(arg(1), arg(2))
+			case "du":
+				_, _ = g.Du(arg(1))
+			case "tail":
+				_, _ = g.Tail(arg(1), pyval.Int(len(line)%7-3))
+			default:
+				_, _ = g.Pwd()
+				_, _ = g.Ls(pyval.Bool(true))
+			}
+		}
+		_ = g.Root().PyRepr()
+		_ = g.Root().PyEqual(g.Root())
+		if _, err := pyval.MarshalPyJSON(g.State()); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+var _ = Describe("GorillaFileSystem deep copy", func() {
+	It("copies the object graph once, keeping mv's shared contents and old parents", func() {
+		g := newTestFS(`{"root": {"r": {"type": "directory", "contents": {"d": {"type": "directory", "contents": {"s": {"type": "directory", "contents": {}}}}}}}}`)
+		_, _ = g.Mv(pyval.Str("d"), pyval.Str("e"))
+		before, err := pyval.MarshalPyJSON(g.State())
+		Expect(err).NotTo(HaveOccurred())
+		cp := pyval.DeepCopy(g.Root()).(*Directory)
+		Expect(cp.PyEqual(g.Root())).To(BeTrue())
+		Expect(cp).NotTo(BeIdenticalTo(g.Root()))
+		e, _ := cp.Contents.GetStr("e")
+		s, _ := e.(*Directory).Contents.GetStr("s")
+		Expect(pyval.StrOf(s.(*Directory).Parent.Name)).To(Equal("d")) // the detached old directory
+		Expect(s.(*Directory).Parent.Contents).To(BeIdenticalTo(e.(*Directory).Contents))
+		_, _ = g.Mkdir(pyval.Str("later"))
+		Expect(cp.Contents.Has(pyval.Str("later"))).To(BeFalse())
+		Expect(string(before)).To(ContainSubstring(`"parent":"d"`))
+	})
+
+	It("has no public state before LoadScenario, like vars() of a fresh instance", func() {
+		Expect(NewGorillaFileSystem(nil).State().Len()).To(Equal(0))
+		Expect(NewTwitterAPI(nil).State().Len()).To(Equal(0))
+		Expect(NewMessageAPI(nil).State().Len()).To(Equal(0))
+		Expect(NewTicketAPI(nil).State().Len()).To(Equal(0))
+		Expect(NewMathAPI(nil).State().Len()).To(Equal(0))
+	})
+})

@@ -192,9 +192,7 @@ func mathSqrt(v pyval.Value) (pyval.Value, error) {
 	return pyval.Float(math.Sqrt(x)), nil
 }
 
-// siToMeters is upstream's to_meters table (in its order).
-var siUnits = []string{"km", "m", "cm", "mm", "um", "nm"}
-
+// siToMeters is upstream's to_meters table.
 func siToMeters(unit string) pyval.Value {
 	switch unit {
 	case "km":

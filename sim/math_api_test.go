@@ -2,6 +2,7 @@ package sim
 
 import (
 	"strings"
+	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -190,6 +191,10 @@ var _ = Describe("MathAPI", func() {
 		replayAllFor("MathAPI")
 	})
 
+	It("matches call sequences recorded from the upstream Python class", func() {
+		replayUpstreamDiff("MathAPI")
+	})
+
 	It("reproduces mpmath logarithm and Decimal square_root values exactly", func() {
 		n := 0
 		for _, line := range strings.Split(mathPythonCases, "\n") {
@@ -255,3 +260,30 @@ var _ = Describe("MathAPI", func() {
 		check(`{"error": "Cannot calculate square root of a negative number"}`, "square_root", "-4", "5")
 	})
 })
+
+func BenchmarkLogarithm50Digits(b *testing.B) {
+	m := NewMathAPI(nil)
+	for i := 0; i < b.N; i++ {
+		if _, err := m.Logarithm(pyval.Float(980.0), pyval.Int(20), pyval.Int(50)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkLogarithm5000Digits(b *testing.B) {
+	m := NewMathAPI(nil)
+	for i := 0; i < b.N; i++ {
+		if _, err := m.Logarithm(pyval.Float(980.0), pyval.Int(20), pyval.Int(5000)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkSquareRoot1000Digits(b *testing.B) {
+	m := NewMathAPI(nil)
+	for i := 0; i < b.N; i++ {
+		if _, err := m.SquareRoot(pyval.Float(23.555), pyval.Int(1000)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

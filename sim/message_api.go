@@ -107,6 +107,9 @@ func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 // State implements Instance.
 func (m *MessageAPI) State() *pyval.Dict {
 	d := pyval.NewDict()
+	if m.random == nil { // before _load_scenario vars() holds no public name
+		return d
+	}
 	d.SetStr("generated_ids", m.generatedIDs)
 	d.SetStr("user_count", m.userCount)
 	d.SetStr("user_map", m.userMap)

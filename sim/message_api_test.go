@@ -8,4 +8,8 @@ var _ = Describe("MessageAPI", func() {
 	It("replays every reference trace entry (results and states)", func() {
 		replayAllFor("MessageAPI")
 	})
+
+	It("matches call sequences recorded from the upstream Python class", func() {
+		replayUpstreamDiff("MessageAPI")
+	})
 })

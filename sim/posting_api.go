@@ -72,6 +72,9 @@ func (t *TwitterAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 // State implements Instance.
 func (t *TwitterAPI) State() *pyval.Dict {
 	d := pyval.NewDict()
+	if t.tweets == nil { // before _load_scenario vars() holds no public name
+		return d
+	}
 	d.SetStr("username", t.username)
 	d.SetStr("password", t.password)
 	d.SetStr("authenticated", t.authenticated)

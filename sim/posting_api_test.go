@@ -8,4 +8,8 @@ var _ = Describe("TwitterAPI", func() {
 	It("replays every reference trace entry (results and states)", func() {
 		replayAllFor("TwitterAPI")
 	})
+
+	It("matches call sequences recorded from the upstream Python class", func() {
+		replayUpstreamDiff("TwitterAPI")
+	})
 })

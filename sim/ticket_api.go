@@ -44,6 +44,9 @@ func (t *TicketAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 // State implements Instance.
 func (t *TicketAPI) State() *pyval.Dict {
 	d := pyval.NewDict()
+	if t.ticketQueue == nil { // before _load_scenario vars() holds no public name
+		return d
+	}
 	d.SetStr("ticket_queue", t.ticketQueue)
 	d.SetStr("ticket_counter", t.ticketCounter)
 	d.SetStr("current_user", t.currentUser)

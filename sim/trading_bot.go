@@ -141,8 +141,12 @@ func (t *TradingBot) LoadScenario(config *pyval.Dict, longContext bool) error {
 	return nil
 }
 
-// State implements Instance.
+// State implements Instance. Before LoadScenario the instance has no public
+// attributes (upstream's __init__ only annotates them).
 func (t *TradingBot) State() *pyval.Dict {
+	if t.random == nil {
+		return pyval.NewDict()
+	}
 	return sbDict(
 		"orders", t.orders,
 		"account_info", t.accountInfo,

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -160,6 +161,117 @@ func sbReplayAll(cls string) *sbReplayStats {
 	return st
 }
 
+// sbReplayModelSide replays, for class cls, the model-side calls of the
+// reference verdict run (multi_turn_verdicts: gpt-oss-120b outputs, with
+// every executed call and its result string) on a fresh "model" instance
+// per entry, and the ground-truth calls on a separate instance, comparing
+// every result string. Calls the test's parser cannot read (harmony leaks,
+// syntax errors) never reach a backend upstream either and are skipped.
+func sbReplayModelSide(cls string) {
+	td, err := loadTraces()
+	if err != nil && strings.HasPrefix(err.Error(), "SKIPPED LOUDLY") {
+		Skip(err.Error())
+	}
+	Expect(err).NotTo(HaveOccurred())
+	ref, _ := testenv.ReferenceDir()
+	dir := filepath.Join(ref, "multi_turn_verdicts", "2025-11-12-harmony-fixes-2", "openai_gpt-oss-120b")
+	owners, err := sbMethodOwners()
+	Expect(err).NotTo(HaveOccurred())
+	involved := map[string][]string{}
+	for _, e := range td.entries {
+		involved[e.ID] = e.InvolvedClasses
+	}
+	c := sbClasses()[cls]
+	var mismatches []string
+	entries, modelCalls, gtCalls, unparsed := 0, 0, 0, 0
+	for _, cat := range []string{"base", "miss_func", "miss_param"} {
+		err := readJSONL(filepath.Join(dir, "BFCL_v4_multi_turn_"+cat+"_execlog.jsonl"), func(line []byte) error {
+			var ex struct {
+				ID    string `json:"id"`
+				Turns []struct {
+					ModelSteps []struct {
+						Calls   []string `json:"calls"`
+						Results []string `json:"results"`
+					} `json:"model_steps"`
+					GTCalls   []string `json:"gt_calls"`
+					GTResults []string `json:"gt_results"`
+				} `json:"turns"`
+			}
+			if err := json.Unmarshal(line, &ex); err != nil {
+				return err
+			}
+			mine := false
+			for _, ic := range involved[ex.ID] {
+				mine = mine || ic == cls
+			}
+			if !mine {
+				return nil
+			}
+			entries++
+			newInst := func() Instance {
+				inst := c.New(&Env{})
+				sub, _ := td.configs[ex.ID].GetStr(cls)
+				d, _ := sub.(*pyval.Dict)
+				if d == nil {
+					d = pyval.NewDict()
+				} else {
+					d = pyval.DeepCopy(d).(*pyval.Dict)
+				}
+				Expect(inst.LoadScenario(d, false)).To(Succeed())
+				return inst
+			}
+			model, gt := newInst(), newInst()
+			run := func(side string, inst Instance, turn int, calls, results []string) {
+				for i, call := range calls {
+					name, args, kwargs, err := parseCall(call)
+					if err != nil {
+						unparsed++
+						continue
+					}
+					owner := ""
+					for _, ic := range involved[ex.ID] {
+						if owners[ic][name] {
+							owner = ic
+						}
+					}
+					if owner != cls {
+						continue
+					}
+					if side == "model" {
+						modelCalls++
+					} else {
+						gtCalls++
+					}
+					got := serialiseResult(invoke(c, inst, name, args, kwargs))
+					if got != results[i] {
+						mismatches = append(mismatches, fmt.Sprintf("%s turn %d %s call %s:\n got: %s\nwant: %s",
+							ex.ID, turn, side, call, sbClip(got), sbClip(results[i])))
+					}
+				}
+			}
+			for ti, t := range ex.Turns {
+				for _, st := range t.ModelSteps {
+					run("model", model, ti, st.Calls, st.Results)
+				}
+				run("gt", gt, ti, t.GTCalls, t.GTResults)
+			}
+			return nil
+		})
+		if os.IsNotExist(err) {
+			Skip(testenv.MissingMessage("multi-turn verdict execution logs", dir, "BFCL_REFERENCE_DIR"))
+		}
+		Expect(err).NotTo(HaveOccurred())
+	}
+	GinkgoWriter.Printf("%s model side: %d entries, %d model calls, %d gt calls, %d unparsable skipped, %d mismatches\n",
+		cls, entries, modelCalls, gtCalls, unparsed, len(mismatches))
+	AddReportEntry(cls+" model-side replay", fmt.Sprintf("%d entries, %d model calls, %d ground-truth calls", entries, modelCalls, gtCalls))
+	if len(mismatches) > 8 {
+		mismatches = append(mismatches[:8:8], fmt.Sprintf("... and %d more", len(mismatches)-8))
+	}
+	Expect(mismatches).To(BeEmpty())
+	Expect(modelCalls).To(BeNumerically(">", 0))
+}
+
 // sbCall invokes a method by its Python name with keyword arguments given
 // as alternating name, value.
 func sbCall(c Class, inst Instance, name string, kv ...any) string {
@@ -209,6 +321,29 @@ func sbRegistryChecks(c Class) {
 	}
 }
 
+var _ = Describe("sim-B classes", func() {
+	It("have no public attributes before LoadScenario and the upstream attribute order after it", func() {
+		order := map[string]string{
+			"TradingBot":        "orders account_info authenticated market_status order_counter stocks watch_list transaction_history long_context",
+			"TravelAPI":         "credit_card_list booking_record access_token token_type token_expires_in token_scope user_first_name user_last_name budget_limit long_context",
+			"VehicleControlAPI": "fuelLevel batteryVoltage engine_state remainingUnlockedDoors doorStatus acTemperature fanSpeed acMode humidityLevel headLightStatus parkingBrakeStatus brakePedalStatus distanceToNextVehicle cruiseStatus destination frontLeftTirePressure frontRightTirePressure rearLeftTirePressure rearRightTirePressure long_context",
+		}
+		for name, c := range sbClasses() {
+			inst := c.New(&Env{})
+			Expect(inst.ClassName()).To(Equal(name))
+			Expect(inst.State().Len()).To(Equal(0), name)
+			Expect(inst.LoadScenario(pyval.NewDict(), false)).To(Succeed())
+			var keys []string
+			for _, k := range inst.State().Keys() {
+				keys = append(keys, string(k.(pyval.Str)))
+			}
+			Expect(strings.Join(keys, " ")).To(Equal(order[name]))
+			Expect(c.Module).NotTo(BeEmpty())
+			Expect(c.Stateless).To(BeFalse())
+		}
+	})
+})
+
 var _ = Describe("TradingBot", func() {
 	cls := classTradingBot()
 
@@ -218,6 +353,10 @@ var _ = Describe("TradingBot", func() {
 
 	It("registers every public method, sorted, with the function docs' names", func() {
 		sbRegistryChecks(cls)
+	})
+
+	It("reproduces every result of the reference run's model-side and ground-truth calls", func() {
+		sbReplayModelSide(cls.Name)
 	})
 
 	It("raises Python's exceptions for bad argument types, keeping earlier changes", func() {

@@ -167,8 +167,12 @@ func (t *TravelAPI) LoadScenario(config *pyval.Dict, longContext bool) error {
 	return nil
 }
 
-// State implements Instance.
+// State implements Instance. Before LoadScenario the instance has no public
+// attributes (upstream's __init__ only annotates them).
 func (t *TravelAPI) State() *pyval.Dict {
+	if t.random == nil {
+		return pyval.NewDict()
+	}
 	return sbDict(
 		"credit_card_list", t.creditCardList,
 		"booking_record", t.bookingRecord,

@@ -19,6 +19,10 @@ var _ = Describe("TravelAPI", func() {
 		sbRegistryChecks(cls)
 	})
 
+	It("reproduces every result of the reference run's model-side and ground-truth calls", func() {
+		sbReplayModelSide(cls.Name)
+	})
+
 	authenticated := func(longContext bool) Instance {
 		t := sbLoaded(cls, nil, longContext)
 		// python3.12: random.Random(141053).randint(100000, 999999)

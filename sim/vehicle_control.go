@@ -143,8 +143,12 @@ func (v *VehicleControlAPI) LoadScenario(config *pyval.Dict, longContext bool) e
 	return nil
 }
 
-// State implements Instance.
+// State implements Instance. Before LoadScenario the instance has no public
+// attributes (upstream's __init__ only annotates them).
 func (v *VehicleControlAPI) State() *pyval.Dict {
+	if v.random == nil {
+		return pyval.NewDict()
+	}
 	return sbDict(
 		"fuelLevel", v.fuelLevel,
 		"batteryVoltage", v.batteryVoltage,

@@ -19,6 +19,10 @@ var _ = Describe("VehicleControlAPI", func() {
 		sbRegistryChecks(cls)
 	})
 
+	It("reproduces every result of the reference run's model-side and ground-truth calls", func() {
+		sbReplayModelSide(cls.Name)
+	})
+
 	It("draws temperatures and speeds from random.Random(141053)", func() {
 		v := sbLoaded(cls, nil, false)
 		// python3.12: r = random.Random(141053); r.uniform(-10.0, 40.0), r.uniform(0.0, 120.0)

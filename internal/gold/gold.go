@@ -4,8 +4,9 @@
 // any server. It is a pipeline check, not a score.
 //
 //   - single-turn: one call per ground-truth function, each parameter given
-//     its first acceptable value (a first value of "" means "may be
-//     omitted", so the parameter is left out);
+//     its first acceptable value, or left out when "" (may be omitted) is an
+//     option and the schema does not require it; Java and JavaScript values
+//     rendered as the string literals those languages' parameters take;
 //   - irrelevance, live_irrelevance: a text answer (no call);
 //   - live_relevance (no ground truth upstream): a call of the first
 //     offered function without arguments (relevance checks only that a call
@@ -60,13 +61,32 @@ func New(e *dataset.Entry) (*Driver, error) {
 // Name implements driver.Driver.
 func (d *Driver) Name() string { return "gold" }
 
-// Complete implements driver.Driver: the turn is the number of user
-// messages so far; after a tool result the turn's text answer follows.
+// Complete implements driver.Driver. The turn is found by counting the user
+// messages sent so far against the entry's turns (a turn may hold several
+// user messages; a held-out turn gets one); after a tool result the turn's
+// text answer follows.
 func (d *Driver) Complete(_ context.Context, req driver.Request) (driver.Response, error) {
-	turn := -1
+	users := 0
 	for _, m := range req.Messages {
 		if m.Role == "user" {
-			turn++
+			users++
+		}
+	}
+	turn, cum := -1, 0
+	for t, msgs := range d.entry.Question {
+		n := 0
+		for _, m := range msgs {
+			if m.Role == "user" {
+				n++
+			}
+		}
+		if len(msgs) == 0 {
+			n = 1 // held-out turn: the loop sends upstream's fixed user message
+		}
+		cum += n
+		if users <= cum {
+			turn = t
+			break
 		}
 	}
 	if turn < 0 || turn >= len(d.turns) {
@@ -90,6 +110,10 @@ func (d *Driver) prepareSingleTurn() error {
 	if !ok {
 		return fmt.Errorf("gold: %s: ground truth is not a list", d.entry.Where())
 	}
+	schemas, err := d.schemas()
+	if err != nil {
+		return err
+	}
 	var calls []driver.ToolCall
 	for i, item := range list.Items {
 		fd, ok := item.(*pyval.Dict)
@@ -101,26 +125,98 @@ func (d *Driver) prepareSingleTurn() error {
 		if !ok {
 			return fmt.Errorf("gold: %s: parameters of ground truth call %d are not an object", d.entry.Where(), i)
 		}
+		sc := schemas[pyval.StrOf(name)]
 		args := pyval.NewDict()
 		for _, kv := range pd.Items() {
 			opts, ok := kv.Value.(*pyval.List)
-			if !ok || len(opts.Items) == 0 {
-				return fmt.Errorf("gold: %s: parameter %s has no options", d.entry.Where(), pyval.Repr(kv.Key))
+			if !ok {
+				return fmt.Errorf("gold: %s: options of parameter %s are not a list", d.entry.Where(), pyval.Repr(kv.Key))
 			}
-			if s, isStr := opts.Items[0].(pyval.Str); isStr && s == "" {
+			if len(opts.Items) == 0 {
+				continue // no acceptable value at all (a data-set oddity, see KnownFailures)
+			}
+			pname := pyval.StrOf(kv.Key)
+			v, omit := pick(opts.Items, sc.required[pname])
+			if omit {
 				continue
 			}
-			args.Set(kv.Key, opts.Items[0])
+			v = firstValue(v)
+			switch {
+			case strings.Contains(d.entry.Category, "javascript"):
+				v = pyval.Str(jsLiteral(v, sc.types[pname]))
+			case strings.Contains(d.entry.Category, "java"):
+				v = pyval.Str(javaLiteral(v, sc.types[pname]))
+			}
+			args.Set(kv.Key, v)
 		}
 		js, err := pyval.JSONDumps(args)
 		if err != nil {
 			return fmt.Errorf("gold: %s: %w", d.entry.Where(), err)
 		}
-		calls = append(calls, driver.ToolCall{ID: fmt.Sprintf("gold_%d", i), Name: string(name.(pyval.Str)), Arguments: js})
+		calls = append(calls, driver.ToolCall{ID: fmt.Sprintf("gold_%d", i), Name: pyval.StrOf(name), Arguments: js})
 	}
 	d.turns = [][]driver.ToolCall{calls}
 	d.text = []string{"done"}
 	return nil
+}
+
+// pick chooses an acceptable option: a parameter whose options include ""
+// ("may be omitted") is left out unless the schema requires it (the
+// checker accepts the omission only then); otherwise the first non-empty
+// option.
+func pick(opts []pyval.Value, required bool) (v pyval.Value, omit bool) {
+	var first pyval.Value
+	for _, o := range opts {
+		if s, isStr := o.(pyval.Str); isStr && s == "" {
+			if !required {
+				return nil, true
+			}
+			continue
+		}
+		if first == nil {
+			first = o
+		}
+	}
+	if first == nil {
+		return opts[0], false
+	}
+	return first, false
+}
+
+// schema is what gold needs of a function document.
+type schema struct {
+	required map[string]bool
+	types    map[string]paramType
+}
+
+func (d *Driver) schemas() (map[string]schema, error) {
+	out := map[string]schema{}
+	for _, raw := range d.entry.Functions {
+		var doc struct {
+			Name       string `json:"name"`
+			Parameters struct {
+				Properties map[string]struct {
+					Type  string `json:"type"`
+					Items struct {
+						Type string `json:"type"`
+					} `json:"items"`
+				} `json:"properties"`
+				Required []string `json:"required"`
+			} `json:"parameters"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			return nil, fmt.Errorf("gold: %s: function document: %w", d.entry.Where(), err)
+		}
+		s := schema{required: map[string]bool{}, types: map[string]paramType{}}
+		for _, r := range doc.Parameters.Required {
+			s.required[r] = true
+		}
+		for n, p := range doc.Parameters.Properties {
+			s.types[n] = paramType{Type: p.Type, Items: p.Items.Type}
+		}
+		out[doc.Name] = s
+	}
+	return out, nil
 }
 
 func (d *Driver) prepareRelevance() error {
@@ -136,4 +232,33 @@ func (d *Driver) prepareRelevance() error {
 	d.turns = [][]driver.ToolCall{{{ID: "gold_0", Name: doc.Name, Arguments: "{}"}}}
 	d.text = []string{"done"}
 	return nil
+}
+
+// firstValue resolves nested possible answers: a dict option holds, per
+// key, its own list of options (take the first, "" meaning omit), and lists
+// may hold such dicts.
+func firstValue(v pyval.Value) pyval.Value {
+	switch x := v.(type) {
+	case *pyval.Dict:
+		out := pyval.NewDict()
+		for _, kv := range x.Items() {
+			opts, ok := kv.Value.(*pyval.List)
+			if !ok || len(opts.Items) == 0 {
+				out.Set(kv.Key, firstValue(kv.Value))
+				continue
+			}
+			if s, isStr := opts.Items[0].(pyval.Str); isStr && s == "" {
+				continue
+			}
+			out.Set(kv.Key, firstValue(opts.Items[0]))
+		}
+		return out
+	case *pyval.List:
+		out := pyval.NewList()
+		for _, it := range x.Items {
+			out.Items = append(out.Items, firstValue(it))
+		}
+		return out
+	}
+	return v
 }

@@ -26,7 +26,9 @@ func Outcomes(r types.Report) (map[category.Category][]SpecOutcome, error) {
 				continue
 			}
 			var o SpecOutcome
-			if err := json.Unmarshal([]byte(e.Value.AsJSON), &o); err != nil {
+			if raw, ok := e.Value.GetRawValue().(SpecOutcome); ok {
+				o = raw // same process
+			} else if err := json.Unmarshal([]byte(e.Value.AsJSON), &o); err != nil {
 				return nil, fmt.Errorf("report entry of %s: %w", sr.FullText(), err)
 			}
 			out[category.Category(o.Category)] = append(out[category.Category(o.Category)], o)

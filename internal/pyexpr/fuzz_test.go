@@ -1,7 +1,9 @@
 package pyexpr_test
 
 import (
+	"fmt"
 	"math"
+	"time"
 	"testing"
 
 	"github.com/bfcl-go/bfcl/internal/pyexpr"
@@ -50,6 +52,15 @@ func FuzzParse(f *testing.F) {
 	f.Add("f(a=1, b=[1, 2.5, 'x'], c={'k': (None,)})")
 	f.Add("{'a': -1e-05, 'b': {1, 2}, 'c': b'\\x00'}")
 	f.Fuzz(func(t *testing.T, src string) {
+		done := make(chan struct{})
+		go func() {
+			select {
+			case <-done:
+			case <-time.After(3 * time.Second):
+				panic(fmt.Sprintf("HANG on %q", src))
+			}
+		}()
+		defer close(done)
 		e, err := pyexpr.Parse(src)
 		if err != nil {
 			if _, ok := err.(*pyval.Exception); !ok {

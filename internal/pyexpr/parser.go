@@ -1,7 +1,9 @@
 package pyexpr
 
 import (
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
@@ -30,6 +32,9 @@ func Parse(src string) (e Expr, err error) {
 	if strings.IndexByte(src, 0) >= 0 {
 		return nil, &pyval.Exception{Type: "SyntaxError", Msg: "source code string cannot contain null bytes"}
 	}
+	if err := checkUTF8(src); err != nil {
+		return nil, err
+	}
 	p := &parser{src: src, toks: tokenize(src, true)}
 	defer p.recoverTo(&err)
 	e = p.parseEval()
@@ -45,6 +50,9 @@ func ParseModule(src string) (out []Assign, err error) {
 	if strings.IndexByte(src, 0) >= 0 {
 		return nil, &pyval.Exception{Type: "SyntaxError", Msg: "source code string cannot contain null bytes"}
 	}
+	if err := checkUTF8(src); err != nil {
+		return nil, err
+	}
 	p := &parser{src: src, toks: tokenize(src, false)}
 	defer p.recoverTo(&err)
 	out = p.parseModule()
@@ -52,6 +60,24 @@ func ParseModule(src string) (out []Assign, err error) {
 		return nil, p.deferred
 	}
 	return out, nil
+}
+
+// checkUTF8 rejects source that is not valid UTF-8 (CPython decodes the
+// source first).
+func checkUTF8(src string) error {
+	if utf8.ValidString(src) {
+		return nil
+	}
+	for i := 0; i < len(src); {
+		r, size := utf8.DecodeRuneInString(src[i:])
+		if r == utf8.RuneError && size == 1 {
+			line := 1 + strings.Count(src[:i], "\n")
+			return syntaxErr("(unicode error) 'utf-8' codec can't decode byte 0x"+strconv.FormatUint(uint64(src[i]), 16)+
+				" in position "+strconv.Itoa(i)+": invalid start byte", line)
+		}
+		i += size
+	}
+	return nil
 }
 
 func (p *parser) recoverTo(err *error) {

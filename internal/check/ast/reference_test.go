@@ -1,0 +1,87 @@
+package ast_test
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/check/ast"
+	"github.com/bfcl-go/bfcl/internal/decode"
+)
+
+// first300 cuts a message to the first 300 characters, as the reference
+// verdict files do.
+func first300(s string) string {
+	if utf8.RuneCountInString(s) <= 300 {
+		return s
+	}
+	return string([]rune(s)[:300])
+}
+
+var _ = Describe("agreement with upstream on real model outputs (gpt-oss-120b, FC, underscore_to_dot)", Ordered, func() {
+	var cats []refCategory
+
+	BeforeAll(func() {
+		var err error
+		cats, err = loadReference()
+		if err != nil {
+			Skip("REFERENCE DATA ABSENT — the agreement test did NOT run: " + err.Error())
+		}
+	})
+
+	It("reproduces every reference verdict, first message and category accuracy", func() {
+		opts := decode.Options{Mode: decode.ModeFC, UnderscoreToDot: true}
+		var table strings.Builder
+		fmt.Fprintf(&table, "%-24s %7s %7s %7s %7s %9s %9s\n", "category", "entries", "valid", "flag=", "type=", "message=", "accuracy")
+		var mismatches []string
+		total := 0
+		for _, c := range cats {
+			valid, flagOK, typeOK, msgOK := 0, 0, 0, 0
+			for _, tc := range c.cases {
+				v, err := ast.ScoreEntry(tc.category, tc.entry, tc.answer, tc.result, opts)
+				Expect(err).NotTo(HaveOccurred(), "entry %s", tc.id)
+				total++
+				if v.Valid {
+					valid++
+				}
+				wantType, wantMsg := "", ""
+				if tc.want.ErrorType != nil {
+					wantType = *tc.want.ErrorType
+				}
+				if tc.want.Error != nil {
+					wantMsg = *tc.want.Error
+				}
+				gotMsg := ""
+				if len(v.Errors) > 0 {
+					gotMsg = first300(v.Errors[0])
+				}
+				if v.Valid == tc.want.Valid {
+					flagOK++
+				}
+				if v.ErrorType == wantType {
+					typeOK++
+				}
+				if gotMsg == wantMsg {
+					msgOK++
+				}
+				if v.Valid != tc.want.Valid || v.ErrorType != wantType || gotMsg != wantMsg {
+					mismatches = append(mismatches, fmt.Sprintf("%s: got (%v, %q, %q) want (%v, %q, %q)",
+						tc.id, v.Valid, v.ErrorType, gotMsg, tc.want.Valid, wantType, wantMsg))
+				}
+			}
+			acc := float64(valid) / float64(len(c.cases))
+			fmt.Fprintf(&table, "%-24s %7d %7d %7d %7d %9d %9.4f\n", c.name, len(c.cases), valid, flagOK, typeOK, msgOK, acc)
+			Expect(c.hasScores).To(BeTrue(), "official score of %s missing", c.name)
+			Expect(valid).To(Equal(c.official.CorrectCount), "correct count of %s", c.name)
+			Expect(len(c.cases)).To(Equal(c.official.TotalCount), "total of %s", c.name)
+			Expect(acc).To(Equal(c.official.Accuracy), "accuracy of %s", c.name)
+		}
+		AddReportEntry("per-category agreement", table.String())
+		GinkgoWriter.Print(table.String())
+		Expect(total).To(Equal(3641))
+		Expect(mismatches).To(BeEmpty())
+	})
+})

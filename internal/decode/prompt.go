@@ -1,0 +1,48 @@
+package decode
+
+import (
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// decodePromptAST is default_decode_ast_prompting(result, language): strip
+// backticks, newlines and spaces at both ends, add a missing "[" / "]", then
+// parse with the language's parser.
+func decodePromptAST(result pyval.Value, lang string) (pyval.Value, error) {
+	s, ok := result.(pyval.Str)
+	if !ok {
+		return nil, pyval.NewAttributeError("'%s' object has no attribute 'strip'", typeName(result))
+	}
+	text := wrapBrackets(string(s))
+	switch lang {
+	case "", LangPython:
+		return parsePythonCalls(text)
+	case LangJava:
+		return parseJavaCall(sliceInner(text))
+	case LangJavaScript:
+		return parseJSCall(sliceInner(text))
+	}
+	return nil, pyval.NewException("NotImplementedError", "Unsupported language: "+lang)
+}
+
+// wrapBrackets is the common prefix of the prompt decoders.
+func wrapBrackets(s string) string {
+	s = strings.Trim(s, "`\n ")
+	if !strings.HasPrefix(s, "[") {
+		s = "[" + s
+	}
+	if !strings.HasSuffix(s, "]") {
+		s += "]"
+	}
+	return s
+}
+
+// sliceInner is Python's s[1:-1] on code points.
+func sliceInner(s string) string {
+	r := []rune(s)
+	if len(r) <= 2 {
+		return ""
+	}
+	return string(r[1 : len(r)-1])
+}

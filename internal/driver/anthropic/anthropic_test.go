@@ -1,0 +1,14 @@
+package anthropic_test
+
+import (
+	"github.com/bfcl-go/bfcl/internal/driver/anthropic"
+	"github.com/bfcl-go/bfcl/internal/driver/core"
+	"github.com/bfcl-go/bfcl/internal/driver/drivertest"
+	. "github.com/onsi/ginkgo/v2"
+)
+
+func newDriver(cfg core.Config) (core.Driver, error) { return anthropic.New(cfg) }
+
+var _ = Describe("anthropic driver", func() {
+	drivertest.DescribeFixtures(core.ProviderAnthropic, newDriver)
+})

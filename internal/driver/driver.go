@@ -1,0 +1,97 @@
+// Package driver is the model-driver API of the inference loop: the
+// provider-neutral message types, the Driver interface, and New, which
+// picks the provider implementation (ollama, openai, anthropic, gemini).
+// The types live in internal/driver/core so the provider packages can use
+// them without importing this package.
+package driver
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/bfcl-go/bfcl/internal/driver/anthropic"
+	"github.com/bfcl-go/bfcl/internal/driver/core"
+	"github.com/bfcl-go/bfcl/internal/driver/gemini"
+	"github.com/bfcl-go/bfcl/internal/driver/ollama"
+	"github.com/bfcl-go/bfcl/internal/driver/openai"
+)
+
+type (
+	// Message is one chat message; see core.Message.
+	Message = core.Message
+	// ToolCall is one function call of the model; see core.ToolCall.
+	ToolCall = core.ToolCall
+	// Request is one completion request; see core.Request.
+	Request = core.Request
+	// Response is the model's answer; see core.Response.
+	Response = core.Response
+	// Driver talks to one model server.
+	Driver = core.Driver
+	// Config selects and configures a driver; see core.Config.
+	Config = core.Config
+	// Error is a failed provider call (status, body excerpt, retryable).
+	Error = core.Error
+)
+
+// Roles, modes and providers.
+const (
+	RoleSystem    = core.RoleSystem
+	RoleUser      = core.RoleUser
+	RoleAssistant = core.RoleAssistant
+	RoleTool      = core.RoleTool
+
+	ModeFC     = core.ModeFC
+	ModePrompt = core.ModePrompt
+
+	ProviderOllama    = core.ProviderOllama
+	ProviderOpenAI    = core.ProviderOpenAI
+	ProviderAnthropic = core.ProviderAnthropic
+	ProviderGemini    = core.ProviderGemini
+)
+
+// New returns the driver of cfg.Provider.
+func New(cfg Config) (Driver, error) {
+	if cfg.Mode != "" && cfg.Mode != ModeFC && cfg.Mode != ModePrompt {
+		return nil, fmt.Errorf("driver: unknown mode %q (want fc or prompt)", cfg.Mode)
+	}
+	switch cfg.Provider {
+	case ProviderOllama:
+		return ollama.New(cfg)
+	case ProviderOpenAI:
+		return openai.New(cfg)
+	case ProviderAnthropic:
+		return anthropic.New(cfg)
+	case ProviderGemini:
+		return gemini.New(cfg)
+	}
+	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, anthropic or gemini)", cfg.Provider)
+}
+
+// ConvertFunctions turns BFCL function docs into the provider's tool
+// schemas exactly as upstream's convert_to_tool does; see
+// core.ConvertFunctions.
+func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot bool) ([]json.RawMessage, error) {
+	return core.ConvertFunctions(docs, provider, underscoreToDot)
+}
+
+// IsRetryable reports whether err is a provider failure worth retrying.
+func IsRetryable(err error) bool { return core.IsRetryable(err) }
+
+// DefaultSystemPromptFormat is upstream's DEFAULT_SYSTEM_PROMPT_FORMAT.
+const DefaultSystemPromptFormat = core.DefaultSystemPromptFormat
+
+// SystemPrompt is upstream's formulate_system_prompt (prompt mode), byte
+// for byte; format is a "ret_fmt=…&…&style=…" string (see
+// PromptFormatOfEntry).
+func SystemPrompt(format string, functions []json.RawMessage) (string, error) {
+	return core.SystemPrompt(format, functions)
+}
+
+// PromptFormatOfEntry is upstream's extract_prompt_format_from_id.
+func PromptFormatOfEntry(entryID string) (string, error) { return core.PromptFormatOfEntry(entryID) }
+
+// PrependSystemPrompt puts a prompt-mode system prompt in front of the
+// first turn the way upstream's system_prompt_pre_processing_chat_model does.
+func PrependSystemPrompt(msgs []Message, prompt string) []Message {
+	return core.PrependSystemPrompt(msgs, prompt)
+}

@@ -1,0 +1,13 @@
+package gemini_test
+
+import (
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+func TestGemini(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "driver/gemini")
+}

@@ -1,0 +1,14 @@
+package gemini_test
+
+import (
+	"github.com/bfcl-go/bfcl/internal/driver/core"
+	"github.com/bfcl-go/bfcl/internal/driver/drivertest"
+	"github.com/bfcl-go/bfcl/internal/driver/gemini"
+	. "github.com/onsi/ginkgo/v2"
+)
+
+func newDriver(cfg core.Config) (core.Driver, error) { return gemini.New(cfg) }
+
+var _ = Describe("gemini driver", func() {
+	drivertest.DescribeFixtures(core.ProviderGemini, newDriver)
+})

@@ -1,0 +1,245 @@
+// Package openai drives any OpenAI-compatible /chat/completions endpoint
+// (OpenAI, vLLM, SGLang, llama.cpp server, LiteLLM, Ollama's /v1) with plain
+// net/http, shaped like upstream's OpenAICompletionsHandler
+// (bfcl_eval/model_handler/api_inference/openai_completion.py): messages and
+// temperature, store=false, tools only when there are some; tool_calls
+// (absent, null or []) decide between a call and a text answer; a
+// reasoning_content (or reasoning) field is kept for logs and never sent back.
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/bfcl-go/bfcl/internal/driver/core"
+)
+
+// DefaultBaseURL is used when Config.BaseURL is empty.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Driver is the OpenAI-compatible driver.
+type Driver struct {
+	cfg      core.Config
+	endpoint string
+	http     *http.Client
+}
+
+// New returns a driver for cfg (Provider is not checked). BaseURL is the
+// API root that /chat/completions is appended to, e.g.
+// http://127.0.0.1:11434/v1.
+func New(cfg core.Config) (*Driver, error) {
+	cfg = cfg.Normalize()
+	if cfg.Model == "" {
+		return nil, fmt.Errorf("openai driver: model name is empty")
+	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
+		return nil, fmt.Errorf("openai driver: base URL %q must start with http:// or https://", base)
+	}
+	return &Driver{cfg: cfg, endpoint: strings.TrimRight(base, "/") + "/chat/completions", http: core.NewHTTPClient()}, nil
+}
+
+// Name is "openai:<model>".
+func (d *Driver) Name() string { return core.ProviderOpenAI + ":" + d.cfg.Model }
+
+// wire types (request)
+
+type wireFunctionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type wireToolCall struct {
+	ID       string           `json:"id"`
+	Type     string           `json:"type"`
+	Function wireFunctionCall `json:"function"`
+}
+
+type wireMessage struct {
+	Role       string         `json:"role"`
+	Content    *string        `json:"content"`
+	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string         `json:"tool_call_id,omitempty"`
+	Name       string         `json:"name,omitempty"`
+}
+
+type wireRequest struct {
+	Model       string            `json:"model"`
+	Messages    []wireMessage     `json:"messages"`
+	Temperature float64           `json:"temperature"`
+	Store       bool              `json:"store"`
+	Tools       []json.RawMessage `json:"tools,omitempty"`
+	MaxTokens   int               `json:"max_tokens,omitempty"`
+	Seed        *int64            `json:"seed,omitempty"`
+}
+
+// wire types (response)
+
+type wireResponse struct {
+	Choices []struct {
+		Message struct {
+			Content          *string `json:"content"`
+			ReasoningContent *string `json:"reasoning_content"`
+			Reasoning        *string `json:"reasoning"`
+			ToolCalls        []struct {
+				ID       string `json:"id"`
+				Function struct {
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	Error *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// BuildRequest is the request body Complete sends (exported for tests and
+// input logs).
+func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
+	w := wireRequest{Model: d.cfg.Model, Temperature: req.Temperature, Store: false, MaxTokens: req.MaxTokens, Seed: req.Seed}
+	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
+		tools, err := core.ConvertFunctions(req.Functions, core.ProviderOpenAI, d.cfg.UnderscoreToDot)
+		if err != nil {
+			return nil, fmt.Errorf("openai driver: %w", err)
+		}
+		w.Tools = tools
+	}
+	w.Messages = make([]wireMessage, 0, len(req.Messages))
+	for i, m := range req.Messages {
+		content := m.Content
+		wm := wireMessage{Role: m.Role, Content: &content}
+		switch m.Role {
+		case core.RoleSystem, core.RoleUser:
+		case core.RoleAssistant:
+			if len(m.ToolCalls) > 0 {
+				if content == "" {
+					wm.Content = nil
+				}
+				for _, tc := range m.ToolCalls {
+					wm.ToolCalls = append(wm.ToolCalls, wireToolCall{ID: tc.ID, Type: "function", Function: wireFunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+				}
+			}
+		case core.RoleTool:
+			wm.ToolCallID, wm.Name = m.ToolCallID, m.Name
+		default:
+			return nil, fmt.Errorf("openai driver: message %d has unknown role %q", i, m.Role)
+		}
+		w.Messages = append(w.Messages, wm)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		return nil, fmt.Errorf("openai driver: encode request: %w", err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// Complete sends one chat completion request, retrying retryable failures.
+func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response, error) {
+	body, err := d.BuildRequest(req)
+	if err != nil {
+		return core.Response{}, err
+	}
+	return core.Retry(ctx, d.cfg, core.ProviderOpenAI, func(ctx context.Context) (core.Response, error) {
+		return d.attempt(ctx, body)
+	})
+}
+
+func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return core.Response{}, fmt.Errorf("openai driver: %w", err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	if d.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
+	}
+	ctx, ex := core.WithExchange(ctx)
+	hreq = hreq.WithContext(ctx)
+	start := time.Now()
+	resp, err := d.http.Do(hreq)
+	if err != nil {
+		return core.Response{}, core.TransportError(ctx, core.ProviderOpenAI, err)
+	}
+	resp.Body.Close()
+	latency := time.Since(start)
+	if ex.Status < 200 || ex.Status > 299 {
+		return core.Response{}, core.HTTPError(core.ProviderOpenAI, ex.Status, ex.Header, ex.Body)
+	}
+	return parseResponse(ex.Body, latency)
+}
+
+func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
+	var w wireResponse
+	if err := json.Unmarshal(body, &w); err != nil {
+		return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, err)
+	}
+	if w.Error != nil {
+		return core.Response{}, &core.Error{Provider: core.ProviderOpenAI, Body: "error in a 2xx response: " + core.Excerpt(body)}
+	}
+	if len(w.Choices) == 0 {
+		return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, fmt.Errorf("no choices"))
+	}
+	msg := w.Choices[0].Message
+	out := core.Response{Latency: latency, Raw: json.RawMessage(body)}
+	if msg.Content != nil {
+		out.Text = *msg.Content
+	}
+	switch {
+	case msg.ReasoningContent != nil:
+		out.Reasoning = *msg.ReasoningContent
+	case msg.Reasoning != nil:
+		out.Reasoning = *msg.Reasoning
+	}
+	for i, tc := range msg.ToolCalls {
+		args, err := argumentsText(tc.Function.Arguments)
+		if err != nil {
+			return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, fmt.Errorf("tool call %d arguments: %w", i, err))
+		}
+		out.ToolCalls = append(out.ToolCalls, core.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
+	}
+	if w.Usage != nil {
+		out.InputTokens, out.OutputTokens = w.Usage.PromptTokens, w.Usage.CompletionTokens
+	}
+	return out, nil
+}
+
+// argumentsText returns the arguments string as sent. The API defines it as
+// a JSON string holding JSON text; a few compatible servers send the object
+// itself, which is kept as its compact JSON text (key order and number
+// spelling unchanged).
+func argumentsText(raw json.RawMessage) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return "", nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", err
+		}
+		return s, nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
+}

@@ -1,0 +1,168 @@
+package prompt
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// SystemPrompt is upstream's formulate_system_prompt
+// (bfcl_eval/model_handler/utils.py): the system prompt of configuration
+// cfg for the given function documents (as the handler receives them, i.e.
+// with the language hints of dataset.InferenceView), byte for byte.
+func SystemPrompt(cfg Config, functions []json.RawMessage) (string, error) {
+	if err := cfg.Validate(); err != nil {
+		return "", err
+	}
+	docs, err := FormatFunctionDoc(functions, cfg.FuncDocFormat)
+	if err != nil {
+		return "", err
+	}
+	st := styles[cfg.Style]
+	callTmpl := st.toolCallNoTag
+	if cfg.ToolCallTag {
+		callTmpl = st.toolCallWithTag
+	}
+	callFormat := fill(callTmpl, map[string]string{
+		"output_format": outputFormat[cfg.ReturnFormat],
+		"param_types":   paramTypes[cfg.ReturnFormat],
+	})
+	tools := fill(st.availableTools, map[string]string{
+		"format":    cfg.FuncDocFormat,
+		"functions": docs,
+	})
+	return fill(promptTemplates[cfg.PromptFormat], map[string]string{
+		"persona":            st.persona,
+		"task":               st.task,
+		"tool_call_format":   callFormat,
+		"multiturn_behavior": st.multiturnBehavior,
+		"available_tools":    tools,
+	}), nil
+}
+
+// fill substitutes "{name}" placeholders in one pass, as str.format does
+// for templates whose only braces are placeholders. Unknown names are left
+// as they are (the templates of this package have none).
+func fill(tmpl string, vals map[string]string) string {
+	var b strings.Builder
+	for {
+		i := strings.IndexByte(tmpl, '{')
+		if i < 0 {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		j := strings.IndexByte(tmpl[i:], '}')
+		if j < 0 {
+			b.WriteString(tmpl)
+			return b.String()
+		}
+		name := tmpl[i+1 : i+j]
+		v, ok := vals[name]
+		if !ok {
+			b.WriteString(tmpl[:i+j+1])
+		} else {
+			b.WriteString(tmpl[:i])
+			b.WriteString(v)
+		}
+		tmpl = tmpl[i+j+1:]
+	}
+}
+
+// FormatFunctionDoc is upstream's format_function_doc: the function
+// documents rendered as json.dumps(functions, indent=4) (DocJSON), as the
+// XML listing of _generate_function_doc_xml (DocXML) or as the Python
+// docstring listing of _generate_function_doc_python (DocPython).
+func FormatFunctionDoc(functions []json.RawMessage, docFormat string) (string, error) {
+	fns := make([]pyval.Value, len(functions))
+	for i, raw := range functions {
+		v, err := pyval.FromJSON(raw)
+		if err != nil {
+			return "", fmt.Errorf("prompt: function document %d is not valid JSON: %w", i, err)
+		}
+		fns[i] = v
+	}
+	var (
+		out string
+		err error
+	)
+	switch docFormat {
+	case DocJSON:
+		var b []byte
+		b, err = appendJSONIndent(nil, pyval.NewList(fns...), 4, 0)
+		out = string(b)
+	case DocXML:
+		out, err = functionDocXML(fns)
+	case DocPython:
+		out, err = functionDocPython(fns)
+	default:
+		return "", fmt.Errorf("prompt: Invalid function doc format: %s", docFormat)
+	}
+	if err != nil {
+		return "", fmt.Errorf("prompt: function documents in %s format: %w", docFormat, err)
+	}
+	return out, nil
+}
+
+// appendJSONIndent is json.dumps(v, indent=n) at nesting depth: items on
+// their own lines, "," at line ends, ": " after keys, empty containers as
+// [] and {}, scalars as json.dumps writes them (ensure_ascii).
+func appendJSONIndent(b []byte, v pyval.Value, n, depth int) ([]byte, error) {
+	newline := func(b []byte, d int) []byte {
+		b = append(b, '\n')
+		for i := 0; i < n*d; i++ {
+			b = append(b, ' ')
+		}
+		return b
+	}
+	var err error
+	switch x := v.(type) {
+	case *pyval.List:
+		return appendJSONIndentSeq(b, x.Items, n, depth, newline)
+	case pyval.Tuple:
+		return appendJSONIndentSeq(b, x, n, depth, newline)
+	case *pyval.Dict:
+		if x.Len() == 0 {
+			return append(b, "{}"...), nil
+		}
+		b = append(b, '{')
+		for i, kv := range x.Items() {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, depth+1)
+			k, ok := kv.Key.(pyval.Str)
+			if !ok {
+				return nil, fmt.Errorf("dict key %s is not a string", pyval.Repr(kv.Key))
+			}
+			b = pyval.AppendJSONString(b, string(k))
+			b = append(b, ": "...)
+			if b, err = appendJSONIndent(b, kv.Value, n, depth+1); err != nil {
+				return nil, err
+			}
+		}
+		b = newline(b, depth)
+		return append(b, '}'), nil
+	}
+	return pyval.AppendJSON(b, v)
+}
+
+func appendJSONIndentSeq(b []byte, items []pyval.Value, n, depth int, newline func([]byte, int) []byte) ([]byte, error) {
+	if len(items) == 0 {
+		return append(b, "[]"...), nil
+	}
+	b = append(b, '[')
+	var err error
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = newline(b, depth+1)
+		if b, err = appendJSONIndent(b, it, n, depth+1); err != nil {
+			return nil, err
+		}
+	}
+	b = newline(b, depth)
+	return append(b, ']'), nil
+}
