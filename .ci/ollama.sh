@@ -16,6 +16,10 @@
 #   OLLAMA_CI_MODEL  model name         (default bfcl-tiny-scripted)
 #   OLLAMA_CI_NICE   nice level of the build (default 19)
 #
+# Measured on a 2-core CI-like machine (2026-11-30): build 6 min 20 s
+# (first time only; ~0.03 s when cached), start 0.3-4.7 s (GGUF generation,
+# server ready, model created), real-server specs ~3 s, stop 1-2 s.
+#
 # Only loopback is ever used. Diagnostics go to stderr; stdout carries only
 # the one value each subcommand prints.
 set -euo pipefail
@@ -59,7 +63,8 @@ cmd_build() {
 	mkdir -p "$CACHE"
 	local tmp start
 	tmp="$(mktemp -d "$CACHE/.build-XXXXXX")"
-	trap 'rm -rf "$tmp"' RETURN
+	# shellcheck disable=SC2064 # expand now: $tmp is local
+	trap "rm -rf '$tmp'" EXIT
 	start=$(date +%s)
 	log "building ollama $VERSION (CPU only, cgo; ~7 min on 2 idle cores) into $BIN_DIR"
 	(cd "$tmp" && GOBIN="$tmp/bin" CGO_ENABLED=1 CGO_CPPFLAGS="-I$STUB" GOFLAGS=-buildvcs=false \

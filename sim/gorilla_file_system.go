@@ -417,13 +417,20 @@ func (g *GorillaFileSystem) loadDirectory(current pyval.Value, parent *Directory
 				return err
 			}
 			if g.longContext {
-				tail, err := saContains(g.lc("FILES_TAIL_USED"), kv.Key)
+				used, err := g.lc("FILES_TAIL_USED")
+				if err != nil {
+					return err
+				}
+				tail, err := pyval.Contains(used, kv.Key)
 				if err != nil {
 					return err
 				}
 				if !tail {
-					content, err = saConcat(content, g.lc("FILE_CONTENT_EXTENSION"))
+					ext, err := g.lc("FILE_CONTENT_EXTENSION")
 					if err != nil {
+						return err
+					}
+					if content, err = saConcat(content, ext); err != nil {
 						return err
 					}
 				}
@@ -432,7 +439,11 @@ func (g *GorillaFileSystem) loadDirectory(current pyval.Value, parent *Directory
 		}
 	}
 	if bottommost && g.longContext {
-		names, ok := g.lc("POPULATE_FILE_EXTENSION").(*pyval.List)
+		pop, err := g.lc("POPULATE_FILE_EXTENSION")
+		if err != nil {
+			return err
+		}
+		names, ok := pop.(*pyval.List)
 		if !ok {
 			return fmt.Errorf("GorillaFileSystem: POPULATE_FILE_EXTENSION is not a list")
 		}
@@ -445,11 +456,11 @@ func (g *GorillaFileSystem) loadDirectory(current pyval.Value, parent *Directory
 	return nil
 }
 
-func (g *GorillaFileSystem) lc(name string) pyval.Value {
+func (g *GorillaFileSystem) lc(name string) (pyval.Value, error) {
 	if g.env == nil || g.env.LC == nil {
-		panic("GorillaFileSystem: long-context data requested but the Env has no long_context data")
+		return nil, fmt.Errorf("GorillaFileSystem: long_context scenario but the Env carries no long_context.py data (%s)", name)
 	}
-	return g.env.LC.Get(name)
+	return g.env.LC.Get(name), nil
 }
 
 // State implements Instance: vars(instance) without private names.
@@ -481,7 +492,7 @@ func gfsResult(key string, v pyval.Value) *pyval.Dict {
 // validName is upstream's _validate_file_or_directory_name.
 func validName(name pyval.Value) (bool, error) {
 	for _, c := range `|/\?%*:"><` {
-		in, err := saContains(name, pyval.Str(string(c)))
+		in, err := pyval.Contains(name, pyval.Str(string(c)))
 		if err != nil {
 			return false, err
 		}
@@ -742,7 +753,7 @@ func (g *GorillaFileSystem) Find(path, name pyval.Value) (pyval.Value, error) {
 			itemPath := base + "/" + pyval.StrOf(kv.Key)
 			hit := name == pyval.None
 			if !hit {
-				hit, err = saContains(kv.Key, name)
+				hit, err = pyval.Contains(kv.Key, name)
 				if err != nil {
 					return err
 				}
@@ -807,7 +818,7 @@ func (g *GorillaFileSystem) Wc(fileName, mode pyval.Value) (pyval.Value, error) 
 			}
 			return gfsCount(len(pyWhitespaceSplit(string(s))), "words"), nil
 		default:
-			n, err := saLen(f.Content)
+			n, err := pyval.Len(f.Content)
 			if err != nil {
 				return nil, err
 			}
@@ -854,7 +865,7 @@ func (g *GorillaFileSystem) Grep(fileName, pattern pyval.Value) (pyval.Value, er
 		}
 		var out []pyval.Value
 		for _, l := range lines {
-			in, err := saContains(pyval.Str(l), pattern)
+			in, err := pyval.Contains(pyval.Str(l), pattern)
 			if err != nil {
 				return nil, err
 			}
@@ -944,7 +955,7 @@ func (g *GorillaFileSystem) Tail(fileName, lines pyval.Value) (pyval.Value, erro
 		return nil, err
 	}
 	n := len(content)
-	gt, err := saGreater(lines, pyval.Int(n))
+	gt, err := pyval.Greater(lines, pyval.Int(n))
 	if err != nil {
 		return nil, err
 	}
@@ -1013,8 +1024,8 @@ func (g *GorillaFileSystem) Diff(fileName1, fileName2 pyval.Value) (pyval.Value,
 	return gfsError("diff: %s or %s: No such file or directory", pyval.StrOf(fileName1), pyval.StrOf(fileName2)), nil
 }
 
-// moveOrCopyPrologue holds the checks mv and cp share: the source item, or
-// an error dict, and whether destination names an existing entry.
+// sourceItem holds the checks mv and cp share: the source item, or
+// an error dict (missing source, or a "/" in destination).
 func (g *GorillaFileSystem) sourceItem(op, verb string, source, destination pyval.Value) (pyval.Value, *pyval.Dict, error) {
 	exists, err := g.currentDir.has(source)
 	if err != nil {
@@ -1032,7 +1043,7 @@ func (g *GorillaFileSystem) sourceItem(op, verb string, source, destination pyva
 	default:
 		return nil, gfsError("%s: cannot %s '%s': Not a file or directory", op, verb, pyval.StrOf(source)), nil
 	}
-	slash, err := saContains(destination, pyval.Str("/"))
+	slash, err := pyval.Contains(destination, pyval.Str("/"))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -1238,43 +1249,6 @@ func saNoAttr(v pyval.Value, name string) error {
 	return pyval.NewAttributeError("'%s' object has no attribute '%s'", v.TypeName(), name)
 }
 
-// saContains is Python's `item in container`.
-func saContains(container, item pyval.Value) (bool, error) {
-	switch c := container.(type) {
-	case pyval.Str:
-		s, ok := item.(pyval.Str)
-		if !ok {
-			return false, pyval.NewTypeError("'in <string>' requires string as left operand, not %s", item.TypeName())
-		}
-		return strings.Contains(string(c), string(s)), nil
-	case *pyval.List:
-		for _, e := range c.Items {
-			if e == item || pyval.Equal(e, item) {
-				return true, nil
-			}
-		}
-		return false, nil
-	case pyval.Tuple:
-		for _, e := range c {
-			if pyval.Equal(e, item) {
-				return true, nil
-			}
-		}
-		return false, nil
-	case *pyval.Dict:
-		if err := pyval.CheckHashable(item); err != nil {
-			return false, err
-		}
-		return c.Has(item), nil
-	case *pyval.Set:
-		if err := pyval.CheckHashable(item); err != nil {
-			return false, err
-		}
-		return c.Contains(item), nil
-	}
-	return false, pyval.NewTypeError("argument of type '%s' is not iterable", container.TypeName())
-}
-
 // saConcat is Python's a + b for the str operands upstream concatenates.
 func saConcat(a, b pyval.Value) (pyval.Value, error) {
 	as, aok := a.(pyval.Str)
@@ -1301,23 +1275,6 @@ func saRuneLen(s string) int {
 		n++
 	}
 	return n
-}
-
-// saLen is Python's len(v).
-func saLen(v pyval.Value) (int, error) {
-	switch x := v.(type) {
-	case pyval.Str:
-		return saRuneLen(string(x)), nil
-	case *pyval.List:
-		return len(x.Items), nil
-	case pyval.Tuple:
-		return len(x), nil
-	case *pyval.Dict:
-		return x.Len(), nil
-	case *pyval.Set:
-		return x.Len(), nil
-	}
-	return 0, pyval.NewTypeError("object of type '%s' has no len()", v.TypeName())
 }
 
 // pySplitLines is Python's str.splitlines() (no keepends).
@@ -1372,15 +1329,6 @@ func pyWhitespaceSplit(s string) []string {
 // (UTF-8 byte order is code point order).
 func sortCodePoints(lines []string) { sort.Strings(lines) }
 
-// saNumber reports whether v is a Python int, bool or float.
-func saNumber(v pyval.Value) bool {
-	switch v.(type) {
-	case pyval.Int, pyval.Bool, pyval.Float, pyval.BigInt:
-		return true
-	}
-	return false
-}
-
 // saBigRat converts a finite number to an exact rational.
 func saBigRat(v pyval.Value) (*big.Rat, bool) {
 	switch x := v.(type) {
@@ -1403,32 +1351,6 @@ func saBigRat(v pyval.Value) (*big.Rat, bool) {
 	return nil, false
 }
 
-// saCompare compares two Python numbers exactly; ok is false when either
-// is not a number. NaN compares unordered (cmp reported as 2).
-func saCompare(a, b pyval.Value) (cmp int, ok bool) {
-	if !saNumber(a) || !saNumber(b) {
-		return 0, false
-	}
-	fa, aIsF := a.(pyval.Float)
-	fb, bIsF := b.(pyval.Float)
-	if (aIsF && math.IsNaN(float64(fa))) || (bIsF && math.IsNaN(float64(fb))) {
-		return 2, true
-	}
-	if aIsF && math.IsInf(float64(fa), 0) || bIsF && math.IsInf(float64(fb), 0) {
-		x, y := saToFloat(a), saToFloat(b)
-		switch {
-		case x < y:
-			return -1, true
-		case x > y:
-			return 1, true
-		}
-		return 0, true
-	}
-	ra, _ := saBigRat(a)
-	rb, _ := saBigRat(b)
-	return ra.Cmp(rb), true
-}
-
 // saToFloat converts an int/bool/float to float64 (ints rounded).
 func saToFloat(v pyval.Value) float64 {
 	switch x := v.(type) {
@@ -1447,40 +1369,6 @@ func saToFloat(v pyval.Value) float64 {
 	}
 	return math.NaN()
 }
-
-// saOrder is Python's a < b / a > b ... for numbers, with the TypeError
-// text for other operands. op is one of "<", "<=", ">", ">=".
-func saOrder(op string, a, b pyval.Value) (bool, error) {
-	if sa, ok := a.(pyval.Str); ok {
-		if sb, ok := b.(pyval.Str); ok {
-			c := strings.Compare(string(sa), string(sb))
-			return saCmpHolds(op, c), nil
-		}
-	}
-	c, ok := saCompare(a, b)
-	if !ok {
-		return false, pyval.NewTypeError("'%s' not supported between instances of '%s' and '%s'", op, a.TypeName(), b.TypeName())
-	}
-	if c == 2 {
-		return false, nil
-	}
-	return saCmpHolds(op, c), nil
-}
-
-func saCmpHolds(op string, c int) bool {
-	switch op {
-	case "<":
-		return c < 0
-	case "<=":
-		return c <= 0
-	case ">":
-		return c > 0
-	}
-	return c >= 0
-}
-
-// saGreater is Python's a > b.
-func saGreater(a, b pyval.Value) (bool, error) { return saOrder(">", a, b) }
 
 // saIndex is operator.index(v) as a slice bound (huge ints clamped).
 func saIndex(v pyval.Value) (int64, error) {

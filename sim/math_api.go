@@ -158,7 +158,7 @@ func (*MathAPI) StandardDeviation(numbers pyval.Value) (pyval.Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			if sq[i], err = pyval.Pow(d, pyval.Int(2)); err != nil {
+			if sq[i], err = pyPow(d, pyval.Int(2)); err != nil {
 				return nil, err
 			}
 		}
@@ -344,11 +344,104 @@ func (*MathAPI) Divide(a, b pyval.Value) (pyval.Value, error) {
 // Power is upstream's power(base, exponent). A negative base with a
 // non-integral exponent gives a Python complex, as float.__pow__ does.
 func (*MathAPI) Power(base, exponent pyval.Value) (pyval.Value, error) {
-	if c, ok := complexPow(base, exponent); ok {
-		return c, nil
-	}
-	r, err := pyval.Pow(base, exponent)
+	r, err := pyPow(base, exponent)
 	return catchType(r, err, "Both inputs must be numbers")
+}
+
+// pyPow is Python's base ** exponent. Powers that CPython computes with
+// the C library's pow() (any float operand, or a negative int exponent)
+// go through pyFloatPow, which reproduces float_pow's special cases and
+// glibc's (nearly always correctly rounded) pow; exact int powers and
+// everything else are pyval.Pow's.
+func pyPow(base, exponent pyval.Value) (pyval.Value, error) {
+	if !isRealNumber(base) || !isRealNumber(exponent) {
+		return pyval.Pow(base, exponent)
+	}
+	_, bf := base.(pyval.Float)
+	_, ef := exponent.(pyval.Float)
+	if !bf && !ef {
+		if neg, _ := pyval.Less(exponent, pyval.Int(0)); !neg {
+			return pyval.Pow(base, exponent)
+		}
+	}
+	x, err := pyval.ToFloat(base)
+	if err != nil {
+		return nil, err
+	}
+	y, err := pyval.ToFloat(exponent)
+	if err != nil {
+		return nil, err
+	}
+	return pyFloatPow(float64(x.(pyval.Float)), float64(y.(pyval.Float)))
+}
+
+// isOddInteger is CPython's DOUBLE_IS_ODD_INTEGER.
+func isOddInteger(f float64) bool { return math.Mod(math.Abs(f), 2) == 1 }
+
+// pyFloatPow is CPython's float_pow.
+func pyFloatPow(iv, iw float64) (pyval.Value, error) {
+	switch {
+	case iw == 0:
+		return pyval.Float(1), nil
+	case math.IsNaN(iv):
+		return pyval.Float(iv), nil
+	case math.IsNaN(iw):
+		if iv == 1 {
+			return pyval.Float(1), nil
+		}
+		return pyval.Float(iw), nil
+	case math.IsInf(iw, 0):
+		a := math.Abs(iv)
+		if a == 1 {
+			return pyval.Float(1), nil
+		}
+		if (iw > 0) == (a > 1) {
+			return pyval.Float(math.Abs(iw)), nil
+		}
+		return pyval.Float(0), nil
+	case math.IsInf(iv, 0):
+		odd := isOddInteger(iw)
+		if iw > 0 {
+			if odd {
+				return pyval.Float(iv), nil
+			}
+			return pyval.Float(math.Abs(iv)), nil
+		}
+		if odd {
+			return pyval.Float(math.Copysign(0, iv)), nil
+		}
+		return pyval.Float(0), nil
+	case iv == 0:
+		if iw < 0 {
+			return nil, pyval.NewZeroDivisionError("0.0 cannot be raised to a negative power")
+		}
+		if isOddInteger(iw) {
+			return pyval.Float(iv), nil
+		}
+		return pyval.Float(0), nil
+	}
+	negate := false
+	if iv < 0 {
+		if iw != math.Floor(iw) {
+			return complexPow(iv, iw)
+		}
+		iv = -iv
+		negate = isOddInteger(iw)
+	}
+	if iv == 1 {
+		if negate {
+			return pyval.Float(-1), nil
+		}
+		return pyval.Float(1), nil
+	}
+	r := crPow(iv, iw)
+	if math.IsInf(r, 0) {
+		return nil, pyval.NewOverflowError("(34, 'Numerical result out of range')")
+	}
+	if negate {
+		r = -r
+	}
+	return pyval.Float(r), nil
 }
 
 // SquareRoot is upstream's square_root(number, precision): decimal module
@@ -501,26 +594,17 @@ func classMathAPI() Class {
 // pyComplex is a Python complex number.
 type pyComplex struct{ re, im float64 }
 
-// complexPow handles float.__pow__'s complex case: a negative finite base
-// and a finite non-integral exponent, computed as CPython's _Py_c_pow does.
-func complexPow(base, exponent pyval.Value) (pyval.Value, bool) {
-	if !isRealNumber(base) || !isRealNumber(exponent) {
-		return nil, false
-	}
-	_, bf := base.(pyval.Float)
-	_, ef := exponent.(pyval.Float)
-	if !bf && !ef {
-		return nil, false
-	}
-	x, y := saToFloat(base), saToFloat(exponent)
-	if !(x < 0) || math.IsInf(x, 0) || math.IsInf(y, 0) || math.IsNaN(y) || y == math.Trunc(y) {
-		return nil, false
-	}
+// complexPow is complex(x) ** complex(y) for a negative finite x and a
+// finite non-integral y, computed as CPython's _Py_c_pow does.
+func complexPow(x, y float64) (pyval.Value, error) {
 	vabs := math.Hypot(x, 0)
 	l := crPow(vabs, y)
+	if math.IsInf(l, 0) {
+		return nil, pyval.NewOverflowError("complex exponentiation")
+	}
 	phase := math.Atan2(0, x) * y
 	c, s := crCosSin(phase)
-	return mathResult(pyComplex{l * c, l * s}), true
+	return pyComplex{l * c, l * s}, nil
 }
 
 func (pyComplex) TypeName() string { return "complex" }
@@ -743,7 +827,8 @@ func (c *mpContext) lnAbs(x *big.Float) *big.Float {
 	return c.round(bigLn(x, c.prec+64))
 }
 
-// bigLn is ln(x) for x > 0 with about w correct bits.
+// bigLn is ln(x) for x > 0 with about w correct bits: x = m * 2**e with
+// m near 1, ln x = ln m + e*ln 2.
 func bigLn(x *big.Float, w uint) *big.Float {
 	mant := new(big.Float)
 	e := x.MantExp(mant) // x = mant * 2**e, 0.5 <= mant < 1
@@ -757,11 +842,7 @@ func bigLn(x *big.Float, w uint) *big.Float {
 		m.SetMantExp(m, 1)
 		e--
 	}
-	one := new(big.Float).SetPrec(w).SetInt64(1)
-	num := new(big.Float).SetPrec(w).Sub(m, one)
-	den := new(big.Float).SetPrec(w).Add(m, one)
-	z := new(big.Float).SetPrec(w).Quo(num, den)
-	res := bigAtanhTimes2(z, w)
+	res := bigLnNearOne(m, w)
 	if e != 0 {
 		l2 := bigLn2(w + 16)
 		k := new(big.Float).SetPrec(w + 16).SetInt64(int64(e))
@@ -769,6 +850,24 @@ func bigLn(x *big.Float, w uint) *big.Float {
 		res = new(big.Float).SetPrec(w).Add(res, k)
 	}
 	return res
+}
+
+// bigLnNearOne is ln(m) for 0.5 <= m <= 2: k square roots bring m close to
+// 1 (ln m = 2**k * ln(m**(1/2**k))), then 2*atanh((y-1)/(y+1)) converges
+// fast.
+func bigLnNearOne(m *big.Float, w uint) *big.Float {
+	k := int(math.Sqrt(float64(w)) / 2)
+	wp := w + 2*uint(k) + 16
+	y := new(big.Float).SetPrec(wp).Set(m)
+	for i := 0; i < k; i++ {
+		y.Sqrt(y)
+	}
+	one := new(big.Float).SetPrec(wp).SetInt64(1)
+	num := new(big.Float).SetPrec(wp).Sub(y, one)
+	den := new(big.Float).SetPrec(wp).Add(y, one)
+	z := new(big.Float).SetPrec(wp).Quo(num, den)
+	r := bigAtanhTimes2(z, wp)
+	return r.SetMantExp(r, k)
 }
 
 // bigAtanhTimes2 is 2*atanh(z) for |z| < 1/2 by its power series.
@@ -791,10 +890,9 @@ func bigAtanhTimes2(z *big.Float, w uint) *big.Float {
 	return sum.SetMantExp(sum, 1)
 }
 
-// bigLn2 is ln 2 = 2*atanh(1/3).
+// bigLn2 is ln 2.
 func bigLn2(w uint) *big.Float {
-	third := new(big.Float).SetPrec(w+8).Quo(big.NewFloat(1), new(big.Float).SetPrec(w+8).SetInt64(3))
-	return bigAtanhTimes2(third, w+8)
+	return bigLnNearOne(new(big.Float).SetPrec(w+8).SetInt64(2), w+8)
 }
 
 // bigPi is pi = 16*atan(1/5) - 4*atan(1/239) (Machin).

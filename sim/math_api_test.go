@@ -195,6 +195,10 @@ var _ = Describe("MathAPI", func() {
 		replayUpstreamDiff("MathAPI")
 	})
 
+	It("declares exactly upstream's public methods and parameters", func() {
+		checkSignatures("MathAPI")
+	})
+
 	It("reproduces mpmath logarithm and Decimal square_root values exactly", func() {
 		n := 0
 		for _, line := range strings.Split(mathPythonCases, "\n") {

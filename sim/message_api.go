@@ -124,7 +124,7 @@ func (m *MessageAPI) State() *pyval.Dict {
 func (m *MessageAPI) generateID() (pyval.Value, error) {
 	id := pyval.Int(m.random.RandInt(10000, 99999))
 	for {
-		in, err := saContains(m.generatedIDs, id)
+		in, err := pyval.Contains(m.generatedIDs, id)
 		if err != nil {
 			return nil, err
 		}
@@ -183,7 +183,7 @@ func (m *MessageAPI) ListUsers() (pyval.Value, error) {
 
 // GetUserID is upstream's get_user_id(user).
 func (m *MessageAPI) GetUserID(user pyval.Value) (pyval.Value, error) {
-	in, err := saContains(m.userMap, user)
+	in, err := pyval.Contains(m.userMap, user)
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +203,7 @@ func (m *MessageAPI) MessageLogin(userID pyval.Value) (pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	in, _ := saContains(pyval.NewList(um.Values()...), userID)
+	in, _ := pyval.Contains(pyval.NewList(um.Values()...), userID)
 	d := pyval.NewDict()
 	if !in {
 		d.SetStr("login_status", pyval.Bool(false))
@@ -230,7 +230,7 @@ func (m *MessageAPI) SendMessage(receiverID, message pyval.Value) (pyval.Value, 
 	if err != nil {
 		return nil, err
 	}
-	in, _ := saContains(pyval.NewList(um.Values()...), receiverID)
+	in, _ := pyval.Contains(pyval.NewList(um.Values()...), receiverID)
 	if !in {
 		return oneKey("error", pyval.Str(fmt.Sprintf("Receiver ID '%s' not found.", pyval.StrOf(receiverID)))), nil
 	}
@@ -314,7 +314,7 @@ func (m *MessageAPI) ViewMessagesSent() (pyval.Value, error) {
 
 // AddContact is upstream's add_contact(user_name).
 func (m *MessageAPI) AddContact(userName pyval.Value) (pyval.Value, error) {
-	in, err := saContains(m.userMap, userName)
+	in, err := pyval.Contains(m.userMap, userName)
 	if err != nil {
 		return nil, err
 	}
@@ -331,7 +331,7 @@ func (m *MessageAPI) AddContact(userName pyval.Value) (pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if exists, _ := saContains(pyval.NewList(um.Values()...), userID); exists {
+	if exists, _ := pyval.Contains(pyval.NewList(um.Values()...), userID); exists {
 		return oneKey("error", pyval.Str(fmt.Sprintf("User ID '%s' already exists.", string(userID)))), nil
 	}
 	um.Set(userName, userID)

@@ -12,4 +12,12 @@ var _ = Describe("MessageAPI", func() {
 	It("matches call sequences recorded from the upstream Python class", func() {
 		replayUpstreamDiff("MessageAPI")
 	})
+
+	It("matches random 50-call sequences recorded from the upstream Python class", func() {
+		replayUpstreamFixture("simA_upstream_random_apis.json", "MessageAPI")
+	})
+
+	It("declares exactly upstream's public methods and parameters", func() {
+		checkSignatures("MessageAPI")
+	})
 })

@@ -7,6 +7,7 @@ package sim
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
@@ -98,7 +99,7 @@ func (t *TwitterAPI) notAuth(action string) pyval.Value {
 
 // tweetExists is `tweet_id in self.tweets`.
 func (t *TwitterAPI) tweetExists(id pyval.Value) (bool, error) {
-	return saContains(t.tweets, id)
+	return pyval.Contains(t.tweets, id)
 }
 
 func tweetNotFound(id pyval.Value) pyval.Value {
@@ -174,12 +175,59 @@ func saLower(v pyval.Value) (pyval.Str, error) {
 	return pyval.Str(pyLower(string(s))), nil
 }
 
-// pyLower is str.lower() (full Unicode lower-casing; İ becomes i̇).
+// pyLower is str.lower(): full lower-casing as CPython does it (İ becomes
+// "i̇", a capital sigma in final position becomes ς).
 func pyLower(s string) string {
-	if strings.ContainsRune(s, 'İ') {
-		s = strings.ReplaceAll(s, "İ", "i\u0307")
+	if !strings.ContainsAny(s, "İΣ") {
+		return strings.ToLower(s)
 	}
-	return strings.ToLower(s)
+	runes := []rune(s)
+	var b strings.Builder
+	for i, r := range runes {
+		switch r {
+		case 'İ':
+			b.WriteString("i\u0307")
+		case 'Σ':
+			if finalSigma(runes, i) {
+				b.WriteRune('ς')
+			} else {
+				b.WriteRune('σ')
+			}
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// finalSigma is CPython's Final_Sigma test: a cased letter before (case-
+// ignorable characters skipped) and none after.
+func finalSigma(runes []rune, i int) bool {
+	j := i - 1
+	for j >= 0 && caseIgnorable(runes[j]) {
+		j--
+	}
+	if j < 0 || !cased(runes[j]) {
+		return false
+	}
+	j = i + 1
+	for j < len(runes) && caseIgnorable(runes[j]) {
+		j++
+	}
+	return j == len(runes) || !cased(runes[j])
+}
+
+func cased(r rune) bool {
+	return unicode.IsLower(r) || unicode.IsUpper(r) || unicode.IsTitle(r) ||
+		unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
+}
+
+func caseIgnorable(r rune) bool {
+	switch r {
+	case '\'', '.', ':', 0x00B7, 0x0387, 0x055F, 0x05F4, 0x2018, 0x2019, 0x2024, 0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
+		return true
+	}
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }
 
 // AuthenticateTwitter is upstream's authenticate_twitter(username, password).
@@ -237,7 +285,7 @@ func (t *TwitterAPI) Retweet(tweetID pyval.Value) (pyval.Value, error) {
 	if !ok {
 		return tweetNotFound(tweetID), nil
 	}
-	has, err := saContains(t.retweets, t.username)
+	has, err := pyval.Contains(t.retweets, t.username)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +298,7 @@ func (t *TwitterAPI) Retweet(tweetID pyval.Value) (pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	already, err := saContains(mine, tweetID)
+	already, err := pyval.Contains(mine, tweetID)
 	if err != nil {
 		return nil, err
 	}
@@ -277,7 +325,7 @@ func (t *TwitterAPI) Comment(tweetID, commentContent pyval.Value) (pyval.Value, 
 	if !ok {
 		return tweetNotFound(tweetID), nil
 	}
-	has, err := saContains(t.comments, tweetID)
+	has, err := pyval.Contains(t.comments, tweetID)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +383,7 @@ func (t *TwitterAPI) FollowUser(usernameToFollow pyval.Value) (pyval.Value, erro
 	if !pyval.Truthy(t.authenticated) {
 		return t.notAuth("following"), nil
 	}
-	in, err := saContains(t.followingList, usernameToFollow)
+	in, err := pyval.Contains(t.followingList, usernameToFollow)
 	if err != nil {
 		return nil, err
 	}
@@ -361,7 +409,7 @@ func (t *TwitterAPI) UnfollowUser(usernameToUnfollow pyval.Value) (pyval.Value, 
 	if !pyval.Truthy(t.authenticated) {
 		return t.notAuth("unfollowing"), nil
 	}
-	in, err := saContains(t.followingList, usernameToUnfollow)
+	in, err := pyval.Contains(t.followingList, usernameToUnfollow)
 	if err != nil {
 		return nil, err
 	}

@@ -65,13 +65,13 @@ func (t *TicketAPI) CreateTicket(title, description, priority pyval.Value) (pyva
 	if !pyval.Truthy(t.currentUser) {
 		return oneKey("error", pyval.Str("User not authenticated. Please log in to create a ticket.")), nil
 	}
-	low, err := saOrder("<", priority, pyval.Int(1))
+	low, err := pyval.Compare("<", priority, pyval.Int(1))
 	if err != nil {
 		return nil, err
 	}
 	bad := low
 	if !bad {
-		if bad, err = saOrder(">", priority, pyval.Int(5)); err != nil {
+		if bad, err = pyval.Compare(">", priority, pyval.Int(5)); err != nil {
 			return nil, err
 		}
 	}
@@ -536,11 +536,77 @@ func (s *cpySet) items() []pyval.Value {
 	return out
 }
 
+// copy is set_copy (set_merge into an empty set): same-size tables are
+// copied slot for slot, otherwise entries are re-inserted in slot order.
+func (s *cpySet) copy() *cpySet {
+	n := newCpySet()
+	used := 0
+	for _, u := range s.used {
+		if u {
+			used++
+		}
+	}
+	if used == 0 {
+		return n
+	}
+	if uint64(used)*5 >= n.mask*3 {
+		n.resize(used * 2)
+	}
+	if n.mask == s.mask {
+		copy(n.keys, s.keys)
+		copy(n.hashes, s.hashes)
+		copy(n.used, s.used)
+		n.fill = used
+		return n
+	}
+	for e := range s.keys {
+		if s.used[e] {
+			n.insertClean(s.keys[e], s.hashes[e])
+		}
+	}
+	n.fill = used
+	return n
+}
+
+// insertClean is set_insert_clean: place a key known to be absent.
+func (s *cpySet) insertClean(k pyval.Value, h int64) {
+	i := uint64(h) & s.mask
+	perturb := uint64(h)
+	for {
+		if !s.used[i] {
+			s.keys[i], s.hashes[i], s.used[i] = k, h, true
+			return
+		}
+		if i+cpyLinearProbes <= s.mask {
+			for j := uint64(1); j <= cpyLinearProbes; j++ {
+				if !s.used[i+j] {
+					s.keys[i+j], s.hashes[i+j], s.used[i+j] = k, h, true
+					return
+				}
+			}
+		}
+		perturb >>= 5
+		i = (i*5 + 1 + perturb) & s.mask
+	}
+}
+
+// discard removes k (its slot becomes a dummy: iteration order of the
+// remaining keys is unchanged).
+func (s *cpySet) discard(k pyval.Value, h int64) {
+	for e := range s.keys {
+		if s.used[e] && s.hashes[e] == h && pyval.Equal(s.keys[e], k) {
+			s.used[e] = false
+			s.keys[e] = nil
+			return
+		}
+	}
+}
+
 // cpythonSetDifference is list(set(keys) - set(other)) in CPython's
-// iteration order (for fewer than 20 keys, the path upstream's data takes).
+// iteration order (setobject.c's set_difference, both of its paths).
 // Keys of types whose hash is not modelled keep their insertion order.
 func cpythonSetDifference(keys, other []pyval.Value) []pyval.Value {
-	modelled := len(keys) < 4*(len(other)+1)
+	modelled := true
 	for _, k := range append(append([]pyval.Value(nil), keys...), other...) {
 		if _, ok := cpythonHash(k); !ok {
 			modelled = false
@@ -576,6 +642,15 @@ func cpythonSetDifference(keys, other []pyval.Value) []pyval.Value {
 	for _, k := range other {
 		h, _ := cpythonHash(k)
 		right.add(k, h)
+	}
+	if len(left.items())>>2 > len(right.items()) {
+		// set_copy_and_difference: copy, then discard the common keys
+		result := left.copy()
+		for _, k := range right.items() {
+			h, _ := cpythonHash(k)
+			result.discard(k, h)
+		}
+		return result.items()
 	}
 	result := newCpySet()
 	for _, k := range left.items() {

@@ -24,31 +24,44 @@ func TestSelection(t *testing.T) {
 	RunSpecs(t, "spec selection")
 }
 
-// dryRun lists the specs ginkgo would run with args, per category.
-func dryRun(args ...string) map[string]int {
+var suiteBinaries []string
+
+// buildSuites compiles every suite's test binary once.
+func buildSuites() {
 	root := testenv.ModuleRoot()
-	report := filepath.Join(GinkgoT().TempDir(), "report.json")
-	cmdArgs := append([]string{"tool", "ginkgo", "-r", "--dry-run", "--json-report=" + report, "--keep-separate-reports=false"}, args...)
-	cmdArgs = append(cmdArgs, "./suites")
-	cmd := exec.Command("go", cmdArgs...)
-	cmd.Dir = root
-	cmd.Env = append(os.Environ(), "BFCL_RESULT_DIR="+GinkgoT().TempDir(), "BFCL_SCORE_DIR="+GinkgoT().TempDir())
-	out, err := cmd.CombinedOutput()
-	Expect(err).NotTo(HaveOccurred(), string(out))
-	b, err := os.ReadFile(report)
-	Expect(err).NotTo(HaveOccurred())
-	var reports []types.Report
-	Expect(json.Unmarshal(b, &reports)).To(Succeed())
+	dir := GinkgoT().TempDir()
+	for _, g := range []string{"non_live", "live", "irrelevance", "multi_turn", "agentic"} {
+		bin := filepath.Join(dir, g+".test")
+		cmd := exec.Command("go", "test", "-c", "-o", bin, "./suites/"+g)
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		suiteBinaries = append(suiteBinaries, bin)
+	}
+}
+
+// dryRun lists, per category, the specs the suites would run with the given
+// Ginkgo flags (nothing is executed in a dry run).
+func dryRun(args ...string) map[string]int {
 	counts := map[string]int{}
-	for _, r := range reports {
-		for _, s := range r.SpecReports {
-			if s.LeafNodeType != types.NodeTypeIt || s.State == types.SpecStateSkipped && len(s.ContainerHierarchyTexts) == 0 {
-				continue
+	for _, bin := range suiteBinaries {
+		report := filepath.Join(GinkgoT().TempDir(), "report.json")
+		cmdArgs := append([]string{"-ginkgo.dry-run", "-ginkgo.json-report=" + report}, args...)
+		cmd := exec.Command(bin, cmdArgs...)
+		cmd.Env = append(os.Environ(), "BFCL_RESULT_DIR="+GinkgoT().TempDir(), "BFCL_SCORE_DIR="+GinkgoT().TempDir())
+		out, err := cmd.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		b, err := os.ReadFile(report)
+		Expect(err).NotTo(HaveOccurred())
+		var reports []types.Report
+		Expect(json.Unmarshal(b, &reports)).To(Succeed())
+		for _, r := range reports {
+			for _, s := range r.SpecReports {
+				if s.LeafNodeType != types.NodeTypeIt || s.State != types.SpecStatePassed {
+					continue // dry-run marks every selected spec passed; filtered ones are skipped
+				}
+				counts[s.ContainerHierarchyTexts[0]]++
 			}
-			if s.State != types.SpecStatePassed {
-				continue // dry-run marks every selected spec passed; filtered ones are skipped
-			}
-			counts[s.ContainerHierarchyTexts[0]]++
 		}
 	}
 	return counts
@@ -59,6 +72,7 @@ var _ = Describe("the generated specs", Ordered, func() {
 		if dir, ok := testenv.DataDir(); !ok {
 			Skip(testenv.MissingMessage("BFCL data set", dir, "BFCL_DATA_DIR"))
 		}
+		buildSuites()
 	})
 
 	It("hold one spec per data-set entry, per category", func() {
@@ -72,21 +86,21 @@ var _ = Describe("the generated specs", Ordered, func() {
 	})
 
 	It("select upstream's groups with --label-filter", func() {
-		counts := dryRun("--label-filter=multi_turn")
+		counts := dryRun("-ginkgo.label-filter=multi_turn")
 		Expect(counts).To(HaveLen(4))
 		for _, c := range category.MultiTurn() {
 			Expect(counts[string(c)]).To(Equal(200))
 		}
-		counts = dryRun("--label-filter=live && !live_irrelevance")
+		counts = dryRun("-ginkgo.label-filter=live && !live_irrelevance")
 		Expect(counts).To(Equal(map[string]int{"live_simple": 258, "live_multiple": 1053, "live_parallel": 16, "live_parallel_multiple": 24, "live_relevance": 16}))
-		counts = dryRun("--label-filter=lang: containsAny java")
+		counts = dryRun("-ginkgo.label-filter=lang: containsAny java")
 		Expect(counts).To(Equal(map[string]int{"simple_java": 100}))
-		counts = dryRun("--label-filter=TicketAPI && multi_turn_base")
+		counts = dryRun("-ginkgo.label-filter=TicketAPI && multi_turn_base")
 		Expect(counts["multi_turn_base"]).To(BeNumerically(">", 0))
 		Expect(counts).To(HaveLen(1))
 	})
 
 	It("focus one entry by id", func() {
-		Expect(dryRun("--focus=multi_turn_base_42$")).To(Equal(map[string]int{"multi_turn_base": 1}))
+		Expect(dryRun("-ginkgo.focus=multi_turn_base_42$")).To(Equal(map[string]int{"multi_turn_base": 1}))
 	})
 })

@@ -3,6 +3,7 @@ package decode_test
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 
@@ -59,6 +60,13 @@ func loadCorpus() []corpusLine {
 	return out
 }
 
+// knownGaps are corpus inputs on which we knowingly differ from upstream,
+// with the reason. The test checks they still differ, so the list stays
+// true.
+var knownGaps = map[string]string{
+	`"[f(a=len('abc') + 1)]"`: "arithmetic is evaluated without the builtins upstream's eval() can reach (len, abs, round, ...)",
+}
+
 func strList(xs []string) pyval.Value {
 	items := make([]pyval.Value, len(xs))
 	for i, x := range xs {
@@ -71,11 +79,22 @@ var _ = Describe("decoders agree with upstream's on the corpus", func() {
 	It("gives the same output or the same exception for every line", func() {
 		lines := loadCorpus()
 		Expect(len(lines)).To(BeNumerically(">", 250))
+		var mismatches []string
 		for _, l := range lines {
 			in, err := decode.ParseResult(l.Input)
 			Expect(err).NotTo(HaveOccurred())
 			opts := decode.Options{Mode: l.Mode, Language: l.Language}
 			where := l.Mode + "/" + l.Language + "/" + l.Kind + " " + string(l.Input)
+			if _, gap := knownGaps[string(l.Input)]; gap {
+				got, err := decode.DecodeASTValue(in, opts)
+				if l.Kind == "execute" {
+					_, err = decode.DecodeExecuteValue(in, opts)
+					got = nil
+				}
+				same := l.OK && err == nil && got != nil && pyval.Repr(got) == l.Repr
+				Expect(same).To(BeFalse(), "%s is listed as a known gap but now agrees", where)
+				continue
+			}
 			var got pyval.Value
 			if l.Kind == "execute" {
 				var calls []string
@@ -87,24 +106,30 @@ var _ = Describe("decoders agree with upstream's on the corpus", func() {
 				got, err = decode.DecodeASTValue(in, opts)
 			}
 			if l.OK {
-				Expect(err).NotTo(HaveOccurred(), where)
-				Expect(pyval.Repr(got)).To(Equal(l.Repr), where)
+				if err != nil {
+					mismatches = append(mismatches, fmt.Sprintf("%s: want %s, got error %v", where, l.Repr, err))
+				} else if pyval.Repr(got) != l.Repr {
+					mismatches = append(mismatches, fmt.Sprintf("%s: want %s, got %s", where, l.Repr, pyval.Repr(got)))
+				}
 				continue
 			}
-			Expect(err).To(HaveOccurred(), "%s: expected %s: %s, got %s", where, l.ErrorType, l.Error, func() string {
-				if got == nil {
-					return "nil"
-				}
-				return pyval.Repr(got)
-			}())
+			if err == nil {
+				mismatches = append(mismatches, fmt.Sprintf("%s: want %s: %s, got %s", where, l.ErrorType, l.Error, pyval.Repr(got)))
+				continue
+			}
 			exc, isExc := err.(*pyval.Exception)
 			Expect(isExc).To(BeTrue(), where)
 			if l.ErrorType == "SyntaxError" && l.Language == "python" {
 				// CPython's SyntaxError wording comes from its own parser.
-				Expect(exc.Type).To(Equal("SyntaxError"), where)
+				if exc.Type != "SyntaxError" {
+					mismatches = append(mismatches, fmt.Sprintf("%s: want SyntaxError, got %s", where, exc.Type))
+				}
 				continue
 			}
-			Expect(exc.Type + ": " + exc.Msg).To(Equal(l.ErrorType+": "+l.Error), where)
+			if exc.Type+": "+exc.Msg != l.ErrorType+": "+l.Error {
+				mismatches = append(mismatches, fmt.Sprintf("%s: want %s: %s, got %s: %s", where, l.ErrorType, l.Error, exc.Type, exc.Msg))
+			}
 		}
+		Expect(mismatches).To(BeEmpty())
 	})
 })

@@ -370,3 +370,29 @@ func appendNestedValue(b []byte, v pyval.Value) ([]byte, error) {
 	}
 	return append(b, '}'), nil
 }
+
+// WrongFormatError reports decoded output that is not in function-calling
+// format (upstream's "ast_decoder:decoder_wrong_output_format").
+type WrongFormatError struct {
+	// Decoded is what decode_ast returned.
+	Decoded pyval.Value
+}
+
+func (e *WrongFormatError) Error() string {
+	return "decoded output is not a list of {name: {args}} calls: " + pyval.Repr(e.Decoded)
+}
+
+// DecodeCalls is DecodeAST followed by Calls, for callers that only want
+// the calls: a decode failure is the *pyval.Exception upstream raises, an
+// output not in call format a *WrongFormatError.
+func DecodeCalls(raw json.RawMessage, opts Options) ([]Call, error) {
+	v, err := DecodeAST(raw, opts)
+	if err != nil {
+		return nil, err
+	}
+	calls, ok := Calls(v)
+	if !ok {
+		return nil, &WrongFormatError{Decoded: v}
+	}
+	return calls, nil
+}

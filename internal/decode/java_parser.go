@@ -282,7 +282,8 @@ func compose(kind string, kids ...*jnode) *jnode {
 }
 
 // program := { statement }. A statement is a local variable declaration
-// or an expression, optionally ended by ";". tree-sitter accepts a
+// or an expression, optionally ended by ";", possibly behind labels
+// ("Answer: f(a=1)"). tree-sitter accepts a
 // missing ";" after a method invocation that has an object or arguments
 // (and after a declaration); after anything else its recovery leaves an
 // ERROR node, which is what this parser reports.
@@ -292,6 +293,14 @@ func (p *jparser) program() []*jnode {
 		if p.isOp(";") {
 			p.i++
 			continue
+		}
+		labeled := false
+		for p.peek().kind == "ident" && p.peekN(1).kind == "op" && p.peekN(1).text == ":" {
+			p.i += 2
+			labeled = true
+		}
+		if p.peek().kind == "eof" {
+			p.fail()
 		}
 		if d := p.tryDeclaration(); d != nil {
 			stmts = append(stmts, d)
@@ -304,6 +313,9 @@ func (p *jparser) program() []*jnode {
 		stmts = append(stmts, e)
 		if p.isOp(";") {
 			p.i++
+			continue
+		}
+		if labeled {
 			continue
 		}
 		if e.kind != "method_invocation" || (e.object == nil && len(e.args.kids) <= 2) {

@@ -286,8 +286,13 @@ func (p *jsParser) program() []*jsNode {
 			p.i++
 			continue
 		}
-		e := p.expression()
-		st := &jsNode{kind: "expression_statement", start: e.start, end: e.end, args: []*jsNode{e}}
+		var st *jsNode
+		if (p.isWord("let") || p.isWord("const") || p.isWord("var")) && p.peekN(1).kind == "ident" {
+			st = p.declaration()
+		} else {
+			e := p.expression()
+			st = &jsNode{kind: "expression_statement", start: e.start, end: e.end, args: []*jsNode{e}}
+		}
 		stmts = append(stmts, st)
 		switch {
 		case p.isOp(";"):
@@ -298,6 +303,26 @@ func (p *jsParser) program() []*jsNode {
 		}
 	}
 	return stmts
+}
+
+// declaration parses `let|const|var name [= value] {, name [= value]}`.
+func (p *jsParser) declaration() *jsNode {
+	start := p.next().start
+	for {
+		if p.peek().kind != "ident" || isJSReserved(p.peek().text) {
+			p.fail()
+		}
+		p.i++
+		if p.isOp("=") {
+			p.i++
+			p.assignment()
+		}
+		if !p.isOp(",") {
+			break
+		}
+		p.i++
+	}
+	return &jsNode{kind: "lexical_declaration", start: start, end: p.prevEnd(), args: []*jsNode{span("declaration", start, p.prevEnd())}}
 }
 
 func (p *jsParser) expression() *jsNode {

@@ -259,89 +259,27 @@ func resolveByType(src string, e pyexpr.Expr) (pyval.Value, error) {
 	return nil, pyval.NewException("Exception", "Unsupported AST type: <class 'ast."+astClass(e)+"'>")
 }
 
-// evalExpr evaluates an expression the way eval(ast.unparse(node)) does in
-// upstream's module, for the literal arithmetic models write (6+1,
-// 2**10, "a"*3, [1]+[2], -3*2.5). Names other than those are reported as
-// NameError; calls, attributes and other constructs as upstream could
-// evaluate them are out of reach and reported as a NameError of the
-// unparsed callee.
+// evalExpr is eval(ast.unparse(node)) as upstream runs it in the module
+// namespace of bfcl_eval/model_handler/utils.py: the arithmetic a model
+// writes (6+1, 2**10, "a"*3, [1]+[2]) evaluates with Python semantics. The
+// names that module happens to hold (its imports, builtins such as len)
+// are not modelled: every free name is a NameError, as an unknown one is
+// upstream.
 func evalExpr(src string, e pyexpr.Expr) (pyval.Value, error) {
-	switch x := e.(type) {
-	case *pyexpr.Constant:
-		return x.Value, nil
-	case *pyexpr.UnaryOp:
-		v, err := evalExpr(src, x.X)
-		if err != nil {
-			return nil, err
-		}
-		switch x.Op {
-		case "-":
-			return pyval.Neg(v)
-		case "+":
-			return pyval.Pos(v)
-		case "not":
-			return pyval.Bool(!pyval.Truthy(v)), nil
-		case "~":
-			return pyval.Invert(v)
-		}
-	case *pyexpr.BinOp:
-		a, err := evalExpr(src, x.X)
-		if err != nil {
-			return nil, err
-		}
-		b, err := evalExpr(src, x.Y)
-		if err != nil {
-			return nil, err
-		}
-		switch x.Op {
-		case "+":
-			return pyval.Add(a, b)
-		case "-":
-			return pyval.Sub(a, b)
-		case "*":
-			return pyval.Mul(a, b)
-		case "/":
-			return pyval.TrueDiv(a, b)
-		case "//":
-			return pyval.FloorDiv(a, b)
-		case "%":
-			return pyval.Mod(a, b)
-		case "**":
-			return pyval.Pow(a, b)
-		case "<<":
-			return pyval.LShift(a, b)
-		case ">>":
-			return pyval.RShift(a, b)
-		case "&":
-			return pyval.BitAnd(a, b)
-		case "|":
-			return pyval.BitOr(a, b)
-		}
-		return nil, pyval.NewTypeError("unsupported operand type(s) for %s: '%s' and '%s'", x.Op, a.TypeName(), b.TypeName())
-	case *pyexpr.List:
-		out := make([]pyval.Value, 0, len(x.Elts))
-		for _, el := range x.Elts {
-			v, err := evalExpr(src, el)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return pyval.NewList(out...), nil
-	case *pyexpr.Tuple:
-		out := make(pyval.Tuple, 0, len(x.Elts))
-		for _, el := range x.Elts {
-			v, err := evalExpr(src, el)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	case *pyexpr.Name:
-		return nil, pyval.NewNameError("name '%s' is not defined", x.ID)
-	case *pyexpr.Call:
-		return nil, pyval.NewNameError("name '%s' is not defined", unparse(src, x.Func))
-	}
-	return nil, pyval.NewNameError("name '%s' is not defined", unparse(src, e))
+	return pyexpr.Eval(e, noNames{})
+}
+
+// noNames is an evaluation environment without any names.
+type noNames struct{}
+
+func (noNames) LookupName(name string) (pyval.Value, error) {
+	return nil, pyval.NewNameError("name '%s' is not defined", name)
+}
+
+func (noNames) Call(fn pyval.Value, args []pyval.Value, kwargs []pyval.KV) (pyval.Value, error) {
+	return nil, pyval.NewTypeError("'%s' object is not callable", fn.TypeName())
+}
+
+func (noNames) GetAttr(obj pyval.Value, name string) (pyval.Value, error) {
+	return nil, pyval.NewAttributeError("'%s' object has no attribute '%s'", obj.TypeName(), name)
 }

@@ -6,6 +6,7 @@
 package driver
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -94,4 +95,10 @@ func PromptFormatOfEntry(entryID string) (string, error) { return core.PromptFor
 // first turn the way upstream's system_prompt_pre_processing_chat_model does.
 func PrependSystemPrompt(msgs []Message, prompt string) []Message {
 	return core.PrependSystemPrompt(msgs, prompt)
+}
+
+// Prober is implemented by drivers that can check the model before a run
+// (the Ollama driver: the model exists and, in FC mode, supports tools).
+type Prober interface {
+	Probe(ctx context.Context) error
 }

@@ -195,7 +195,7 @@ func runMultiTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opts
 			if err != nil {
 				return results.Record{}, st, err
 			}
-			msgs = append(msgs, driver.Message{Role: "assistant", Content: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning})
+			msgs = append(msgs, driver.Message{Role: "assistant", Content: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Replay: resp.Replay})
 			turnResults = append(turnResults, res)
 			turnIn = append(turnIn, resp.InputTokens)
 			turnOut = append(turnOut, resp.OutputTokens)

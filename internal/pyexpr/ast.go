@@ -34,10 +34,12 @@ func Source(src string, e Expr) string {
 }
 
 // Constant is a literal: int, float, str, bytes, True, False, None or
-// Ellipsis (...). Value holds the pyval value.
+// Ellipsis (...). Value holds the pyval value; Kind is "u" for a string
+// whose first piece has the u prefix (as in Python's ast), else "".
 type Constant struct {
 	Span
 	Value pyval.Value
+	Kind  string
 }
 
 // Name is an identifier.

@@ -3,8 +3,8 @@ package pyexpr_test
 import (
 	"fmt"
 	"math"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/bfcl-go/bfcl/internal/pyexpr"
 	"github.com/bfcl-go/bfcl/internal/pyval"

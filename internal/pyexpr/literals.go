@@ -59,10 +59,10 @@ func parseNumber(text string) (pyval.Value, string) {
 }
 
 type strPiece struct {
-	raw, bytes, fstr bool
-	body             string
-	bodyOff          int
-	line             int
+	raw, bytes, fstr, u bool
+	body                string
+	bodyOff             int
+	line                int
 }
 
 func splitString(src string, t *token) strPiece {
@@ -78,10 +78,18 @@ func splitString(src string, t *token) strPiece {
 		raw:     strings.IndexByte(prefix, 'r') >= 0,
 		bytes:   strings.IndexByte(prefix, 'b') >= 0,
 		fstr:    strings.IndexByte(prefix, 'f') >= 0,
+		u:       prefix == "u",
 		body:    s[q+n : len(s)-n],
 		bodyOff: t.start + q + n,
 		line:    t.line,
 	}
+}
+
+func kindOf(p strPiece) string {
+	if p.u {
+		return "u"
+	}
+	return ""
 }
 
 // strings parses one or more adjacent string literals.
@@ -111,7 +119,7 @@ func (p *parser) strings() Expr {
 			}
 			b.WriteString(s)
 		}
-		return &Constant{Span{start, end}, pyval.Bytes(b.String())}
+		return &Constant{Span: Span{start, end}, Value: pyval.Bytes(b.String())}
 	}
 	if !hasF {
 		if len(pieces) == 1 {
@@ -119,7 +127,7 @@ func (p *parser) strings() Expr {
 			if err != "" {
 				p.failMsg(err, pieces[0].line)
 			}
-			return &Constant{Span{start, end}, pyval.Str(s)}
+			return &Constant{Span: Span{start, end}, Value: pyval.Str(s), Kind: kindOf(pieces[0])}
 		}
 		var b strings.Builder
 		for _, pc := range pieces {
@@ -129,13 +137,13 @@ func (p *parser) strings() Expr {
 			}
 			b.WriteString(s)
 		}
-		return &Constant{Span{start, end}, pyval.Str(b.String())}
+		return &Constant{Span: Span{start, end}, Value: pyval.Str(b.String()), Kind: kindOf(pieces[0])}
 	}
 	js := &JoinedStr{Span: Span{start, end}}
 	var lit strings.Builder
 	flush := func(off int) {
 		if lit.Len() > 0 {
-			js.Parts = append(js.Parts, &Constant{Span{off, off}, pyval.Str(lit.String())})
+			js.Parts = append(js.Parts, &Constant{Span: Span{off, off}, Value: pyval.Str(lit.String())})
 			lit.Reset()
 		}
 	}
@@ -322,7 +330,7 @@ func (p *parser) fstringField(pc strPiece, open int) (*FormattedValue, int, stri
 		var lit strings.Builder
 		flush := func(off int) {
 			if lit.Len() > 0 {
-				spec.Parts = append(spec.Parts, &Constant{Span{off, off}, pyval.Str(lit.String())})
+				spec.Parts = append(spec.Parts, &Constant{Span: Span{off, off}, Value: pyval.Str(lit.String())})
 				lit.Reset()
 			}
 		}

@@ -44,6 +44,46 @@ func Parse(src string) (e Expr, err error) {
 	return e, nil
 }
 
+// ParseAST is ast.parse(src, mode="eval"): like Parse, but leading
+// whitespace is not stripped (it is an IndentationError, as for
+// compile()) and errors name the file "<unknown>" as ast.parse does, e.g.
+// "invalid syntax (<unknown>, line 1)".
+func ParseAST(src string) (Expr, error) {
+	if strings.IndexByte(src, 0) >= 0 {
+		return nil, &pyval.Exception{Type: "SyntaxError", Msg: "source code string cannot contain null bytes"}
+	}
+	if err := checkUTF8(src); err != nil {
+		return nil, renameFile(err, "<unknown>")
+	}
+	p := &parser{src: src, toks: tokenize(src, false)}
+	var e Expr
+	var err error
+	func() {
+		defer p.recoverTo(&err)
+		e = p.parseEval()
+	}()
+	if err == nil && p.deferred != nil {
+		err = p.deferred
+	}
+	if err != nil {
+		return nil, renameFile(err, "<unknown>")
+	}
+	return e, nil
+}
+
+// renameFile replaces the "<string>" file name in a SyntaxError text.
+func renameFile(err error, name string) error {
+	ex, ok := err.(*pyval.Exception)
+	if !ok {
+		return err
+	}
+	i := strings.LastIndex(ex.Msg, " (<string>, line ")
+	if i < 0 {
+		return err
+	}
+	return &pyval.Exception{Type: ex.Type, Msg: ex.Msg[:i] + " (" + name + ex.Msg[i+len(" (<string>"):]}
+}
+
 // ParseModule parses a module made only of "NAME = expression" statements
 // (plus blank lines and comments), such as BFCL's long_context.py.
 func ParseModule(src string) (out []Assign, err error) {
@@ -800,13 +840,13 @@ func (p *parser) atom() Expr {
 		switch t.op {
 		case "True":
 			p.advance()
-			return &Constant{Span{t.start, t.end}, pyval.Bool(true)}
+			return &Constant{Span: Span{t.start, t.end}, Value: pyval.Bool(true)}
 		case "False":
 			p.advance()
-			return &Constant{Span{t.start, t.end}, pyval.Bool(false)}
+			return &Constant{Span: Span{t.start, t.end}, Value: pyval.Bool(false)}
 		case "None":
 			p.advance()
-			return &Constant{Span{t.start, t.end}, pyval.None}
+			return &Constant{Span: Span{t.start, t.end}, Value: pyval.None}
 		}
 		if isKeyword(t.op) {
 			p.fail()
@@ -819,14 +859,14 @@ func (p *parser) atom() Expr {
 		if err != "" {
 			p.failMsg(err, t.line)
 		}
-		return &Constant{Span{t.start, t.end}, v}
+		return &Constant{Span: Span{t.start, t.end}, Value: v}
 	case tkString:
 		return p.strings()
 	case tkOp:
 		switch t.op {
 		case "...":
 			p.advance()
-			return &Constant{Span{t.start, t.end}, pyval.Ellipsis}
+			return &Constant{Span: Span{t.start, t.end}, Value: pyval.Ellipsis}
 		case "(":
 			return p.paren()
 		case "[":

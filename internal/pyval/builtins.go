@@ -22,6 +22,8 @@ func Len(v Value) (int, error) {
 		return x.Len(), nil
 	case *Set:
 		return x.Len(), nil
+	case Bytes:
+		return len(x), nil
 	case Lener:
 		return x.PyLen(), nil
 	}

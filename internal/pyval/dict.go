@@ -144,6 +144,11 @@ func appendTupleKey(b []byte, t Tuple) ([]byte, bool) {
 				b = append(b, 'N')
 			case EllipsisType:
 				b = append(b, 'E')
+			case Bytes:
+				b = append(b, 'y')
+				b = strconv.AppendInt(b, int64(len(y)), 10)
+				b = append(b, ':')
+				b = append(b, y...)
 			default:
 				return nil, false
 			}
@@ -167,7 +172,7 @@ func CheckHashable(v Value) error {
 			}
 		}
 		return nil
-	case Float, Str, Int, Bool, BigInt, NoneType, EllipsisType:
+	case Float, Str, Int, Bool, BigInt, NoneType, EllipsisType, Bytes:
 		return nil
 	case Hashable:
 		return nil
@@ -283,8 +288,31 @@ func (d *Dict) Get(k Value) (Value, bool) {
 	return nil, false
 }
 
-// GetStr returns d[k] for a str key.
-func (d *Dict) GetStr(k string) (Value, bool) { return d.Get(Str(k)) }
+// GetStr returns d[k] for a str key (without boxing k).
+func (d *Dict) GetStr(k string) (Value, bool) {
+	if d.idx != nil {
+		if i, ok := d.idx.str[k]; ok {
+			return d.ents[i].val, true
+		}
+		if len(d.idx.slow) == 0 {
+			return nil, false
+		}
+		return d.Get(Str(k))
+	}
+	for i := range d.ents {
+		switch ek := d.ents[i].key.(type) {
+		case Str:
+			if string(ek) == k {
+				return d.ents[i].val, true
+			}
+		case Object:
+			if ek.PyEqual(Str(k)) {
+				return d.ents[i].val, true
+			}
+		}
+	}
+	return nil, false
+}
 
 // Has reports k in d.
 func (d *Dict) Has(k Value) bool { return d.find(k) >= 0 }

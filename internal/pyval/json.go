@@ -19,8 +19,14 @@ func JSONDumps(v Value) (string, error) {
 	return string(b), nil
 }
 
-// AppendJSON appends json.dumps(v) to b.
+// AppendJSON appends json.dumps(v) to b. A list or dict that contains
+// itself gives ValueError("Circular reference detected").
 func AppendJSON(b []byte, v Value) ([]byte, error) {
+	var st reprStack
+	return st.appendJSON(b, v)
+}
+
+func (st *reprStack) appendJSON(b []byte, v Value) ([]byte, error) {
 	var err error
 	switch x := v.(type) {
 	case Str:
@@ -39,13 +45,22 @@ func AppendJSON(b []byte, v Value) ([]byte, error) {
 	case BigInt:
 		return x.V.Append(b, 10), nil
 	case *List:
-		return appendJSONArray(b, x.Items)
+		if !st.push(x) {
+			return nil, NewValueError("Circular reference detected")
+		}
+		b, err = st.appendJSONArray(b, x.Items)
+		st.pop()
+		return b, err
 	case Tuple:
-		return appendJSONArray(b, x)
+		return st.appendJSONArray(b, x)
 	case *Dict:
 		if x.Len() == 0 {
 			return append(b, "{}"...), nil
 		}
+		if !st.push(x) {
+			return nil, NewValueError("Circular reference detected")
+		}
+		defer st.pop()
 		b = append(b, '{')
 		for i := range x.ents {
 			if i > 0 {
@@ -78,7 +93,7 @@ func AppendJSON(b []byte, v Value) ([]byte, error) {
 				return nil, NewTypeError("keys must be str, int, float, bool or None, not " + k.TypeName())
 			}
 			b = append(b, ": "...)
-			if b, err = AppendJSON(b, x.ents[i].val); err != nil {
+			if b, err = st.appendJSON(b, x.ents[i].val); err != nil {
 				return nil, err
 			}
 		}
@@ -89,14 +104,14 @@ func AppendJSON(b []byte, v Value) ([]byte, error) {
 	return nil, NewTypeError("Object of type " + v.TypeName() + " is not JSON serializable")
 }
 
-func appendJSONArray(b []byte, items []Value) ([]byte, error) {
+func (st *reprStack) appendJSONArray(b []byte, items []Value) ([]byte, error) {
 	var err error
 	b = append(b, '[')
 	for i, e := range items {
 		if i > 0 {
 			b = append(b, ", "...)
 		}
-		if b, err = AppendJSON(b, e); err != nil {
+		if b, err = st.appendJSON(b, e); err != nil {
 			return nil, err
 		}
 	}

@@ -37,6 +37,8 @@ func Truthy(v Value) bool {
 		return x.Len() > 0
 	case *Set:
 		return x.Len() > 0
+	case Bytes:
+		return x != ""
 	case Truther:
 		return x.PyBool()
 	case nil:

@@ -199,6 +199,10 @@ func Add(a, b Value) (Value, error) {
 		if !isObject(b) {
 			return nil, NewTypeError("can only concatenate list (not \"" + b.TypeName() + "\") to list")
 		}
+	case Bytes:
+		if y, ok := b.(Bytes); ok {
+			return x + y, nil
+		}
 	case Tuple:
 		if y, ok := b.(Tuple); ok {
 			items := make(Tuple, 0, len(x)+len(y))

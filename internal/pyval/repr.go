@@ -24,8 +24,35 @@ func StrOf(v Value) string {
 	return Repr(v)
 }
 
-// AppendRepr appends repr(v) to b.
+// AppendRepr appends repr(v) to b. A list or dict that contains itself is
+// shown as [...] / {...} at the point of recursion, as Python does.
 func AppendRepr(b []byte, v Value) []byte {
+	var st reprStack
+	return st.appendRepr(b, v)
+}
+
+// reprStack holds the containers being printed, to detect cycles.
+type reprStack struct {
+	inline [8]any
+	items  []any
+}
+
+func (st *reprStack) push(p any) bool {
+	if st.items == nil {
+		st.items = st.inline[:0]
+	}
+	for _, q := range st.items {
+		if q == p {
+			return false
+		}
+	}
+	st.items = append(st.items, p)
+	return true
+}
+
+func (st *reprStack) pop() { st.items = st.items[:len(st.items)-1] }
+
+func (st *reprStack) appendRepr(b []byte, v Value) []byte {
 	switch x := v.(type) {
 	case Str:
 		return AppendStrRepr(b, string(x))
@@ -43,13 +70,17 @@ func AppendRepr(b []byte, v Value) []byte {
 	case BigInt:
 		return x.V.Append(b, 10)
 	case *List:
+		if !st.push(x) {
+			return append(b, "[...]"...)
+		}
 		b = append(b, '[')
 		for i, e := range x.Items {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = AppendRepr(b, e)
+			b = st.appendRepr(b, e)
 		}
+		st.pop()
 		return append(b, ']')
 	case Tuple:
 		b = append(b, '(')
@@ -57,22 +88,26 @@ func AppendRepr(b []byte, v Value) []byte {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = AppendRepr(b, e)
+			b = st.appendRepr(b, e)
 		}
 		if len(x) == 1 {
 			b = append(b, ',')
 		}
 		return append(b, ')')
 	case *Dict:
+		if !st.push(x) {
+			return append(b, "{...}"...)
+		}
 		b = append(b, '{')
 		for i := range x.ents {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = AppendRepr(b, x.ents[i].key)
+			b = st.appendRepr(b, x.ents[i].key)
 			b = append(b, ": "...)
-			b = AppendRepr(b, x.ents[i].val)
+			b = st.appendRepr(b, x.ents[i].val)
 		}
+		st.pop()
 		return append(b, '}')
 	case *Set:
 		if x.Len() == 0 {
@@ -83,7 +118,7 @@ func AppendRepr(b []byte, v Value) []byte {
 			if i > 0 {
 				b = append(b, ", "...)
 			}
-			b = AppendRepr(b, x.d.ents[i].key)
+			b = st.appendRepr(b, x.d.ents[i].key)
 		}
 		return append(b, '}')
 	case EllipsisType:

@@ -281,3 +281,21 @@ var _ = Describe("Truthy and DeepCopy", func() {
 		Expect(pv.Repr(c)).To(Equal("{'a': [1, 2], 'b': [1, 2], 't': ([1, 2],)}"))
 	})
 })
+
+var _ = Describe("cyclic containers", func() {
+	It("prints [...] and {...} and refuses to serialise them", func() {
+		l := L(pv.Int(1))
+		l.Items = append(l.Items, l)
+		Expect(pv.Repr(l)).To(Equal("[1, [...]]"))
+		d := D(pv.Str("a"), pv.Int(1))
+		d.SetStr("self", d)
+		Expect(pv.Repr(d)).To(Equal("{'a': 1, 'self': {...}}"))
+		_, err := pv.JSONDumps(d)
+		Expect(err).To(MatchError("Circular reference detected"))
+		shared := L(pv.Int(2))
+		Expect(pv.Repr(L(shared, shared))).To(Equal("[[2], [2]]"))
+		s, err := pv.JSONDumps(L(shared, shared))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s).To(Equal("[[2], [2]]"))
+	})
+})

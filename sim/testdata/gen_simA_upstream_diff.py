@@ -5,7 +5,9 @@
 # Usage: PYTHONHASHSEED=0 python3 gen_simA_upstream_diff.py cases.json > simA_upstream_diff.json
 # (cases.json is produced by simA_upstream_cases.py). Needs mpmath.
 import sys, json, copy, importlib, types, datetime, decimal
-sys.path.insert(0, '/work/upstream/berkeley-function-call-leaderboard')
+import os
+# upstream checkout (BFCL_UPSTREAM overrides)
+sys.path.insert(0, os.environ.get('BFCL_UPSTREAM', '/work/upstream/berkeley-function-call-leaderboard'))
 # long_context module import chain
 from bfcl_eval.eval_checker.multi_turn_eval.func_source_code import gorilla_file_system as gfs
 from bfcl_eval.eval_checker.multi_turn_eval.func_source_code import posting_api, message_api, ticket_api, math_api

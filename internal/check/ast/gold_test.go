@@ -271,7 +271,7 @@ var _ = Describe("gold check: the first acceptable values pass", func() {
 	It("passes every AST entry of the dataset except the listed oddities", func() {
 		data := dataDir()
 		if data == "" {
-			Skip("DATASET ABSENT — gold check did NOT run (set BFCL_DATA_DIR)")
+			skipLoudly("DATASET ABSENT — gold check did NOT run (set BFCL_DATA_DIR)")
 		}
 		cats := []string{"simple_python", "simple_java", "simple_javascript", "multiple", "parallel",
 			"parallel_multiple", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple"}
@@ -282,7 +282,7 @@ var _ = Describe("gold check: the first acceptable values pass", func() {
 			file := "BFCL_v4_" + cat + ".json"
 			entries, err := readLines(filepath.Join(data, "data", file))
 			if err != nil {
-				Skip("DATASET ABSENT — gold check did NOT run: " + err.Error())
+				skipLoudly("DATASET ABSENT — gold check did NOT run: " + err.Error())
 			}
 			answers, err := readLines(filepath.Join(data, "data", "possible_answer", file))
 			Expect(err).NotTo(HaveOccurred())

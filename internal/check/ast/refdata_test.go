@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/onsi/ginkgo/v2"
 )
 
 // This file is the test-only reader of the dataset, the reference result
@@ -218,4 +220,15 @@ func loadReference() ([]refCategory, error) {
 		out = append(out, rc)
 	}
 	return out, nil
+}
+
+// skipLoudly skips a spec whose reference input is missing, printing the
+// reason to stderr so it shows without -v. With BFCL_REQUIRE_REFERENCE set
+// (e.g. in CI) the spec fails instead.
+func skipLoudly(msg string) {
+	if os.Getenv("BFCL_REQUIRE_REFERENCE") != "" {
+		ginkgo.Fail(msg + " (BFCL_REQUIRE_REFERENCE is set)")
+	}
+	fmt.Fprintln(os.Stderr, "SKIPPED: "+msg)
+	ginkgo.Skip(msg)
 }

@@ -28,7 +28,7 @@ var _ = Describe("agreement with upstream on real model outputs (gpt-oss-120b, F
 		var err error
 		cats, err = loadReference()
 		if err != nil {
-			Skip("REFERENCE DATA ABSENT — the agreement test did NOT run: " + err.Error())
+			skipLoudly("REFERENCE DATA ABSENT — the agreement test did NOT run: " + err.Error())
 		}
 	})
 

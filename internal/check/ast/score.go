@@ -51,14 +51,6 @@ func ScoreEntry(category string, entry, answer, resultLine json.RawMessage, opts
 	if relevance.IsRelevanceCategory(category) {
 		return ScoreValues(category, id, entry, nil, nil, result, opts)
 	}
-	entryV, err := pyval.FromJSON(entry)
-	if err != nil {
-		return verdict.Verdict{}, fmt.Errorf("score %s entry %s: dataset entry is not JSON: %w", category, id, err)
-	}
-	funcs, err := getItem(entryV, "function")
-	if err != nil {
-		return verdict.Verdict{}, fmt.Errorf("score %s entry %s: dataset entry has no \"function\" list: %w", category, id, err)
-	}
 	answerV, err := pyval.FromJSON(answer)
 	if err != nil {
 		return verdict.Verdict{}, fmt.Errorf("score %s entry %s: possible-answer line is not JSON: %w", category, id, err)
@@ -66,6 +58,17 @@ func ScoreEntry(category string, entry, answer, resultLine json.RawMessage, opts
 	gt, err := getItem(answerV, "ground_truth")
 	if err != nil {
 		return verdict.Verdict{}, fmt.Errorf("score %s entry %s: possible-answer line has no ground_truth: %w", category, id, err)
+	}
+	funcs, skimmed := neededDocs(category, entry, gt)
+	if !skimmed {
+		entryV, err := pyval.FromJSON(entry)
+		if err != nil {
+			return verdict.Verdict{}, fmt.Errorf("score %s entry %s: dataset entry is not JSON: %w", category, id, err)
+		}
+		funcs, err = getItem(entryV, "function")
+		if err != nil {
+			return verdict.Verdict{}, fmt.Errorf("score %s entry %s: dataset entry has no \"function\" list: %w", category, id, err)
+		}
 	}
 	return ScoreValues(category, id, entry, funcs, gt, result, opts)
 }

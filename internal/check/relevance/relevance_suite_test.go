@@ -60,7 +60,7 @@ var _ = Describe("relevance runner", func() {
 		Expect(errs).To(Equal([]string{"Invalid syntax. Failed to decode AST when it should have. 'str' object has no attribute 'keys'"}))
 
 		_, _, errs = check("live_relevance", `[{"f": "{\"a\": 1"}]`, fc)
-		Expect(errs).To(Equal([]string{"Invalid syntax. Failed to decode AST when it should have. Expecting ',' delimiter: line 1 column 9 (char 8)"}))
+		Expect(errs).To(Equal([]string{"Invalid syntax. Failed to decode AST when it should have. Expecting ',' delimiter: line 1 column 8 (char 7)"}))
 	})
 
 	It("puts the raw and decoded outputs in the detail of a failed entry", func() {

@@ -1,0 +1,110 @@
+package prompt_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"os"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/prompt"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+type decodeCase struct {
+	RetFmt string `json:"ret_fmt"`
+	Tag    bool   `json:"tool_call_tag"`
+	Input  string `json:"input"`
+	Repr   string `json:"repr"`
+	Error  string `json:"error"`
+}
+
+func loadDecodeCases() []decodeCase {
+	f, err := os.Open(fixture("decode_cases.jsonl"))
+	Expect(err).NotTo(HaveOccurred())
+	defer f.Close()
+	var out []decodeCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var c decodeCase
+		Expect(json.Unmarshal(sc.Bytes(), &c)).To(Succeed())
+		out = append(out, c)
+	}
+	Expect(sc.Err()).NotTo(HaveOccurred())
+	return out
+}
+
+// decodeASTPrompting mirrors upstream's default_decode_ast_prompting for
+// the non-Python return formats, the way internal/decode is to call this
+// package: strip "`", newlines and spaces at both ends, add a missing
+// "[" / "]", take the <TOOLCALL> content when the configuration has the
+// tag, then parse.
+func decodeASTPrompting(result, retFmt string, tag bool) (pyval.Value, error) {
+	s := strings.Trim(result, "`\n ")
+	if !strings.HasPrefix(s, "[") {
+		s = "[" + s
+	}
+	if !strings.HasSuffix(s, "]") {
+		s += "]"
+	}
+	if tag {
+		inner, err := prompt.ExtractToolCall(s)
+		if err != nil {
+			return nil, err
+		}
+		s = inner
+	}
+	switch retFmt {
+	case prompt.RetJSON:
+		return prompt.ParseJSONFormat(s)
+	case prompt.RetVerboseXML:
+		return prompt.ParseVerboseXMLFormat(s)
+	case prompt.RetConciseXML:
+		return prompt.ParseConciseXMLFormat(s)
+	}
+	Fail("unexpected return format " + retFmt)
+	return nil, nil
+}
+
+func outcome(v pyval.Value, err error) string {
+	if err != nil {
+		if exc, ok := err.(*pyval.Exception); ok {
+			return exc.Type + ": " + exc.Msg
+		}
+		return "Go error: " + err.Error()
+	}
+	return pyval.Repr(v)
+}
+
+var _ = Describe("return-format parsers against upstream's default_decode_ast_prompting", func() {
+	It("decodes every json / verbose_xml / concise_xml case as upstream (value or exception text)", func() {
+		cases := loadDecodeCases()
+		perFmt := map[string]int{}
+		python := 0
+		var diffs []string
+		for _, c := range cases {
+			if c.RetFmt == prompt.RetPython {
+				// The Python return format is parsed by internal/decode.
+				python++
+				continue
+			}
+			perFmt[c.RetFmt]++
+			want := c.Repr
+			if c.Error != "" {
+				want = c.Error
+			}
+			got := outcome(decodeASTPrompting(c.Input, c.RetFmt, c.Tag))
+			if got != want {
+				diffs = append(diffs, c.RetFmt+" tag="+map[bool]string{true: "T", false: "F"}[c.Tag]+"\n  input: "+c.Input+"\n  want:  "+want+"\n  got:   "+got)
+			}
+		}
+		Expect(python).To(Equal(36))
+		Expect(perFmt[prompt.RetJSON]).To(BeNumerically(">", 500))
+		Expect(perFmt[prompt.RetVerboseXML]).To(BeNumerically(">", 500))
+		Expect(perFmt[prompt.RetConciseXML]).To(BeNumerically(">", 500))
+		Expect(diffs).To(BeEmpty(), strings.Join(diffs, "\n"))
+	})
+})

@@ -1,0 +1,242 @@
+package prompt
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/pyexpr"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// pySpace is the class of characters Python's re matches with \s in a str
+// pattern (str.isspace()); Go's \s is ASCII only.
+const pySpace = `[\t\n\v\f\r\x{1c}-\x{1f} \x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]`
+
+// The regular expressions of upstream's ast_parse and
+// parse_json_function_call (bfcl_eval/model_handler/utils.py,
+// bfcl_eval/model_handler/parser/json_parser.py), all with re.DOTALL. Go's
+// regexp picks the same leftmost-first match as Python's backtracking
+// engine for these patterns.
+var (
+	toolCallRe  = regexp.MustCompile(`(?s)<TOOLCALL>(.*?)</TOOLCALL>`)
+	jsonArrayRe = regexp.MustCompile(`(?s)\[.*\]`)
+	jsonCallsRe = regexp.MustCompile(`(?s)\[` + pySpace + `*\{.*?\}` + pySpace + `*(?:,` + pySpace + `*\{.*?\}` + pySpace + `*)*\]`)
+	functionsRe = regexp.MustCompile(`(?s)<functions>(.*?)</functions>`)
+)
+
+// ExtractToolCall is the has_tool_call_tag step of upstream's ast_parse:
+// the text between the first <TOOLCALL> and the next </TOOLCALL>, stripped
+// of white space (str.strip()). Without a tag it fails with upstream's
+// ValueError (a *pyval.Exception).
+func ExtractToolCall(s string) (string, error) {
+	m := toolCallRe.FindStringSubmatch(s)
+	if m == nil {
+		return "", pyval.NewValueError("No tool call tag found in input string: %s", s)
+	}
+	return pyStrip(m[1]), nil
+}
+
+// pyStrip is str.strip() with no argument.
+func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
+
+func isPySpace(r rune) bool {
+	switch {
+	case r >= '\t' && r <= '\r', r >= 0x1c && r <= ' ', r == 0x85, r == 0xa0, r == 0x1680,
+		r >= 0x2000 && r <= 0x200a, r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
+		return true
+	}
+	return false
+}
+
+// ParseJSONFormat is the JSON branch of upstream's ast_parse: the text
+// from the first '[' to the last ']' (when there is one) goes to
+// parse_json_function_call, which narrows it to the first array of
+// objects, json.loads it (a JSON error gives an empty list) and turns each
+// object into {obj["function"]: obj["parameters"]}, skipping items that are
+// not objects. The result is a *pyval.List of one-key *pyval.Dict;
+// failures (missing keys, an unhashable name, a non-iterable document) are
+// *pyval.Exception values with Python's texts.
+func ParseJSONFormat(s string) (pyval.Value, error) {
+	if m := jsonArrayRe.FindString(s); m != "" || jsonArrayRe.MatchString(s) {
+		s = m
+	}
+	if m := jsonCallsRe.FindString(s); m != "" {
+		s = m
+	}
+	doc, err := pyval.FromJSONString(s)
+	if err != nil {
+		return pyval.NewList(), nil
+	}
+	var items []pyval.Value
+	switch d := doc.(type) {
+	case *pyval.List:
+		items = d.Items
+	case *pyval.Dict, pyval.Str:
+		// Iterating a dict gives its keys and a str its characters: no
+		// item is a dict.
+	default:
+		return nil, pyval.NewTypeError("'%s' object is not iterable", doc.TypeName())
+	}
+	out := make([]pyval.Value, 0, len(items))
+	for _, it := range items {
+		obj, ok := it.(*pyval.Dict)
+		if !ok {
+			continue
+		}
+		name, ok := obj.GetStr("function")
+		if !ok {
+			return nil, pyval.NewKeyError(pyval.Str("function"))
+		}
+		args, ok := obj.GetStr("parameters")
+		if !ok {
+			return nil, pyval.NewKeyError(pyval.Str("parameters"))
+		}
+		if err := pyval.CheckHashable(name); err != nil {
+			return nil, err
+		}
+		call := pyval.NewDict()
+		call.Set(name, args)
+		out = append(out, call)
+	}
+	return pyval.NewList(out...), nil
+}
+
+// functionsElement is the shared first step of the two XML branches of
+// ast_parse: the first <functions>...</functions> span, parsed.
+func functionsElement(s string) (*xmlElement, error) {
+	m := functionsRe.FindString(s)
+	if m == "" {
+		return nil, pyval.NewValueError("No XML function call found in input string: %s. Missing <functions> tag.", s)
+	}
+	return parseXMLDocument(m)
+}
+
+// ParseVerboseXMLFormat is the verbose_xml branch of upstream's ast_parse
+// (parse_verbose_xml_function_call): each <function name=".."> child of
+// <functions> becomes {name: {param name: value}}, the params read from
+// its <params> child if it has one, else from its own <param> children;
+// each value is the "value" attribute ("" if absent) converted by its
+// "type" attribute ("string" if absent) as convert_value_by_type does. A
+// param without a name is stored under None.
+func ParseVerboseXMLFormat(s string) (pyval.Value, error) {
+	root, err := functionsElement(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []pyval.Value
+	for _, fn := range root.findAll("function") {
+		name, ok := fn.attr("name")
+		if !ok {
+			return nil, pyval.NewKeyError(pyval.Str("name"))
+		}
+		params := fn.findAll("param")
+		if c := fn.find("params"); c != nil {
+			params = c.findAll("param")
+		}
+		args := pyval.NewDict()
+		for _, p := range params {
+			var key pyval.Value = pyval.None
+			if n, ok := p.attr("name"); ok {
+				key = pyval.Str(n)
+			}
+			raw, _ := p.attr("value")
+			typ, ok := p.attr("type")
+			if !ok {
+				typ = "string"
+			}
+			v, err := convertValueByType(raw, typ)
+			if err != nil {
+				return nil, err
+			}
+			args.Set(key, v)
+		}
+		call := pyval.NewDict()
+		call.SetStr(name, args)
+		out = append(out, call)
+	}
+	return pyval.NewList(out...), nil
+}
+
+// ParseConciseXMLFormat is the concise_xml branch of upstream's ast_parse
+// (parse_concise_xml_function_call): each <function name=".."> child of
+// <functions> becomes {name: {param name: value}} from its direct <param
+// name=".." type=".."> children; the value is the param's text before any
+// child element, stripped, converted by type ("string" if absent).
+func ParseConciseXMLFormat(s string) (pyval.Value, error) {
+	root, err := functionsElement(s)
+	if err != nil {
+		return nil, err
+	}
+	var out []pyval.Value
+	for _, fn := range root.findAll("function") {
+		name, ok := fn.attr("name")
+		if !ok {
+			return nil, pyval.NewKeyError(pyval.Str("name"))
+		}
+		args := pyval.NewDict()
+		for _, p := range fn.findAll("param") {
+			pname, ok := p.attr("name")
+			if !ok {
+				return nil, pyval.NewKeyError(pyval.Str("name"))
+			}
+			typ, ok := p.attr("type")
+			if !ok {
+				typ = "string"
+			}
+			v, err := convertValueByType(pyStrip(p.text), typ)
+			if err != nil {
+				return nil, err
+			}
+			args.SetStr(pname, v)
+		}
+		call := pyval.NewDict()
+		call.SetStr(name, args)
+		out = append(out, call)
+	}
+	return pyval.NewList(out...), nil
+}
+
+// convertValueByType is upstream's convert_value_by_type
+// (bfcl_eval/model_handler/parser/xml_parser.py).
+func convertValueByType(raw, typ string) (pyval.Value, error) {
+	switch typ {
+	case "string":
+		return pyval.Str(raw), nil
+	case "integer":
+		return pyval.ToInt(pyval.Str(raw))
+	case "float":
+		return pyval.ToFloat(pyval.Str(raw))
+	case "boolean":
+		return pyval.Bool(pyLower(raw) == "true"), nil
+	case "null":
+		return pyval.None, nil
+	case "array", "tuple", "object", "dict":
+		return literalEval(raw)
+	}
+	return pyval.Str(raw), nil
+}
+
+// pyLower is str.lower() as far as comparing with "true" needs: a string
+// that lowercases to "true" is made of the letters of "true" in any case
+// (plus, in Python, the Kelvin sign and similar do not lowercase to ASCII
+// t/r/u/e), so ASCII lowering decides the comparison exactly.
+func pyLower(s string) string {
+	if len(s) != 4 {
+		return s
+	}
+	return strings.ToLower(s)
+}
+
+// literalEval is ast.literal_eval on a str: leading spaces and tabs
+// dropped, parsed as an expression (SyntaxError texts name "<unknown>"),
+// then evaluated as a literal.
+func literalEval(s string) (pyval.Value, error) {
+	e, err := pyexpr.Parse(strings.TrimLeft(s, " \t"))
+	if err != nil {
+		if exc, ok := err.(*pyval.Exception); ok {
+			return nil, pyval.NewException(exc.Type, strings.Replace(exc.Msg, "(<string>, line ", "(<unknown>, line ", 1))
+		}
+		return nil, err
+	}
+	return pyexpr.LiteralEval(e)
+}

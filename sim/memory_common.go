@@ -1,0 +1,373 @@
+package sim
+
+// Shared part of the memory backends: upstream's
+// bfcl_eval/eval_checker/multi_turn_eval/func_source_code/memory_api_metaclass.py
+// (class MemoryAPI: snapshot folders and loading) and the helpers of
+// bfcl_eval/utils.py that name the snapshot folder.
+//
+// A memory entry's state lives in snapshot files below the model's result
+// folder, exactly where upstream keeps them:
+//
+//	<model_result_dir>/agentic/memory/<backend>/memory_snapshot/<scenario>_final.json
+//	<model_result_dir>/agentic/memory/<backend>/memory_snapshot/prereq_checkpoints/<prereq id>.json
+//
+// Each prerequisite conversation starts from <scenario>_final.json (the
+// first one, id ending in "-0", starts empty) and writes both files when it
+// ends (Flush); every question of the scenario starts from the last
+// <scenario>_final.json. The files are written as upstream's
+// json.dump(..., indent=4) writes them, so a run can resume from snapshots
+// written by upstream and vice versa.
+//
+// The same state is also available without files: Snapshot returns what
+// Flush would write and Restore loads it (see internal/agentic).
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// MemoryBackend is implemented by the three memory classes (MemoryAPI_kv,
+// MemoryAPI_vector, MemoryAPI_rec_sum).
+type MemoryBackend interface {
+	Instance
+	// CoreMemoryContext is upstream's _dump_core_memory_to_context: the text
+	// put into the memory system prompt.
+	CoreMemoryContext() (string, error)
+	// Snapshot returns the memory as _flush_memory_to_local_file writes it
+	// (a fresh value; the caller may keep it).
+	Snapshot() *pyval.Dict
+	// Restore replaces the memory by a snapshot, as _load_scenario does with
+	// the snapshot file's content.
+	Restore(snapshot *pyval.Dict) error
+	// Flush is _flush_memory_to_local_file: it writes
+	// <snapshot folder>/<test id>.json and <scenario>_final.json. It needs a
+	// LoadScenario with a model_result_dir first.
+	Flush() error
+	// SnapshotWarning is upstream's console warning when a non-first entry
+	// found no snapshot file (the memory then starts empty); "" otherwise.
+	SnapshotWarning() string
+}
+
+// memoryFiles is MemoryAPI's snapshot bookkeeping (_prepare_snapshot).
+type memoryFiles struct {
+	testID         string
+	scenario       string
+	snapshotFolder string // "" until LoadScenario ran with a model_result_dir
+	latestSnapshot string
+	warning        string
+}
+
+// memConfigStr reads a required initial_config key as a str, with Python's
+// KeyError when it is missing.
+func memConfigStr(config *pyval.Dict, key string) (string, error) {
+	v, ok := config.GetStr(key)
+	if !ok {
+		return "", pyval.NewKeyError(pyval.Str(key))
+	}
+	s, ok := v.(pyval.Str)
+	if !ok {
+		return "", pyval.NewTypeError("initial_config[%q] must be a str, got %s", key, v.TypeName())
+	}
+	return string(s), nil
+}
+
+// MemorySnapshotDir is upstream's snapshot folder of a memory entry:
+// <modelResultDir>/<get_directory_structure_by_id(testID)>/memory_snapshot,
+// i.e. <modelResultDir>/agentic/memory/<backend>/memory_snapshot.
+func MemorySnapshotDir(modelResultDir, testID string) (string, error) {
+	backend, err := memBackendOf(testID)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(modelResultDir, "agentic", "memory", backend, "memory_snapshot"), nil
+}
+
+// memBackendOf is extract_memory_backend_type(extract_test_category_from_id(id, remove_prereq=True)).
+func memBackendOf(testID string) (string, error) {
+	id := strings.ReplaceAll(testID, "_prereq", "")
+	if i := strings.IndexByte(id, ':'); i >= 0 {
+		id = id[:i]
+	}
+	cat := id
+	if i := strings.LastIndexByte(id, '_'); i >= 0 {
+		cat = id[:i]
+	}
+	if !strings.Contains(cat, "memory") || !strings.HasPrefix(cat, "memory_") {
+		return "", fmt.Errorf("Test category %s is not a memory category.", cat)
+	}
+	return cat[len("memory_"):], nil
+}
+
+// IsMemoryPrereq is upstream's is_memory_prereq.
+func IsMemoryPrereq(testID string) bool { return strings.Contains(testID, "prereq") }
+
+// IsFirstMemoryPrereq is upstream's is_first_memory_prereq_entry.
+func IsFirstMemoryPrereq(testID string) bool {
+	return strings.Contains(testID, "prereq") && strings.HasSuffix(testID, "-0")
+}
+
+// prepare is _prepare_snapshot: it records the paths, creates the snapshot
+// folder and returns the snapshot to start from (nil for an empty start).
+func (m *memoryFiles) prepare(config *pyval.Dict) (*pyval.Dict, error) {
+	dir, err := memConfigStr(config, "model_result_dir")
+	if err != nil {
+		return nil, err
+	}
+	if m.testID, err = memConfigStr(config, "test_id"); err != nil {
+		return nil, err
+	}
+	if m.scenario, err = memConfigStr(config, "scenario"); err != nil {
+		return nil, err
+	}
+	snapDir, err := MemorySnapshotDir(dir, m.testID)
+	if err != nil {
+		return nil, err
+	}
+	m.snapshotFolder = snapDir
+	if IsMemoryPrereq(m.testID) {
+		m.snapshotFolder = filepath.Join(snapDir, "prereq_checkpoints")
+	}
+	if err := os.MkdirAll(m.snapshotFolder, 0o755); err != nil {
+		return nil, err
+	}
+	m.latestSnapshot = filepath.Join(snapDir, m.scenario+"_final.json")
+	if IsFirstMemoryPrereq(m.testID) {
+		return nil, nil
+	}
+	b, err := os.ReadFile(m.latestSnapshot)
+	if errors.Is(err, os.ErrNotExist) {
+		m.warning = fmt.Sprintf("Warning: Not first memory entry, but no snapshot file found in this path: %s. The memory will start empty for %s.", m.latestSnapshot, m.testID)
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	v, err := pyval.FromJSON(b)
+	if err != nil {
+		return nil, fmt.Errorf("memory snapshot %s: %w", m.latestSnapshot, err)
+	}
+	d, ok := v.(*pyval.Dict)
+	if !ok {
+		return nil, fmt.Errorf("memory snapshot %s is not a JSON object", m.latestSnapshot)
+	}
+	return d, nil
+}
+
+// flush writes snapshot to <snapshot folder>/<test id>.json and to the
+// scenario's latest file, as json.dump(indent=4) does.
+func (m *memoryFiles) flush(snapshot *pyval.Dict) error {
+	if m.snapshotFolder == "" {
+		return fmt.Errorf("memory flush: no snapshot folder (LoadScenario was not given a model_result_dir)")
+	}
+	text, err := MemoryJSONIndent(snapshot, 4)
+	if err != nil {
+		return err
+	}
+	for _, p := range []string{filepath.Join(m.snapshotFolder, m.testID+".json"), m.latestSnapshot} {
+		if err := memWriteFileAtomic(p, []byte(text)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func memWriteFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// MemoryJSONIndent is Python's json.dumps(v, indent=n) with the other
+// arguments at their defaults (ensure_ascii, item separator "," and key
+// separator ": " once indent is set, empty containers as {} and []).
+func MemoryJSONIndent(v pyval.Value, n int) (string, error) {
+	b, err := memAppendJSONIndent(nil, v, n, 0)
+	return string(b), err
+}
+
+func memAppendJSONIndent(b []byte, v pyval.Value, n, level int) ([]byte, error) {
+	newline := func(b []byte, lvl int) []byte {
+		b = append(b, '\n')
+		for i := 0; i < n*lvl; i++ {
+			b = append(b, ' ')
+		}
+		return b
+	}
+	var items []pyval.Value
+	switch x := v.(type) {
+	case *pyval.List:
+		items = x.Items
+	case pyval.Tuple:
+		items = x
+	case *pyval.Dict:
+		if x.Len() == 0 {
+			return append(b, "{}"...), nil
+		}
+		b = append(b, '{')
+		for i, kv := range x.Items() {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = newline(b, level+1)
+			var err error
+			if b, err = memAppendJSONKey(b, kv.Key); err != nil {
+				return nil, err
+			}
+			b = append(b, ": "...)
+			if b, err = memAppendJSONIndent(b, kv.Value, n, level+1); err != nil {
+				return nil, err
+			}
+		}
+		b = newline(b, level)
+		return append(b, '}'), nil
+	default:
+		return pyval.AppendJSON(b, v)
+	}
+	if len(items) == 0 {
+		return append(b, "[]"...), nil
+	}
+	b = append(b, '[')
+	for i, it := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = newline(b, level+1)
+		var err error
+		if b, err = memAppendJSONIndent(b, it, n, level+1); err != nil {
+			return nil, err
+		}
+	}
+	b = newline(b, level)
+	return append(b, ']'), nil
+}
+
+// memAppendJSONKey writes a dict key as json.dumps does: str as is, int,
+// float, bool and None converted to their JSON text and quoted.
+func memAppendJSONKey(b []byte, k pyval.Value) ([]byte, error) {
+	switch x := k.(type) {
+	case pyval.Str:
+		return pyval.AppendJSONString(b, string(x)), nil
+	case pyval.Int:
+		return pyval.AppendJSONString(b, strconv.FormatInt(int64(x), 10)), nil
+	case pyval.Bool, pyval.NoneType, pyval.Float, pyval.BigInt:
+		s, err := pyval.JSONDumps(k)
+		if err != nil {
+			return nil, err
+		}
+		return pyval.AppendJSONString(b, s), nil
+	}
+	return nil, pyval.NewTypeError("keys must be str, int, float, bool or None, not %s", k.TypeName())
+}
+
+// memStrLen is len(s) for a Python str: code points.
+func memStrLen(s string) int { return len([]rune(s)) }
+
+// memPyLower is Python's str.lower: the default lowercase mapping, with
+// SpecialCasing's U+0130 and the Final_Sigma context that Go's
+// strings.ToLower lacks.
+func memPyLower(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for i, r := range rs {
+		switch {
+		case r < 0x80:
+			if 'A' <= r && r <= 'Z' {
+				r += 'a' - 'A'
+			}
+			b.WriteRune(r)
+		case r == 0x130:
+			b.WriteString("i\u0307")
+		case r == 0x3A3:
+			if memPyFinalSigma(rs, i) {
+				b.WriteRune(0x3C2)
+			} else {
+				b.WriteRune(0x3C3)
+			}
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+func memPyFinalSigma(rs []rune, i int) bool {
+	cased := func(r rune) bool {
+		return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) ||
+			unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
+	}
+	ignorable := func(r rune) bool {
+		switch r {
+		case '\'', '.', ':', 0xB7, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0x2027,
+			0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
+			return true
+		}
+		return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+	}
+	j := i - 1
+	for j >= 0 && ignorable(rs[j]) {
+		j--
+	}
+	if j < 0 || !cased(rs[j]) {
+		return false
+	}
+	k := i + 1
+	for k < len(rs) && ignorable(rs[k]) {
+		k++
+	}
+	return k == len(rs) || !cased(rs[k])
+}
+
+// memPySplit is Python's str.split() with no arguments: runs of Unicode
+// whitespace (str.isspace, which also counts U+001C..U+001F) separate
+// fields; leading and trailing whitespace yield nothing.
+func memPySplit(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || (r >= 0x1C && r <= 0x1F)
+	})
+}
+
+// memStrArg returns v as a Go string when it is a str, or the
+// AttributeError Python raises when a str method is called on it.
+func memStrArg(v pyval.Value, method string) (string, error) {
+	if s, ok := v.(pyval.Str); ok {
+		return string(s), nil
+	}
+	return "", pyval.NewAttributeError("'%s' object has no attribute '%s'", v.TypeName(), method)
+}
+
+// memDictContains is `key in d` with Python's TypeError for unhashable keys.
+func memDictContains(d *pyval.Dict, key pyval.Value) (bool, error) {
+	if err := pyval.CheckHashable(key); err != nil {
+		return false, err
+	}
+	return d.Has(key), nil
+}
+
+// status returns {"<key>": msg}.
+func memStatus(key, msg string) *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr(key, pyval.Str(msg))
+	return d
+}

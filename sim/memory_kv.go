@@ -1,0 +1,339 @@
+package sim
+
+// Port of upstream bfcl_eval/eval_checker/multi_turn_eval/func_source_code/
+// memory_kv.py (class MemoryAPI_kv). Result and error strings and the size
+// limits are protocol constants reproduced from that file. The key search
+// is rank_bm25 0.2.2's BM25Plus (internal/bm25), scores bit-identical.
+
+import (
+	"regexp"
+	"strconv"
+
+	"github.com/bfcl-go/bfcl/internal/bm25"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// Limits of memory_kv.py.
+const (
+	kvMaxCoreMemorySize            = 7
+	kvMaxCoreMemoryEntryLength     = 300
+	kvMaxArchivalMemorySize        = 50
+	kvMaxArchivalMemoryEntryLength = 2000
+)
+
+// kvKeyFormat is _is_valid_key_format's r"^[a-z]+(_[a-z0-9]+)*$" under
+// re.match: Python's "$" also matches before one trailing newline.
+var kvKeyFormat = regexp.MustCompile(`\A[a-z]+(?:_[a-z0-9]+)*\n?\z`)
+
+// MemoryAPI_kv is upstream's key-value memory: a core memory (at most 7
+// entries of at most 300 characters, shown in the system prompt) and an
+// archival memory (50 entries of 2000 characters), both str -> str dicts in
+// insertion order.
+//
+//nolint:revive // the Go type name is the upstream class name (generated stubs dispatch on it)
+type MemoryAPI_kv struct {
+	coreMemory     *pyval.Dict
+	archivalMemory *pyval.Dict
+	files          memoryFiles
+}
+
+// NewMemoryAPIKV returns an instance as upstream's constructor leaves it.
+func NewMemoryAPIKV(*Env) *MemoryAPI_kv {
+	return &MemoryAPI_kv{coreMemory: pyval.NewDict(), archivalMemory: pyval.NewDict()}
+}
+
+// ClassName implements Instance.
+func (*MemoryAPI_kv) ClassName() string { return "MemoryAPI_kv" }
+
+// LoadScenario is _load_scenario: config holds model_result_dir, test_id
+// and scenario (and test_category, unused); the memory starts from the
+// scenario's latest snapshot file.
+func (m *MemoryAPI_kv) LoadScenario(config *pyval.Dict, _ bool) error {
+	snap, err := m.files.prepare(config)
+	if err != nil {
+		return err
+	}
+	if snap != nil && snap.Len() > 0 {
+		return m.Restore(snap)
+	}
+	return nil
+}
+
+// State implements Instance: the public memory attributes.
+func (m *MemoryAPI_kv) State() *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr("core_memory", m.coreMemory)
+	d.SetStr("archival_memory", m.archivalMemory)
+	return d
+}
+
+// Snapshot implements MemoryBackend: {"core_memory": ..., "archival_memory": ...}.
+func (m *MemoryAPI_kv) Snapshot() *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr("core_memory", pyval.DeepCopy(m.coreMemory))
+	d.SetStr("archival_memory", pyval.DeepCopy(m.archivalMemory))
+	return d
+}
+
+// Restore implements MemoryBackend (memory_data["core_memory"] and
+// ["archival_memory"], deep-copied; a missing key is Python's KeyError).
+func (m *MemoryAPI_kv) Restore(snap *pyval.Dict) error {
+	core, err := snapshotDict(snap, "core_memory")
+	if err != nil {
+		return err
+	}
+	arch, err := snapshotDict(snap, "archival_memory")
+	if err != nil {
+		return err
+	}
+	m.coreMemory, m.archivalMemory = core, arch
+	return nil
+}
+
+func snapshotDict(snap *pyval.Dict, key string) (*pyval.Dict, error) {
+	v, ok := snap.GetStr(key)
+	if !ok {
+		return nil, pyval.NewKeyError(pyval.Str(key))
+	}
+	d, ok := pyval.DeepCopy(v).(*pyval.Dict)
+	if !ok {
+		return nil, pyval.NewTypeError("memory snapshot: %s must be an object, got %s", key, v.TypeName())
+	}
+	return d, nil
+}
+
+// Flush implements MemoryBackend.
+func (m *MemoryAPI_kv) Flush() error { return m.files.flush(m.Snapshot()) }
+
+// SnapshotWarning implements MemoryBackend.
+func (m *MemoryAPI_kv) SnapshotWarning() string { return m.files.warning }
+
+// CoreMemoryContext implements MemoryBackend: json.dumps(core_memory,
+// indent=4), or upstream's sentence when it is empty.
+func (m *MemoryAPI_kv) CoreMemoryContext() (string, error) {
+	if m.coreMemory.Len() == 0 {
+		return "There is no content in the core memory at this point.", nil
+	}
+	return MemoryJSONIndent(m.coreMemory, 4)
+}
+
+// kvSimilaritySearch is _similarity_search: BM25+ over the keys, tokens
+// from .replace("_", " ").lower().split(), the k best as (score, key).
+func kvSimilaritySearch(query pyval.Value, corpus []pyval.Value, k pyval.Value) (pyval.Value, error) {
+	tokenized := make([][]string, len(corpus))
+	for i, c := range corpus {
+		s, err := memStrArg(c, "replace")
+		if err != nil {
+			return nil, err
+		}
+		tokenized[i] = kvTokenize(s)
+	}
+	idx, err := bm25.NewPlus(tokenized)
+	if err != nil {
+		return nil, pyval.NewZeroDivisionError("%s", err.Error())
+	}
+	q, err := memStrArg(query, "replace")
+	if err != nil {
+		return nil, err
+	}
+	ranked := bm25.Rank(idx.Scores(kvTokenize(q)))
+	list := pyval.NewList()
+	for _, r := range ranked {
+		list.Items = append(list.Items, pyval.Tuple{pyval.Float(r.Score), corpus[r.Index]})
+	}
+	if k == nil {
+		k = pyval.Int(5)
+	}
+	top, err := pyval.GetItem(list, &pyval.SliceValue{Start: pyval.None, Stop: k, Step: pyval.None})
+	if err != nil {
+		return nil, err
+	}
+	d := pyval.NewDict()
+	d.SetStr("ranked_results", top)
+	return d, nil
+}
+
+func kvTokenize(s string) []string {
+	out := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '_' {
+			out = append(out, ' ')
+		} else {
+			out = append(out, s[i])
+		}
+	}
+	return memPySplit(memPyLower(string(out)))
+}
+
+// kvAdd is core/archival_memory_add.
+func kvAdd(mem *pyval.Dict, key, value pyval.Value, maxSize, maxLen int, full, added string) (pyval.Value, error) {
+	k, v := pyval.StrOf(key), pyval.StrOf(value)
+	if mem.Len() >= maxSize {
+		return memStatus("error", full), nil
+	}
+	if memStrLen(v) > maxLen {
+		return memStatus("error", kvTooLong(maxLen)), nil
+	}
+	if !kvKeyFormat.MatchString(k) {
+		return memStatus("error", "Key must be in snake_case format and cannot contain spaces."), nil
+	}
+	if mem.Has(pyval.Str(k)) {
+		return memStatus("error", "Key name must be unique."), nil
+	}
+	mem.Set(pyval.Str(k), pyval.Str(v))
+	return memStatus("status", added), nil
+}
+
+func kvTooLong(maxLen int) string {
+	return "Entry is too long. Please shorten the entry to less than " + strconv.Itoa(maxLen) + " characters."
+}
+
+// kvRemove is core/archival_memory_remove (the key is not converted).
+func kvRemove(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
+	in, err := memDictContains(mem, key)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return memStatus("error", "Key not found."), nil
+	}
+	mem.Delete(key)
+	return memStatus("status", "Key removed."), nil
+}
+
+// kvReplace is core/archival_memory_replace.
+func kvReplace(mem *pyval.Dict, key, value pyval.Value, maxLen int) (pyval.Value, error) {
+	k, v := pyval.StrOf(key), pyval.StrOf(value)
+	if !mem.Has(pyval.Str(k)) {
+		return memStatus("error", "Key not found."), nil
+	}
+	if memStrLen(v) > maxLen {
+		return memStatus("error", kvTooLong(maxLen)), nil
+	}
+	mem.Set(pyval.Str(k), pyval.Str(v))
+	return memStatus("status", "Key replaced."), nil
+}
+
+// kvRetrieve is core/archival_memory_retrieve (the key is not converted).
+func kvRetrieve(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
+	in, err := memDictContains(mem, key)
+	if err != nil {
+		return nil, err
+	}
+	if !in {
+		return memStatus("error", "Key not found."), nil
+	}
+	v, _ := mem.Get(key)
+	d := pyval.NewDict()
+	d.SetStr("value", v)
+	return d, nil
+}
+
+func kvListKeys(mem *pyval.Dict) (pyval.Value, error) {
+	d := pyval.NewDict()
+	d.SetStr("keys", pyval.NewList(mem.Keys()...))
+	return d, nil
+}
+
+// CoreMemoryAdd is core_memory_add(key, value).
+func (m *MemoryAPI_kv) CoreMemoryAdd(key, value pyval.Value) (pyval.Value, error) {
+	return kvAdd(m.coreMemory, key, value, kvMaxCoreMemorySize, kvMaxCoreMemoryEntryLength,
+		"Core memory is full. Please clear some entries.", "Key-value pair added.")
+}
+
+// CoreMemoryRemove is core_memory_remove(key).
+func (m *MemoryAPI_kv) CoreMemoryRemove(key pyval.Value) (pyval.Value, error) {
+	return kvRemove(m.coreMemory, key)
+}
+
+// CoreMemoryReplace is core_memory_replace(key, value).
+func (m *MemoryAPI_kv) CoreMemoryReplace(key, value pyval.Value) (pyval.Value, error) {
+	return kvReplace(m.coreMemory, key, value, kvMaxCoreMemoryEntryLength)
+}
+
+// CoreMemoryClear is core_memory_clear().
+func (m *MemoryAPI_kv) CoreMemoryClear() (pyval.Value, error) {
+	m.coreMemory = pyval.NewDict()
+	return memStatus("status", "Short term memory cleared."), nil
+}
+
+// CoreMemoryRetrieve is core_memory_retrieve(key).
+func (m *MemoryAPI_kv) CoreMemoryRetrieve(key pyval.Value) (pyval.Value, error) {
+	return kvRetrieve(m.coreMemory, key)
+}
+
+// CoreMemoryListKeys is core_memory_list_keys().
+func (m *MemoryAPI_kv) CoreMemoryListKeys() (pyval.Value, error) { return kvListKeys(m.coreMemory) }
+
+// CoreMemoryKeySearch is core_memory_key_search(query, k=5). An empty core
+// memory raises ZeroDivisionError("division by zero") as rank_bm25 does.
+func (m *MemoryAPI_kv) CoreMemoryKeySearch(query, k pyval.Value) (pyval.Value, error) {
+	return kvSimilaritySearch(query, m.coreMemory.Keys(), k)
+}
+
+// CoreMemoryRetrieveAll is core_memory_retrieve_all(): the core memory dict
+// itself.
+func (m *MemoryAPI_kv) CoreMemoryRetrieveAll() (pyval.Value, error) { return m.coreMemory, nil }
+
+// ArchivalMemoryAdd is archival_memory_add(key, value).
+func (m *MemoryAPI_kv) ArchivalMemoryAdd(key, value pyval.Value) (pyval.Value, error) {
+	return kvAdd(m.archivalMemory, key, value, kvMaxArchivalMemorySize, kvMaxArchivalMemoryEntryLength,
+		"Long term memory is full. Please clear some entries.", "Key added.")
+}
+
+// ArchivalMemoryRemove is archival_memory_remove(key).
+func (m *MemoryAPI_kv) ArchivalMemoryRemove(key pyval.Value) (pyval.Value, error) {
+	return kvRemove(m.archivalMemory, key)
+}
+
+// ArchivalMemoryReplace is archival_memory_replace(key, value).
+func (m *MemoryAPI_kv) ArchivalMemoryReplace(key, value pyval.Value) (pyval.Value, error) {
+	return kvReplace(m.archivalMemory, key, value, kvMaxArchivalMemoryEntryLength)
+}
+
+// ArchivalMemoryClear is archival_memory_clear().
+func (m *MemoryAPI_kv) ArchivalMemoryClear() (pyval.Value, error) {
+	m.archivalMemory = pyval.NewDict()
+	return memStatus("status", "Long term memory cleared."), nil
+}
+
+// ArchivalMemoryRetrieve is archival_memory_retrieve(key).
+func (m *MemoryAPI_kv) ArchivalMemoryRetrieve(key pyval.Value) (pyval.Value, error) {
+	return kvRetrieve(m.archivalMemory, key)
+}
+
+// ArchivalMemoryListKeys is archival_memory_list_keys().
+func (m *MemoryAPI_kv) ArchivalMemoryListKeys() (pyval.Value, error) {
+	return kvListKeys(m.archivalMemory)
+}
+
+// ArchivalMemoryKeySearch is archival_memory_key_search(query, k=5).
+func (m *MemoryAPI_kv) ArchivalMemoryKeySearch(query, k pyval.Value) (pyval.Value, error) {
+	return kvSimilaritySearch(query, m.archivalMemory.Keys(), k)
+}
+
+// classMemoryAPIKV describes MemoryAPI_kv for the registry (sim.Classes).
+func classMemoryAPIKV() Class {
+	return Class{
+		Name:   "MemoryAPI_kv",
+		Module: "memory_kv",
+		New:    func(env *Env) Instance { return NewMemoryAPIKV(env) },
+		Methods: []Method{
+			{Name: "archival_memory_add", GoName: "ArchivalMemoryAdd", Params: []Param{{Name: "key"}, {Name: "value"}}},
+			{Name: "archival_memory_clear", GoName: "ArchivalMemoryClear"},
+			{Name: "archival_memory_key_search", GoName: "ArchivalMemoryKeySearch", Params: []Param{{Name: "query"}, {Name: "k", Optional: true}}},
+			{Name: "archival_memory_list_keys", GoName: "ArchivalMemoryListKeys"},
+			{Name: "archival_memory_remove", GoName: "ArchivalMemoryRemove", Params: []Param{{Name: "key"}}},
+			{Name: "archival_memory_replace", GoName: "ArchivalMemoryReplace", Params: []Param{{Name: "key"}, {Name: "value"}}},
+			{Name: "archival_memory_retrieve", GoName: "ArchivalMemoryRetrieve", Params: []Param{{Name: "key"}}},
+			{Name: "core_memory_add", GoName: "CoreMemoryAdd", Params: []Param{{Name: "key"}, {Name: "value"}}},
+			{Name: "core_memory_clear", GoName: "CoreMemoryClear"},
+			{Name: "core_memory_key_search", GoName: "CoreMemoryKeySearch", Params: []Param{{Name: "query"}, {Name: "k", Optional: true}}},
+			{Name: "core_memory_list_keys", GoName: "CoreMemoryListKeys"},
+			{Name: "core_memory_remove", GoName: "CoreMemoryRemove", Params: []Param{{Name: "key"}}},
+			{Name: "core_memory_replace", GoName: "CoreMemoryReplace", Params: []Param{{Name: "key"}, {Name: "value"}}},
+			{Name: "core_memory_retrieve", GoName: "CoreMemoryRetrieve", Params: []Param{{Name: "key"}}},
+			{Name: "core_memory_retrieve_all", GoName: "CoreMemoryRetrieveAll"},
+		},
+	}
+}

@@ -1,0 +1,528 @@
+package sim
+
+// Port of upstream bfcl_eval/eval_checker/multi_turn_eval/func_source_code/
+// memory_vector.py (classes MemoryAPI_vector and VectorStore). Result and
+// error strings and the size limits are protocol constants reproduced from
+// that file.
+//
+// Upstream embeds with sentence-transformers' all-MiniLM-L6-v2 and searches
+// a FAISS IndexFlatIP (inner product of L2-normalised float32 vectors).
+// Here the embedder is pluggable (internal/embed): set it with SetEmbedder.
+// Texts are embedded when added if an embedder is set, else at the first
+// search; the similarity is the float32 inner product; equal scores rank the
+// lower id first. Scores equal upstream's only as far as the embedder's
+// vectors equal sentence-transformers' (see internal/embed).
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/bfcl-go/bfcl/internal/embed"
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// Limits of memory_vector.py.
+const (
+	vecMaxCoreMemorySize            = 7
+	vecMaxCoreMemoryEntryLength     = 300
+	vecMaxArchivalMemorySize        = 50
+	vecMaxArchivalMemoryEntryLength = 2000
+)
+
+// VectorStore is upstream's VectorStore: texts by integer id (insertion
+// order kept), their vectors, and the next id (never reused until clear).
+type VectorStore struct {
+	maxSize, maxEntryLength int
+	store                   *pyval.Dict // pyval.Int id -> pyval.Str text
+	vectors                 map[int64][]float32
+	nextID                  int64
+	owner                   *MemoryAPI_vector
+}
+
+func newVectorStore(owner *MemoryAPI_vector, maxSize, maxLen int) *VectorStore {
+	return &VectorStore{maxSize: maxSize, maxEntryLength: maxLen, store: pyval.NewDict(), vectors: map[int64][]float32{}, owner: owner}
+}
+
+// Len is the number of stored texts.
+func (s *VectorStore) Len() int { return s.store.Len() }
+
+func (s *VectorStore) embedNow(ids []int64, texts []string) error {
+	e := s.owner.embedder
+	if e == nil {
+		return nil // embedded at the first search
+	}
+	vecs, err := e.Embed(context.Background(), texts)
+	if err != nil {
+		return err
+	}
+	if len(vecs) != len(texts) {
+		return fmt.Errorf("embedder %s returned %d vectors for %d texts", e.Name(), len(vecs), len(texts))
+	}
+	for i, id := range ids {
+		s.vectors[id] = vecs[i]
+	}
+	return nil
+}
+
+// embedPending embeds every stored text that has no vector yet.
+func (s *VectorStore) embedPending() error {
+	if s.owner.embedder == nil {
+		return fmt.Errorf("MemoryAPI_vector: no embedder configured (SetEmbedder)")
+	}
+	var ids []int64
+	var texts []string
+	for _, kv := range s.store.Items() {
+		id := int64(kv.Key.(pyval.Int))
+		if _, ok := s.vectors[id]; !ok {
+			ids = append(ids, id)
+			texts = append(texts, string(kv.Value.(pyval.Str)))
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	return s.embedNow(ids, texts)
+}
+
+func vecTextArg(text pyval.Value) (string, error) {
+	if _, err := pyval.Len(text); err != nil {
+		return "", err
+	}
+	s, ok := text.(pyval.Str)
+	if !ok {
+		return "", pyval.NewTypeError("TextEncodeInput must be Union[TextInputSequence, Tuple[InputSequence, InputSequence]]")
+	}
+	return string(s), nil
+}
+
+func (s *VectorStore) tooLong() *pyval.Dict {
+	return memStatus("error", "Entry length exceeds maximum length of "+strconv.Itoa(s.maxEntryLength)+" characters.")
+}
+
+// Add is VectorStore.add.
+func (s *VectorStore) Add(text pyval.Value) (pyval.Value, error) {
+	n, err := pyval.Len(text)
+	if err != nil {
+		return nil, err
+	}
+	if n > s.maxEntryLength {
+		return s.tooLong(), nil
+	}
+	if s.store.Len() >= s.maxSize {
+		return memStatus("error", "Memory size exceeds maximum size of "+strconv.Itoa(s.maxSize)+" entries."), nil
+	}
+	id := s.nextID
+	s.nextID++
+	t, err := vecTextArg(text)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.embedNow([]int64{id}, []string{t}); err != nil {
+		return nil, err
+	}
+	s.store.Set(pyval.Int(id), pyval.Str(t))
+	d := pyval.NewDict()
+	d.SetStr("id", pyval.Int(id))
+	return d, nil
+}
+
+// storedID returns the stored key equal to vecID (Python's `in` on the
+// dict: 1.0 and True find id 1), or ok=false.
+func (s *VectorStore) storedID(vecID pyval.Value) (int64, bool, error) {
+	in, err := memDictContains(s.store, vecID)
+	if err != nil || !in {
+		return 0, false, err
+	}
+	for _, k := range s.store.Keys() {
+		if pyval.Equal(k, vecID) {
+			return int64(k.(pyval.Int)), true, nil
+		}
+	}
+	return 0, false, nil
+}
+
+func notPresent(vecID pyval.Value) *pyval.Dict {
+	return memStatus("error", "ID "+pyval.StrOf(vecID)+" not present in store.")
+}
+
+// Remove is VectorStore.remove.
+func (s *VectorStore) Remove(vecID pyval.Value) (pyval.Value, error) {
+	id, ok, err := s.storedID(vecID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return notPresent(vecID), nil
+	}
+	delete(s.vectors, id)
+	s.store.Delete(pyval.Int(id))
+	return memStatus("status", "ID "+pyval.StrOf(vecID)+" removed from store."), nil
+}
+
+// Update is VectorStore.update.
+func (s *VectorStore) Update(vecID, newText pyval.Value) (pyval.Value, error) {
+	id, ok, err := s.storedID(vecID)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return notPresent(vecID), nil
+	}
+	n, err := pyval.Len(newText)
+	if err != nil {
+		return nil, err
+	}
+	if n > s.maxEntryLength {
+		return s.tooLong(), nil
+	}
+	t, err := vecTextArg(newText)
+	if err != nil {
+		return nil, err
+	}
+	delete(s.vectors, id)
+	if err := s.embedNow([]int64{id}, []string{t}); err != nil {
+		return nil, err
+	}
+	s.store.Set(pyval.Int(id), pyval.Str(t))
+	return memStatus("status", "ID "+pyval.StrOf(vecID)+" updated."), nil
+}
+
+// Clear is VectorStore.clear (ids restart at 0).
+func (s *VectorStore) Clear() (pyval.Value, error) {
+	s.store = pyval.NewDict()
+	s.vectors = map[int64][]float32{}
+	s.nextID = 0
+	return memStatus("status", "Memory cleared."), nil
+}
+
+// Retrieve is VectorStore.retrieve(query, top_k): the min(top_k, size)
+// most similar texts as {"id", "similarity_score", "text"} dicts, most
+// similar first; [] when the store is empty.
+func (s *VectorStore) Retrieve(query, topK pyval.Value) (pyval.Value, error) {
+	if s.store.Len() == 0 {
+		return pyval.NewList(), nil
+	}
+	q, err := vecTextArg(query)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.embedPending(); err != nil {
+		return nil, err
+	}
+	qv, err := s.owner.embedder.Embed(context.Background(), []string{q})
+	if err != nil {
+		return nil, err
+	}
+	if len(qv) != 1 {
+		return nil, fmt.Errorf("embedder %s returned %d vectors for 1 text", s.owner.embedder.Name(), len(qv))
+	}
+	if topK == nil {
+		topK = pyval.Int(5)
+	}
+	// min(top_k, len(store)): the size wins only when it is smaller.
+	size := pyval.Int(s.store.Len())
+	smaller, err := pyval.Less(size, topK)
+	if err != nil {
+		return nil, err
+	}
+	kv := topK
+	if smaller {
+		kv = size
+	}
+	var k int
+	switch x := kv.(type) {
+	case pyval.Int:
+		k = int(x)
+	case pyval.Bool:
+		if x {
+			k = 1
+		}
+	default:
+		return nil, pyval.NewTypeError("in method 'IndexIDMap_search', argument 3 of type 'faiss::idx_t'")
+	}
+	if k <= 0 {
+		return nil, pyval.NewException("AssertionError", "")
+	}
+	type hit struct {
+		id    int64
+		score float32
+	}
+	hits := make([]hit, 0, s.store.Len())
+	for _, key := range s.store.Keys() {
+		id := int64(key.(pyval.Int))
+		hits = append(hits, hit{id, embed.Dot(qv[0], s.vectors[id])})
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		if hits[i].score != hits[j].score {
+			return hits[i].score > hits[j].score
+		}
+		return hits[i].id < hits[j].id
+	})
+	if k > len(hits) {
+		k = len(hits)
+	}
+	out := pyval.NewList()
+	for _, h := range hits[:k] {
+		text, _ := s.store.Get(pyval.Int(h.id))
+		d := pyval.NewDict()
+		d.SetStr("id", pyval.Int(h.id))
+		d.SetStr("similarity_score", pyval.Float(float64(h.score)))
+		d.SetStr("text", text)
+		out.Items = append(out.Items, d)
+	}
+	return out, nil
+}
+
+// RetrieveAll is VectorStore.retrieve_all: {"id", "text"} per entry in
+// insertion order.
+func (s *VectorStore) RetrieveAll() *pyval.List {
+	out := pyval.NewList()
+	for _, kv := range s.store.Items() {
+		d := pyval.NewDict()
+		d.SetStr("id", kv.Key)
+		d.SetStr("text", kv.Value)
+		out.Items = append(out.Items, d)
+	}
+	return out
+}
+
+// Export is VectorStore.export: {"next_id": n, "store": {id: text}}.
+func (s *VectorStore) Export() *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr("next_id", pyval.Int(s.nextID))
+	d.SetStr("store", s.store.Copy())
+	return d
+}
+
+// LoadSnapshot is VectorStore.load_from_snapshot: ids become ints
+// (int(k) of the JSON keys), texts are re-embedded.
+func (s *VectorStore) LoadSnapshot(snap *pyval.Dict) error {
+	nv, ok := snap.GetStr("next_id")
+	if !ok {
+		return pyval.NewKeyError(pyval.Str("next_id"))
+	}
+	next, ok := nv.(pyval.Int)
+	if !ok {
+		return pyval.NewTypeError("memory snapshot: next_id must be an int, got %s", nv.TypeName())
+	}
+	sv, ok := snap.GetStr("store")
+	if !ok {
+		return pyval.NewKeyError(pyval.Str("store"))
+	}
+	sd, ok := sv.(*pyval.Dict)
+	if !ok {
+		return pyval.NewAttributeError("'%s' object has no attribute 'items'", sv.TypeName())
+	}
+	store := pyval.NewDict()
+	for _, kv := range sd.Items() {
+		var id int64
+		switch k := kv.Key.(type) {
+		case pyval.Int:
+			id = int64(k)
+		case pyval.Str:
+			n, err := pyval.ToInt(k)
+			if err != nil {
+				return err
+			}
+			iv, ok := n.(pyval.Int)
+			if !ok {
+				return pyval.NewValueError("memory snapshot: id %s out of range", string(k))
+			}
+			id = int64(iv)
+		default:
+			return pyval.NewTypeError("memory snapshot: bad id %s", pyval.Repr(kv.Key))
+		}
+		text, ok := kv.Value.(pyval.Str)
+		if !ok {
+			return pyval.NewTypeError("memory snapshot: text of id %d must be a str, got %s", id, kv.Value.TypeName())
+		}
+		store.Set(pyval.Int(id), text)
+	}
+	s.nextID, s.store, s.vectors = int64(next), store, map[int64][]float32{}
+	if store.Len() == 0 || s.owner.embedder == nil {
+		return nil
+	}
+	return s.embedPending()
+}
+
+// MemoryAPI_vector is upstream's vector memory: a core store (7 entries of
+// 300 characters, shown in the system prompt) and an archival store (50
+// entries of 2000 characters), searched by embedding similarity.
+//
+//nolint:revive // the Go type name is the upstream class name (generated stubs dispatch on it)
+type MemoryAPI_vector struct {
+	coreMemory     *VectorStore
+	archivalMemory *VectorStore
+	embedder       embed.Embedder
+	files          memoryFiles
+}
+
+// NewMemoryAPIVector returns an instance as upstream's constructor leaves
+// it, without an embedder (see SetEmbedder).
+func NewMemoryAPIVector(*Env) *MemoryAPI_vector {
+	m := &MemoryAPI_vector{}
+	m.coreMemory = newVectorStore(m, vecMaxCoreMemorySize, vecMaxCoreMemoryEntryLength)
+	m.archivalMemory = newVectorStore(m, vecMaxArchivalMemorySize, vecMaxArchivalMemoryEntryLength)
+	return m
+}
+
+// SetEmbedder sets the text embedder; texts stored before are embedded at
+// the next search.
+func (m *MemoryAPI_vector) SetEmbedder(e embed.Embedder) { m.embedder = e }
+
+// Embedder returns the configured embedder (nil when none).
+func (m *MemoryAPI_vector) Embedder() embed.Embedder { return m.embedder }
+
+// ClassName implements Instance.
+func (*MemoryAPI_vector) ClassName() string { return "MemoryAPI_vector" }
+
+// LoadScenario is _load_scenario (see MemoryAPI_kv.LoadScenario).
+func (m *MemoryAPI_vector) LoadScenario(config *pyval.Dict, _ bool) error {
+	snap, err := m.files.prepare(config)
+	if err != nil {
+		return err
+	}
+	if snap != nil && snap.Len() > 0 {
+		return m.Restore(snap)
+	}
+	return nil
+}
+
+// State implements Instance: the exported stores.
+func (m *MemoryAPI_vector) State() *pyval.Dict { return m.Snapshot() }
+
+// Snapshot implements MemoryBackend: {"core_memory": export(),
+// "archival_memory": export()}.
+func (m *MemoryAPI_vector) Snapshot() *pyval.Dict {
+	d := pyval.NewDict()
+	d.SetStr("core_memory", m.coreMemory.Export())
+	d.SetStr("archival_memory", m.archivalMemory.Export())
+	return d
+}
+
+// Restore implements MemoryBackend.
+func (m *MemoryAPI_vector) Restore(snap *pyval.Dict) error {
+	for _, part := range []struct {
+		key   string
+		store *VectorStore
+	}{{"core_memory", m.coreMemory}, {"archival_memory", m.archivalMemory}} {
+		v, ok := snap.GetStr(part.key)
+		if !ok {
+			return pyval.NewKeyError(pyval.Str(part.key))
+		}
+		d, ok := v.(*pyval.Dict)
+		if !ok {
+			return pyval.NewTypeError("memory snapshot: %s must be an object, got %s", part.key, v.TypeName())
+		}
+		if err := part.store.LoadSnapshot(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Flush implements MemoryBackend.
+func (m *MemoryAPI_vector) Flush() error { return m.files.flush(m.Snapshot()) }
+
+// SnapshotWarning implements MemoryBackend.
+func (m *MemoryAPI_vector) SnapshotWarning() string { return m.files.warning }
+
+// CoreMemoryContext implements MemoryBackend: json.dumps(core store,
+// indent=4). A VectorStore is always truthy upstream, so an empty core
+// memory gives "{}", never the "no content" sentence.
+func (m *MemoryAPI_vector) CoreMemoryContext() (string, error) {
+	return MemoryJSONIndent(m.coreMemory.store, 4)
+}
+
+// CoreMemoryAdd is core_memory_add(text).
+func (m *MemoryAPI_vector) CoreMemoryAdd(text pyval.Value) (pyval.Value, error) {
+	return m.coreMemory.Add(text)
+}
+
+// CoreMemoryRemove is core_memory_remove(vec_id).
+func (m *MemoryAPI_vector) CoreMemoryRemove(vecID pyval.Value) (pyval.Value, error) {
+	return m.coreMemory.Remove(vecID)
+}
+
+// CoreMemoryUpdate is core_memory_update(vec_id, new_text).
+func (m *MemoryAPI_vector) CoreMemoryUpdate(vecID, newText pyval.Value) (pyval.Value, error) {
+	return m.coreMemory.Update(vecID, newText)
+}
+
+// CoreMemoryClear is core_memory_clear().
+func (m *MemoryAPI_vector) CoreMemoryClear() (pyval.Value, error) { return m.coreMemory.Clear() }
+
+// CoreMemoryRetrieve is core_memory_retrieve(query, top_k=5).
+func (m *MemoryAPI_vector) CoreMemoryRetrieve(query, topK pyval.Value) (pyval.Value, error) {
+	return vecResult(m.coreMemory.Retrieve(query, topK))
+}
+
+// CoreMemoryRetrieveAll is core_memory_retrieve_all().
+func (m *MemoryAPI_vector) CoreMemoryRetrieveAll() (pyval.Value, error) {
+	return vecResult(m.coreMemory.RetrieveAll(), nil)
+}
+
+// ArchivalMemoryAdd is archival_memory_add(text).
+func (m *MemoryAPI_vector) ArchivalMemoryAdd(text pyval.Value) (pyval.Value, error) {
+	return m.archivalMemory.Add(text)
+}
+
+// ArchivalMemoryRemove is archival_memory_remove(vec_id).
+func (m *MemoryAPI_vector) ArchivalMemoryRemove(vecID pyval.Value) (pyval.Value, error) {
+	return m.archivalMemory.Remove(vecID)
+}
+
+// ArchivalMemoryUpdate is archival_memory_update(vec_id, new_text).
+func (m *MemoryAPI_vector) ArchivalMemoryUpdate(vecID, newText pyval.Value) (pyval.Value, error) {
+	return m.archivalMemory.Update(vecID, newText)
+}
+
+// ArchivalMemoryClear is archival_memory_clear().
+func (m *MemoryAPI_vector) ArchivalMemoryClear() (pyval.Value, error) {
+	return m.archivalMemory.Clear()
+}
+
+// ArchivalMemoryRetrieve is archival_memory_retrieve(query, top_k=5).
+func (m *MemoryAPI_vector) ArchivalMemoryRetrieve(query, topK pyval.Value) (pyval.Value, error) {
+	return vecResult(m.archivalMemory.Retrieve(query, topK))
+}
+
+// ArchivalMemoryRetrieveAll is archival_memory_retrieve_all().
+func (m *MemoryAPI_vector) ArchivalMemoryRetrieveAll() (pyval.Value, error) {
+	return vecResult(m.archivalMemory.RetrieveAll(), nil)
+}
+
+// vecResult wraps a result as {"result": ...}.
+func vecResult(v pyval.Value, err error) (pyval.Value, error) {
+	if err != nil {
+		return nil, err
+	}
+	d := pyval.NewDict()
+	d.SetStr("result", v)
+	return d, nil
+}
+
+// classMemoryAPIVector describes MemoryAPI_vector for the registry.
+func classMemoryAPIVector() Class {
+	return Class{
+		Name:   "MemoryAPI_vector",
+		Module: "memory_vector",
+		New:    func(env *Env) Instance { return NewMemoryAPIVector(env) },
+		Methods: []Method{
+			{Name: "archival_memory_add", GoName: "ArchivalMemoryAdd", Params: []Param{{Name: "text"}}},
+			{Name: "archival_memory_clear", GoName: "ArchivalMemoryClear"},
+			{Name: "archival_memory_remove", GoName: "ArchivalMemoryRemove", Params: []Param{{Name: "vec_id"}}},
+			{Name: "archival_memory_retrieve", GoName: "ArchivalMemoryRetrieve", Params: []Param{{Name: "query"}, {Name: "top_k", Optional: true}}},
+			{Name: "archival_memory_retrieve_all", GoName: "ArchivalMemoryRetrieveAll"},
+			{Name: "archival_memory_update", GoName: "ArchivalMemoryUpdate", Params: []Param{{Name: "vec_id"}, {Name: "new_text"}}},
+			{Name: "core_memory_add", GoName: "CoreMemoryAdd", Params: []Param{{Name: "text"}}},
+			{Name: "core_memory_clear", GoName: "CoreMemoryClear"},
+			{Name: "core_memory_remove", GoName: "CoreMemoryRemove", Params: []Param{{Name: "vec_id"}}},
+			{Name: "core_memory_retrieve", GoName: "CoreMemoryRetrieve", Params: []Param{{Name: "query"}, {Name: "top_k", Optional: true}}},
+			{Name: "core_memory_retrieve_all", GoName: "CoreMemoryRetrieveAll"},
+			{Name: "core_memory_update", GoName: "CoreMemoryUpdate", Params: []Param{{Name: "vec_id"}, {Name: "new_text"}}},
+		},
+	}
+}
