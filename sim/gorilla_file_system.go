@@ -457,7 +457,7 @@ func (g *GorillaFileSystem) loadDirectory(current pyval.Value, parent *Directory
 }
 
 func (g *GorillaFileSystem) lc(name string) (pyval.Value, error) {
-	if g.env == nil || g.env.LC == nil {
+	if g.env == nil || g.env.LongContext() == nil {
 		return nil, fmt.Errorf("GorillaFileSystem: long_context scenario but the Env carries no long_context.py data (%s)", name)
 	}
 	return g.env.LC.Get(name), nil

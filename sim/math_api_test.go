@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -223,6 +225,18 @@ var _ = Describe("MathAPI", func() {
 			n++
 		}
 		Expect(n).To(BeNumerically(">", 100))
+	})
+
+	It("computes power() like CPython's float_pow on glibc (testdata/simA_pow_cases.txt)", func() {
+		raw, err := os.ReadFile(filepath.Join("testdata", "simA_pow_cases.txt"))
+		Expect(err).NotTo(HaveOccurred())
+		n := 0
+		for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			f := strings.Split(line, "\t")
+			Expect(reprResult(mathCall("power", f[0], f[1]))).To(Equal(f[2]), line)
+			n++
+		}
+		Expect(n).To(BeNumerically(">=", 400))
 	})
 
 	It("keeps Python's types and errors in the plain arithmetic methods", func() {

@@ -24,15 +24,20 @@ type TwitterAPI struct {
 	tweetCounter  pyval.Value
 
 	// post_tweet's mutable defaults `tags=[]` and `mentions=[]`: one list
-	// object each, shared by every call that omits the argument (upstream
-	// shares them process-wide; here per instance).
+	// object each, shared by every call that omits the argument. Upstream
+	// shares them process-wide; here they are shared by every instance of
+	// one Env (one entry evaluation, model and ground-truth side alike).
 	defaultTags     *pyval.List
 	defaultMentions *pyval.List
 }
 
 // NewTwitterAPI returns an instance as upstream's constructor leaves it.
-func NewTwitterAPI(*Env) *TwitterAPI {
-	return &TwitterAPI{defaultTags: pyval.NewList(), defaultMentions: pyval.NewList()}
+func NewTwitterAPI(env *Env) *TwitterAPI {
+	if env == nil {
+		return &TwitterAPI{defaultTags: pyval.NewList(), defaultMentions: pyval.NewList()}
+	}
+	tags, mentions := env.postTweetDefaults()
+	return &TwitterAPI{defaultTags: tags, defaultMentions: mentions}
 }
 
 // ClassName implements Instance.

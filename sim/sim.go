@@ -37,8 +37,39 @@ type Instance interface {
 // Env, so nothing leaks between entries; the model side and the ground-truth
 // side of one entry share it, as they share module globals upstream.
 type Env struct {
-	// LC is this evaluation's private copy of long_context.py's values.
+	// LC is this evaluation's private copy of long_context.py's values, set
+	// directly or made on first use from the pristine data given to NewEnv.
+	// Read it through LongContext.
 	LC *longcontext.Data
+	// pristine is the shared, never-mutated data LC is cloned from.
+	pristine *longcontext.Data
+
+	// TwitterAPI.post_tweet's mutable default lists (tags=[], mentions=[]),
+	// created on first use; see postTweetDefaults.
+	tweetTags, tweetMentions *pyval.List
+}
+
+// NewEnv returns an Env whose long-context data is a private copy of
+// pristine, made only if a backend reads it (most entries never do, and the
+// copy is the largest allocation of an evaluation).
+func NewEnv(pristine *longcontext.Data) *Env { return &Env{pristine: pristine} }
+
+// LongContext returns this evaluation's long-context data (nil if none was
+// given).
+func (e *Env) LongContext() *longcontext.Data {
+	if e.LC == nil && e.pristine != nil {
+		e.LC = e.pristine.Clone()
+	}
+	return e.LC
+}
+
+// postTweetDefaults returns the Env's post_tweet default lists. An Env
+// belongs to one entry evaluation, which runs on one goroutine.
+func (e *Env) postTweetDefaults() (tags, mentions *pyval.List) {
+	if e.tweetTags == nil {
+		e.tweetTags, e.tweetMentions = pyval.NewList(), pyval.NewList()
+	}
+	return e.tweetTags, e.tweetMentions
 }
 
 // Param is one parameter of a backend method's Python signature.

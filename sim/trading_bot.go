@@ -786,7 +786,7 @@ func sbNewRandom(seed pyval.Value) (*pyrandom.Rand, error) {
 
 // sbLC is the long-context module value name of this entry evaluation.
 func sbLC(env *Env, class, name string) pyval.Value {
-	if env == nil || env.LC == nil {
+	if env == nil || env.LongContext() == nil {
 		panic(class + ": long-context data requested but the Env has no long_context data")
 	}
 	return env.LC.Get(name)

@@ -122,7 +122,7 @@ func execEntry(src *dataset.Source, lc *longcontext.Data, cache map[string]map[s
 		return o
 	}
 	long := strings.Contains(string(c), "long_context")
-	s := engine.New(&sim.Env{LC: lc.Clone()}, engine.Config{
+	s := engine.New(sim.NewEnv(lc), engine.Config{
 		ModelName: model + "_eval", EntryID: e.ID, Involved: e.InvolvedClasses,
 		InitialConfig: cfgV.(*pyval.Dict), LongContext: long,
 	})

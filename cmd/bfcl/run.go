@@ -43,6 +43,7 @@ func cmdEvaluate(args []string) error {
 	mode := fs.String("mode", "", "decode results as fc or prompt (default: the registry's mode, else detected per record)")
 	u2d := fs.String("underscore-to-dot", "", "true/false: tool names were sent with '.' replaced by '_' (default: the registry's setting)")
 	partial := fs.Bool("partial-eval", false, "score only the entries present in each result file")
+	strict := fs.Bool("strict-irrelevance", false, "NOT the official score: also fail multi-turn turns without ground truth where the model still called a function (upstream's uncalled multi_turn_irrelevance_checker)")
 	modelsFile := fs.String("models-file", "", "registry file (default $BFCL_MODELS_FILE or ./models.yaml)")
 	fs.Parse(args)
 	src, err := openData(*dataDir)
@@ -64,7 +65,7 @@ func cmdEvaluate(args []string) error {
 		return fmt.Errorf("--mode %q must be fc or prompt", *mode)
 	}
 	o := evaluate.Options{Source: src, ResultRoot: *resultDir, ScoreRoot: *scoreDir, Models: ms, Categories: cs,
-		Mode: *mode, Partial: *partial, Log: os.Stderr}
+		Mode: *mode, Partial: *partial, StrictIrrelevance: *strict, Log: os.Stderr}
 	if *u2d != "" {
 		b := *u2d == "true" || *u2d == "1"
 		if !b && *u2d != "false" && *u2d != "0" {

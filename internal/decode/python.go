@@ -233,7 +233,7 @@ func resolveByType(src string, e pyexpr.Expr) (pyval.Value, error) {
 		}
 		return d, nil
 	case *pyexpr.BinOp:
-		return evalExpr(src, x)
+		return evalExpr(x)
 	case *pyexpr.Name:
 		return pyval.Str(x.ID), nil
 	case *pyexpr.Call:
@@ -265,7 +265,7 @@ func resolveByType(src string, e pyexpr.Expr) (pyval.Value, error) {
 // names that module happens to hold (its imports, builtins such as len)
 // are not modelled: every free name is a NameError, as an unknown one is
 // upstream.
-func evalExpr(src string, e pyexpr.Expr) (pyval.Value, error) {
+func evalExpr(e pyexpr.Expr) (pyval.Value, error) {
 	return pyexpr.Eval(e, noNames{})
 }
 

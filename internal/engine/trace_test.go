@@ -90,7 +90,7 @@ func replay(t trace, entry *dataset.Entry, lc *longcontext.Data) []string {
 	if err != nil {
 		return []string{"initial_config: " + err.Error()}
 	}
-	s := engine.New(&sim.Env{LC: lc.Clone()}, engine.Config{
+	s := engine.New(sim.NewEnv(lc), engine.Config{
 		ModelName: oracleModel, EntryID: t.ID, Involved: t.InvolvedClasses,
 		InitialConfig: cfgV.(*pyval.Dict), LongContext: t.LongContext,
 	})

@@ -41,9 +41,12 @@ type Options struct {
 	UnderscoreToDot *bool
 	// Partial scores only the entries present in each result file (upstream's
 	// --partial-eval); otherwise a file with missing entries is an error.
-	Partial  bool
-	Registry *models.Registry // may be nil
-	Log      io.Writer        // progress; nil for none
+	Partial bool
+	// StrictIrrelevance applies the non-default multi-turn irrelevance rule
+	// (see score.Options); scores then differ from the official ones.
+	StrictIrrelevance bool
+	Registry          *models.Registry // may be nil
+	Log               io.Writer        // progress; nil for none
 }
 
 var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
@@ -91,7 +94,7 @@ func Run(o Options) ([]report.Row, error) {
 }
 
 func (o Options) scoreOptions(model string) score.Options {
-	so := score.Options{ModelName: model, Mode: o.Mode}
+	so := score.Options{ModelName: model, Mode: o.Mode, StrictIrrelevance: o.StrictIrrelevance}
 	if o.Registry != nil {
 		for _, m := range o.Registry.Models {
 			if results.ModelDir(m.Name) == model {

@@ -1,7 +1,10 @@
 package harness
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -14,6 +17,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/reqcache"
 	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/sim"
 )
@@ -48,8 +52,40 @@ func DriverFor(m models.Model) func(e *dataset.Entry) (driver.Driver, error) {
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(),
 				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
 			})
+			if err != nil {
+				return
+			}
+			if p, ok := d.(driver.Prober); ok {
+				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+				defer cancel()
+				if err = p.Probe(ctx); err != nil {
+					err = fmt.Errorf("model %s is not usable: %w", m.Name, err)
+					return
+				}
+			}
+			if dir := RequestCacheDir(); dir != "" {
+				d = reqcache.New(d, dir, reqcache.Identity{Provider: m.Provider, Model: m.Model, Mode: m.Mode, BaseURL: m.BaseURL})
+			}
 		})
 		return d, err
+	}
+}
+
+// RequestCacheDir is where model requests and responses are recorded:
+// $BFCL_REQUEST_CACHE, or bfcl-go/requests in the user cache folder;
+// BFCL_REQUEST_CACHE=off disables recording and replay.
+func RequestCacheDir() string {
+	switch v := os.Getenv("BFCL_REQUEST_CACHE"); v {
+	case "off", "0", "false":
+		return ""
+	case "":
+		c, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(c, "bfcl-go", "requests")
+	default:
+		return v
 	}
 }
 
@@ -85,7 +121,7 @@ func DefaultExecutor(cfg Config) func(e *dataset.Entry) (infer.Executor, error) 
 			name = cfg.Model.Name
 		}
 		name = strings.NewReplacer("/", "_", "-", "_", ".", "_").Replace(name)
-		s := engine.New(&sim.Env{LC: lc.Clone()}, engine.Config{
+		s := engine.New(sim.NewEnv(lc), engine.Config{
 			ModelName:     name,
 			EntryID:       e.ID,
 			Involved:      e.InvolvedClasses,

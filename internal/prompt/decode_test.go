@@ -57,16 +57,7 @@ func decodeASTPrompting(result, retFmt string, tag bool) (pyval.Value, error) {
 		}
 		s = inner
 	}
-	switch retFmt {
-	case prompt.RetJSON:
-		return prompt.ParseJSONFormat(s)
-	case prompt.RetVerboseXML:
-		return prompt.ParseVerboseXMLFormat(s)
-	case prompt.RetConciseXML:
-		return prompt.ParseConciseXMLFormat(s)
-	}
-	Fail("unexpected return format " + retFmt)
-	return nil, nil
+	return prompt.ParseReturnFormat(s, retFmt)
 }
 
 func outcome(v pyval.Value, err error) string {

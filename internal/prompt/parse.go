@@ -57,7 +57,7 @@ func isPySpace(r rune) bool {
 // failures (missing keys, an unhashable name, a non-iterable document) are
 // *pyval.Exception values with Python's texts.
 func ParseJSONFormat(s string) (pyval.Value, error) {
-	if m := jsonArrayRe.FindString(s); m != "" || jsonArrayRe.MatchString(s) {
+	if m := jsonArrayRe.FindString(s); m != "" {
 		s = m
 	}
 	if m := jsonCallsRe.FindString(s); m != "" {
@@ -239,4 +239,21 @@ func literalEval(s string) (pyval.Value, error) {
 		return nil, err
 	}
 	return pyexpr.LiteralEval(e)
+}
+
+// ParseReturnFormat dispatches to the parser of a non-Python return format
+// (RetJSON, RetVerboseXML, RetConciseXML) — the json / xml branches of
+// upstream's ast_parse, applied to the text after the bracket wrapping and
+// the optional ExtractToolCall step of default_decode_ast_prompting. The
+// Python, Java and JavaScript formats are parsed by internal/decode.
+func ParseReturnFormat(text, retFmt string) (pyval.Value, error) {
+	switch retFmt {
+	case RetJSON:
+		return ParseJSONFormat(text)
+	case RetVerboseXML:
+		return ParseVerboseXMLFormat(text)
+	case RetConciseXML:
+		return ParseConciseXMLFormat(text)
+	}
+	return nil, pyval.NewException("NotImplementedError", "Unsupported language: "+retFmt)
 }

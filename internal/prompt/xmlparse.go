@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
@@ -30,7 +29,6 @@ type xmlElement struct {
 	tag      string
 	attrs    []xmlAttr // in document order, xmlns declarations removed
 	text     string
-	hasText  bool
 	children []*xmlElement
 }
 
@@ -182,28 +180,21 @@ func isNonXML(r rune, n int) bool {
 	return (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0xFFFE || r == 0xFFFF
 }
 
-// isNameStart / isNameChar approximate expat's XML 1.0 (4th edition) name
-// tables: ASCII exactly, other BMP characters by Unicode category,
-// characters outside the BMP never.
+// isNameStart / isNameChar are expat's name-character classes: ASCII
+// letters and '_' start a name, digits, '-' and '.' may follow; other BMP
+// characters per the tables of xmlnames.go; nothing outside the BMP.
 func isNameStart(r rune) bool {
 	if r < 0x80 {
 		return r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
 	}
-	if r > 0xFFFF {
-		return false
-	}
-	return unicode.IsLetter(r) || unicode.Is(unicode.Nl, r)
+	return r <= 0xFFFF && inRanges(r, expatNameStart)
 }
 
 func isNameChar(r rune) bool {
 	if r < 0x80 {
 		return isNameStart(r) || r == '-' || r == '.' || (r >= '0' && r <= '9')
 	}
-	if r > 0xFFFF {
-		return false
-	}
-	return isNameStart(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Mn, unicode.Mc, unicode.Me, unicode.Lm) ||
-		r == 0xB7 || r == 0x387 || r == 0x2D0 || r == 0x2D1 || r == 0x640 || r == 0xE46 || r == 0xEC6 || r == 0x3005
+	return r <= 0xFFFF && inRanges(r, expatNameChar)
 }
 
 func invalid(at int) *xmlSyntaxError { return &xmlSyntaxError{"not well-formed (invalid token)", at} }
@@ -228,7 +219,6 @@ func (p *xmlParser) parse() *xmlSyntaxError {
 			top := p.stack[n-1].elem
 			if len(top.children) == 0 {
 				top.text += text.String()
-				top.hasText = true
 			}
 		}
 		text.Reset()

@@ -10,7 +10,8 @@ import (
 // Operand is implemented by Objects that take part in binary operators
 // (decimal.Decimal, mpmath.mpf, ...). op is the Python operator text ("+",
 // "-", "*", "/", "//", "%", "**", "@", "<<", ">>", "&", "|", "^", "<",
-// "<=", ">", ">="); reflected is true when the object is the right operand.
+// "<=", ">", ">=", and "round" from Round with other = ndigits or None);
+// reflected is true when the object is the right operand.
 // Returning (nil, nil) means NotImplemented.
 type Operand interface {
 	PyBinaryOp(op string, other Value, reflected bool) (Value, error)

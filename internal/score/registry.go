@@ -73,6 +73,7 @@ func multiTurn(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdict
 	}
 	r, err := multiturn.Check(e, rec, multiturn.Options{
 		ModelName: o.ModelName, Mode: m, UnderscoreToDot: o.UnderscoreToDot, LongContext: o.LongContext,
+		CheckIrrelevance: o.StrictIrrelevance,
 	})
 	if err != nil {
 		return verdict.Verdict{}, err

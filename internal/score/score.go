@@ -23,6 +23,9 @@ type Options struct {
 	UnderscoreToDot bool   // tool names were sent with "." replaced by "_"
 	// LongContext is the pristine long-context data (multi-turn scoring).
 	LongContext *longcontext.Data
+	// StrictIrrelevance applies upstream's (uncalled) multi-turn irrelevance
+	// checker: not part of the official score; off by default.
+	StrictIrrelevance bool
 }
 
 // ErrNoChecker is returned for categories whose checker has not landed.

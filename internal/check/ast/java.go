@@ -21,30 +21,26 @@ var javaTypes = map[string]string{
 // RE2: Python's `$` becomes reEnd, \s \d \w the Unicode classes, and
 // re.match's implicit anchor an explicit ^.
 var (
-	javaIntRe      = regexp.MustCompile(`^-?` + reD + `+` + reEnd)
-	javaFloatRe    = regexp.MustCompile(`^-?` + reD + `+(?:\.` + reD + `+)?(?:[eE][+-]?` + reD + `+)?[fF]` + reEnd)
-	javaDoubleRe   = regexp.MustCompile(`^-?` + reD + `+(?:\.` + reD + `+)?(?:[eE][+-]?` + reD + `+)?` + reEnd)
-	javaLongRe     = regexp.MustCompile(`^-?` + reD + `+[lL]` + reEnd)
-	javaAsListRe   = regexp.MustCompile(`new` + reS + `+ArrayList<` + reW + `*>\(Arrays\.asList\((.+?)\)\)`)
-	javaAddFormRe  = regexp.MustCompile(`(?s)new` + reS + `+ArrayList<` + reW + `*>\(\)` + reS + `*\{\{` + reS + `*(.+?)` + reS + `*\}\}`)
-	javaAddCallRe  = regexp.MustCompile(`add\((.+?)\)`)
-	javaEmptyAL    = regexp.MustCompile(`new` + reS + `+ArrayList<` + reW + `*>\(\)`)
-	javaArrayRe    = regexp.MustCompile(`new` + reS + `+` + reW + `+\[\]` + reS + `*\{(.*?)\}`)
-	javaHashMapRe  = regexp.MustCompile(`(?s)new` + reS + `+HashMap<.*?>` + reS + `*\(\)` + reS + `*\{` + reS + `*\{?` + reS + `*(.*?)` + reS + `*\}?` + reS + `*\}`)
-	javaPutRe      = regexp.MustCompile(`put\("(.*?)",` + reS + `*(.*?)\)`)
-	javaEmptyHMRe  = regexp.MustCompile(`(?s)new` + reS + `+HashMap<.*?>` + reS + `*\(\)`)
-	javaFSuffixRe  = regexp.MustCompile(`[fF]` + reEnd)
-	javaLSuffixRe  = regexp.MustCompile(`[lL]` + reEnd)
-	javaTrailingNL = "\n"
+	javaIntRe     = regexp.MustCompile(`^-?` + reD + `+` + reEnd)
+	javaFloatRe   = regexp.MustCompile(`^-?` + reD + `+(?:\.` + reD + `+)?(?:[eE][+-]?` + reD + `+)?[fF]` + reEnd)
+	javaDoubleRe  = regexp.MustCompile(`^-?` + reD + `+(?:\.` + reD + `+)?(?:[eE][+-]?` + reD + `+)?` + reEnd)
+	javaLongRe    = regexp.MustCompile(`^-?` + reD + `+[lL]` + reEnd)
+	javaAsListRe  = regexp.MustCompile(`new` + reS + `+ArrayList<` + reW + `*>\(Arrays\.asList\((.+?)\)\)`)
+	javaAddFormRe = regexp.MustCompile(`(?s)new` + reS + `+ArrayList<` + reW + `*>\(\)` + reS + `*\{\{` + reS + `*(.+?)` + reS + `*\}\}`)
+	javaAddCallRe = regexp.MustCompile(`add\((.+?)\)`)
+	javaEmptyAL   = regexp.MustCompile(`new` + reS + `+ArrayList<` + reW + `*>\(\)`)
+	javaArrayRe   = regexp.MustCompile(`new` + reS + `+` + reW + `+\[\]` + reS + `*\{(.*?)\}`)
+	javaHashMapRe = regexp.MustCompile(`(?s)new` + reS + `+HashMap<.*?>` + reS + `*\(\)` + reS + `*\{` + reS + `*\{?` + reS + `*(.*?)` + reS + `*\}?` + reS + `*\}`)
+	javaPutRe     = regexp.MustCompile(`put\("(.*?)",` + reS + `*(.*?)\)`)
+	javaEmptyHMRe = regexp.MustCompile(`(?s)new` + reS + `+HashMap<.*?>` + reS + `*\(\)`)
 )
 
 // dropSuffixBeforeNL is re.sub(r"[xX]$", "", s) for a string the caller's
 // regexp matched: the suffix letter is the last character, or the one
 // before a final newline.
 func dropSuffixBeforeNL(s string) string {
-	if strings.HasSuffix(s, javaTrailingNL) {
-		t := s[:len(s)-1]
-		return pyDropLast(t) + javaTrailingNL
+	if strings.HasSuffix(s, "\n") {
+		return pyDropLast(s[:len(s)-1]) + "\n"
 	}
 	return pyDropLast(s)
 }

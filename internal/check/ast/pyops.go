@@ -368,9 +368,8 @@ func pyFloat(s string) (float64, bool) {
 		}
 	}
 	intPart, frac := mant, ""
-	hasDot := false
 	if i := strings.IndexByte(mant, '.'); i >= 0 {
-		intPart, frac, hasDot = mant[:i], mant[i+1:], true
+		intPart, frac = mant[:i], mant[i+1:]
 	}
 	var ip, fp string
 	var ok bool
@@ -387,7 +386,6 @@ func pyFloat(s string) (float64, bool) {
 	if ip == "" && fp == "" {
 		return 0, false
 	}
-	_ = hasDot
 	norm := ip
 	if norm == "" {
 		norm = "0"
@@ -425,9 +423,9 @@ func mustFloat(s string) pyval.Value {
 	return pyval.Float(f)
 }
 
-// mustInt is int(s) where the caller's regexp guarantees success; a
-// failure (possible only through a Python quirk the regexp lets through)
-// is reported as the ValueError Python would raise.
+// pyIntOrError is int(s) where the caller's regexp normally guarantees
+// success; a failure (a quirk the regexp lets through, such as "12n\n"
+// for a JavaScript Bigint) is the ValueError Python raises.
 func pyIntOrError(s string) (pyval.Value, error) {
 	v, ok := pyInt(s)
 	if !ok {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/check/ast"
 	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
 // first300 cuts a message to the first 300 characters, as the reference
@@ -83,5 +84,35 @@ var _ = Describe("agreement with upstream on real model outputs (gpt-oss-120b, F
 		GinkgoWriter.Print(table.String())
 		Expect(total).To(Equal(3641))
 		Expect(mismatches).To(BeEmpty())
+	})
+
+	It("gives the same verdicts from raw lines (skimmed docs) as from fully parsed values", func() {
+		opts := decode.Options{Mode: decode.ModeFC, UnderscoreToDot: true}
+		n := 0
+		for _, c := range cats {
+			for _, tc := range c.cases {
+				if tc.answer == nil {
+					continue
+				}
+				fromRaw, err := ast.ScoreEntry(tc.category, tc.entry, tc.answer, tc.result, opts)
+				Expect(err).NotTo(HaveOccurred())
+				e, err := pyval.FromJSON(tc.entry)
+				Expect(err).NotTo(HaveOccurred())
+				funcs, _ := e.(*pyval.Dict).GetStr("function")
+				a, err := pyval.FromJSON(tc.answer)
+				Expect(err).NotTo(HaveOccurred())
+				gt, _ := a.(*pyval.Dict).GetStr("ground_truth")
+				line, err := pyval.FromJSON(tc.result)
+				Expect(err).NotTo(HaveOccurred())
+				res, _ := line.(*pyval.Dict).GetStr("result")
+				fromValues, err := ast.ScoreValues(tc.category, tc.id, tc.entry, funcs, gt, res, opts)
+				Expect(err).NotTo(HaveOccurred())
+				Expect(fromRaw.Valid).To(Equal(fromValues.Valid), tc.id)
+				Expect(fromRaw.ErrorType).To(Equal(fromValues.ErrorType), tc.id)
+				Expect(fromRaw.Errors).To(Equal(fromValues.Errors), tc.id)
+				n++
+			}
+		}
+		Expect(n).To(BeNumerically(">", 2000))
 	})
 })

@@ -42,7 +42,17 @@ type Options struct {
 	// LongContext is the pristine long-context data; each entry works on a
 	// clone of it.
 	LongContext *longcontext.Data
+	// CheckIrrelevance is a stricter, non-default rule: a turn whose ground
+	// truth is empty (the function is missing, or a parameter) fails when the
+	// model made a decodable call in it, with upstream's own
+	// multi_turn_irrelevance_checker message. Upstream defines that checker
+	// but never calls it, so the official score does not apply it; neither
+	// does this package unless asked.
+	CheckIrrelevance bool
 }
+
+// ErrIrrelevance is the error type of the optional irrelevance rule.
+const ErrIrrelevance = "multi_turn:irrelevance_error:decoder_success"
 
 // Result is a verdict plus what the checker saw, for tests and reports.
 type Result struct {
@@ -142,10 +152,7 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 	if !ok {
 		return verdict.Verdict{}, fmt.Errorf("initial_config of %s is not an object", e.ID)
 	}
-	env := &sim.Env{}
-	if o.LongContext != nil {
-		env.LC = o.LongContext.Clone()
-	}
+	env := sim.NewEnv(o.LongContext)
 	cat := e.Category
 	longContext := strings.Contains(cat, "long_context") || strings.Contains(cat, "composite")
 	model := engine.New(env, engine.Config{ModelName: o.ModelName + "_eval", EntryID: e.ID, Involved: e.InvolvedClasses, InitialConfig: cfg, LongContext: longContext})
@@ -178,6 +185,10 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 				field("details", []verdict.Field{{Key: "execution_result", Value: execLog}})), nil
 		}
 		if len(gtCalls) == 0 {
+			if o.CheckIrrelevance && len(steps) > 0 {
+				return fail(e, ErrIrrelevance, []string{fmt.Sprintf("Model outputs valid function calls when it should not for turn %d.", t)},
+					field("details", []verdict.Field{{Key: "model response decoded", Value: steps}})), nil
+			}
 			continue
 		}
 		if v, bad := stateCheck(e, model, truth, execLog); bad {
