@@ -46,6 +46,10 @@ type Options struct {
 	// converted expected name. It is carried here so one Options value
 	// describes a run.
 	UnderscoreToDot bool
+	// ToolCallTag: prompt-mode answers hold their calls inside
+	// <TOOLCALL>...</TOOLCALL> (format-sensitivity configurations with
+	// tool_call_tag=True); AST decoding only, as upstream.
+	ToolCallTag bool
 }
 
 func (o Options) fc() bool { return o.Mode == "" || o.Mode == ModeFC }
@@ -87,7 +91,7 @@ func DecodeASTValue(result pyval.Value, opts Options) (pyval.Value, error) {
 	if opts.fc() {
 		return decodeFC(result)
 	}
-	return decodePromptAST(result, opts.Language)
+	return decodePromptAST(result, opts.Language, opts.ToolCallTag)
 }
 
 // DecodeExecute is handler.decode_execute(result, has_tool_call_tag=False):
@@ -107,7 +111,7 @@ func DecodeExecuteValue(result pyval.Value, opts Options) ([]string, error) {
 	if opts.fc() {
 		return convertToFunctionCall(result)
 	}
-	decoded, err := decodePromptAST(result, LangPython)
+	decoded, err := decodePromptAST(result, LangPython, false)
 	if err != nil {
 		return nil, err
 	}

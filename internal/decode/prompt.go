@@ -3,19 +3,32 @@ package decode
 import (
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
 // decodePromptAST is default_decode_ast_prompting(result, language): strip
 // backticks, newlines and spaces at both ends, add a missing "[" / "]", then
 // parse with the language's parser.
-func decodePromptAST(result pyval.Value, lang string) (pyval.Value, error) {
+//
+// With tag (a format-sensitivity configuration with tool_call_tag=True) the
+// calls are first taken out of <TOOLCALL>...</TOOLCALL>; lang may also be
+// one of the json / verbose_xml / concise_xml return formats.
+func decodePromptAST(result pyval.Value, lang string, tag bool) (pyval.Value, error) {
 	s, ok := result.(pyval.Str)
 	if !ok {
 		return nil, pyval.NewAttributeError("'%s' object has no attribute 'strip'", typeName(result))
 	}
 	text := wrapBrackets(string(s))
+	if tag {
+		var err error
+		if text, err = prompt.ExtractToolCall(text); err != nil {
+			return nil, err
+		}
+	}
 	switch lang {
+	case prompt.RetJSON, prompt.RetVerboseXML, prompt.RetConciseXML:
+		return prompt.ParseReturnFormat(text, lang)
 	case "", LangPython:
 		return parsePythonCalls(text)
 	case LangJava:

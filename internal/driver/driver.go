@@ -78,25 +78,6 @@ func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot b
 // IsRetryable reports whether err is a provider failure worth retrying.
 func IsRetryable(err error) bool { return core.IsRetryable(err) }
 
-// DefaultSystemPromptFormat is upstream's DEFAULT_SYSTEM_PROMPT_FORMAT.
-const DefaultSystemPromptFormat = core.DefaultSystemPromptFormat
-
-// SystemPrompt is upstream's formulate_system_prompt (prompt mode), byte
-// for byte; format is a "ret_fmt=…&…&style=…" string (see
-// PromptFormatOfEntry).
-func SystemPrompt(format string, functions []json.RawMessage) (string, error) {
-	return core.SystemPrompt(format, functions)
-}
-
-// PromptFormatOfEntry is upstream's extract_prompt_format_from_id.
-func PromptFormatOfEntry(entryID string) (string, error) { return core.PromptFormatOfEntry(entryID) }
-
-// PrependSystemPrompt puts a prompt-mode system prompt in front of the
-// first turn the way upstream's system_prompt_pre_processing_chat_model does.
-func PrependSystemPrompt(msgs []Message, prompt string) []Message {
-	return core.PrependSystemPrompt(msgs, prompt)
-}
-
 // Prober is implemented by drivers that can check the model before a run
 // (the Ollama driver: the model exists and, in FC mode, supports tools).
 type Prober interface {

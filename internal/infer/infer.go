@@ -18,6 +18,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/decode"
 	"github.com/bfcl-go/bfcl/internal/driver"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/results"
 )
 
@@ -64,17 +65,97 @@ type Stats struct {
 // so a later run retries the entry instead of scoring an infrastructure
 // failure.
 func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
-	if opts.Mode != "" && opts.Mode != "fc" {
-		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: mode %q is not supported yet (only fc)", e.ID, opts.Mode)
-	}
 	view, err := dataset.InferenceView(e)
 	if err != nil {
 		return results.Record{}, Stats{}, err
 	}
-	if len(view.InvolvedClasses) > 0 || len(view.Question) > 1 {
-		return runMultiTurnFC(ctx, d, view, opts)
+	multi := len(view.InvolvedClasses) > 0 || len(view.Question) > 1
+	switch opts.Mode {
+	case "", "fc":
+		if multi {
+			return runMultiTurn(ctx, d, view, opts, fcStyle{})
+		}
+		return runSingleTurnFC(ctx, d, view, opts)
+	case "prompt":
+		if multi {
+			return runMultiTurn(ctx, d, view, opts, promptStyle{})
+		}
+		return runSingleTurnPrompt(ctx, d, view, opts)
 	}
-	return runSingleTurnFC(ctx, d, view, opts)
+	return results.Record{}, Stats{}, fmt.Errorf("infer: %s: unknown mode %q (fc or prompt)", e.ID, opts.Mode)
+}
+
+// style is what differs between FC and prompt mode in the multi-turn loop:
+// how the conversation starts, how a step is stored, decoded and answered.
+type style interface {
+	first(e *dataset.Entry) ([]driver.Message, error)
+	next(turnMsgs []dataset.Message) []driver.Message
+	holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error)
+	functions(funcs []json.RawMessage) []json.RawMessage
+	stored(resp driver.Response) (json.RawMessage, error)
+	assistant(resp driver.Response) driver.Message
+	decode(stored json.RawMessage, opts Options) ([]string, error)
+	results(resp driver.Response, calls, out []string) []driver.Message
+}
+
+// fcStyle: native tool calls, results as tool messages (upstream's
+// OpenAI-style FC handlers).
+type fcStyle struct{}
+
+func (fcStyle) first(e *dataset.Entry) ([]driver.Message, error) {
+	return userMessages(e.Question[0]), nil
+}
+func (fcStyle) next(ms []dataset.Message) []driver.Message { return userMessages(ms) }
+func (fcStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error) {
+	return []driver.Message{{Role: "user", Content: UserPromptForAdditionalFunctionFC}}, docs, nil
+}
+func (fcStyle) functions(funcs []json.RawMessage) []json.RawMessage { return funcs }
+func (fcStyle) stored(r driver.Response) (json.RawMessage, error)   { return fcResult(r) }
+func (fcStyle) assistant(r driver.Response) driver.Message {
+	return driver.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls, Reasoning: r.Reasoning, Replay: r.Replay}
+}
+func (fcStyle) decode(res json.RawMessage, o Options) ([]string, error) {
+	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModeFC, UnderscoreToDot: o.UnderscoreToDot})
+}
+func (fcStyle) results(r driver.Response, _ []string, out []string) []driver.Message {
+	var msgs []driver.Message
+	for i, x := range out {
+		if i >= len(r.ToolCalls) {
+			break // upstream zips results with tool-call ids
+		}
+		msgs = append(msgs, driver.Message{Role: "tool", Content: x, ToolCallID: r.ToolCalls[i].ID, Name: r.ToolCalls[i].Name})
+	}
+	return msgs
+}
+
+// promptStyle: upstream's system prompt with the functions in it, answers
+// as text in the entry's return format, results returned as a user message.
+type promptStyle struct{}
+
+func (promptStyle) first(e *dataset.Entry) ([]driver.Message, error) {
+	return prompt.FirstTurn(e.ID, e.Functions, e.Question[0])
+}
+func (promptStyle) next(ms []dataset.Message) []driver.Message { return prompt.Messages(ms) }
+func (promptStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error) {
+	m, err := prompt.HoldoutMessage(docs)
+	return []driver.Message{m}, nil, err
+}
+func (promptStyle) functions([]json.RawMessage) []json.RawMessage { return nil }
+func (promptStyle) stored(r driver.Response) (json.RawMessage, error) {
+	return json.Marshal(r.Text)
+}
+func (promptStyle) assistant(r driver.Response) driver.Message {
+	m := prompt.AssistantMessage(r.Text)
+	m.Reasoning, m.Replay = r.Reasoning, r.Replay
+	return m
+}
+func (promptStyle) decode(res json.RawMessage, _ Options) ([]string, error) {
+	// Upstream decodes execution in the Python format without the tag, for
+	// every prompt configuration.
+	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModePrompt})
+}
+func (promptStyle) results(_ driver.Response, calls, out []string) []driver.Message {
+	return []driver.Message{prompt.ExecutionResultsMessage(out, calls)}
 }
 
 func (o Options) request(msgs []driver.Message, funcs []json.RawMessage) driver.Request {
@@ -146,7 +227,29 @@ func runSingleTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opt
 	return rec, Stats{Calls: 1, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens, Latency: resp.Latency}, nil
 }
 
-func runMultiTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+func runSingleTurnPrompt(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+	msgs, err := prompt.FirstTurn(e.ID, e.Functions, e.Question[0])
+	if err != nil {
+		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	resp, err := d.Complete(ctx, opts.request(msgs, nil))
+	if err != nil {
+		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	rec := results.Record{
+		ID:               e.ID,
+		Result:           mustJSON(resp.Text),
+		InputTokenCount:  mustJSON(resp.InputTokens),
+		OutputTokenCount: mustJSON(resp.OutputTokens),
+		Latency:          mustJSON(resp.Latency.Seconds()),
+	}
+	if resp.Reasoning != "" {
+		rec.ReasoningContent = mustJSON(resp.Reasoning)
+	}
+	return rec, Stats{Calls: 1, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens, Latency: resp.Latency}, nil
+}
+
+func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options, sty style) (results.Record, Stats, error) {
 	var st Stats
 	if opts.NewExecutor == nil {
 		return results.Record{}, st, fmt.Errorf("infer: %s: no backend executor configured", e.ID)
@@ -155,7 +258,7 @@ func runMultiTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opts
 	if err != nil {
 		return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
 	}
-	funcs := append([]json.RawMessage(nil), e.Functions...)
+	funcs := sty.functions(append([]json.RawMessage(nil), e.Functions...))
 	var (
 		msgs                         []driver.Message
 		allResults                   []json.RawMessage
@@ -164,13 +267,24 @@ func runMultiTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opts
 		anyReasoning                 bool
 	)
 	for turn, turnMsgs := range e.Question {
-		current := userMessages(turnMsgs)
+		var current []driver.Message
+		if turn == 0 {
+			if current, err = sty.first(e); err != nil {
+				return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+			}
+		} else {
+			current = sty.next(turnMsgs)
+		}
 		if held, ok := e.MissedFuncDocs[turn]; ok {
-			funcs = append(funcs, held...)
-			if len(current) != 0 {
+			if len(turnMsgs) != 0 {
 				return results.Record{}, st, fmt.Errorf("infer: %s: held-out turn %d has a user message", e.ID, turn)
 			}
-			current = []driver.Message{{Role: "user", Content: UserPromptForAdditionalFunctionFC}}
+			msgs, more, err := sty.holdout(held)
+			if err != nil {
+				return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+			}
+			funcs = append(funcs, more...)
+			current = msgs
 		}
 		msgs = append(msgs, current...)
 		var (
@@ -191,11 +305,11 @@ func runMultiTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opts
 			st.InputTokens += resp.InputTokens
 			st.OutputTokens += resp.OutputTokens
 			st.Latency += resp.Latency
-			res, err := fcResult(resp)
+			res, err := sty.stored(resp)
 			if err != nil {
 				return results.Record{}, st, err
 			}
-			msgs = append(msgs, driver.Message{Role: "assistant", Content: resp.Text, ToolCalls: resp.ToolCalls, Reasoning: resp.Reasoning, Replay: resp.Replay})
+			msgs = append(msgs, sty.assistant(resp))
 			turnResults = append(turnResults, res)
 			turnIn = append(turnIn, resp.InputTokens)
 			turnOut = append(turnOut, resp.OutputTokens)
@@ -204,17 +318,12 @@ func runMultiTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opts
 			if resp.Reasoning != "" {
 				anyReasoning = true
 			}
-			calls, err := decode.DecodeExecute(res, decode.Options{Mode: decode.ModeFC, UnderscoreToDot: opts.UnderscoreToDot})
+			calls, err := sty.decode(res, opts)
 			if err != nil || isEmptyExecute(calls) {
 				break // upstream: a step that does not decode, or decodes to nothing, ends the turn
 			}
 			out := exec.Execute(calls)
-			for i, r := range out {
-				if i >= len(resp.ToolCalls) {
-					break // upstream zips results with tool-call ids
-				}
-				msgs = append(msgs, driver.Message{Role: "tool", Content: r, ToolCallID: resp.ToolCalls[i].ID, Name: resp.ToolCalls[i].Name})
-			}
+			msgs = append(msgs, sty.results(resp, calls, out)...)
 			step++
 			if step > MaximumStepLimit {
 				forceQuit = true

@@ -128,3 +128,37 @@ var _ = Describe("single-turn entries", func() {
 		Expect(string(d.requests[0].Functions[0])).To(ContainSubstring("Does f. Note that the provided function is in Python 3 syntax."))
 	})
 })
+
+var _ = Describe("prompt mode", func() {
+	It("sends upstream's system prompt with the functions in it and stores the text", func() {
+		e := &dataset.Entry{ID: "simple_python_0", Category: "simple_python",
+			Question:  [][]dataset.Message{{{Role: "user", Content: "q"}}},
+			Functions: []json.RawMessage{json.RawMessage(`{"name": "f", "description": "Does f.", "parameters": {"type": "dict", "properties": {}}}`)}}
+		d := &scripted{script: func(int, driver.Request) (driver.Response, error) { return driver.Response{Text: "[f(x=1)]"}, nil }}
+		r, _, err := infer.Run(context.Background(), d, e, infer.Options{Mode: "prompt"})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(r.Result)).To(Equal(`"[f(x=1)]"`))
+		Expect(d.requests[0].Functions).To(BeNil())
+		Expect(d.requests[0].Messages[0].Role).To(Equal("system"))
+		Expect(d.requests[0].Messages[0].Content).To(HavePrefix("You are an expert in composing functions."))
+		Expect(d.requests[0].Messages[0].Content).To(ContainSubstring("Does f. Note that the provided function is in Python 3 syntax."))
+	})
+
+	It("executes the decoded Python calls and returns the results as a user message", func() {
+		rec := &recorder{}
+		d := &scripted{script: func(n int, req driver.Request) (driver.Response, error) {
+			if n == 0 {
+				return driver.Response{Text: "[ls(a=True)]"}, nil
+			}
+			return driver.Response{Text: "All done."}, nil
+		}}
+		r, _, err := infer.Run(context.Background(), d, multiTurnEntry(1), infer.Options{Mode: "prompt",
+			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return rec, nil }})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rec.calls).To(Equal([]string{"ls(a=True)"}))
+		Expect(string(r.Result)).To(MatchJSON(`[["[ls(a=True)]", "All done."]]`))
+		second := d.requests[1].Messages
+		Expect(second[len(second)-1].Role).To(Equal("user"))
+		Expect(second[len(second)-1].Content).To(ContainSubstring("ok:ls(a=True)"))
+	})
+})

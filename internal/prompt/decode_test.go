@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/decode"
 	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
@@ -37,27 +38,11 @@ func loadDecodeCases() []decodeCase {
 	return out
 }
 
-// decodeASTPrompting mirrors upstream's default_decode_ast_prompting for
-// the non-Python return formats, the way internal/decode is to call this
-// package: strip "`", newlines and spaces at both ends, add a missing
-// "[" / "]", take the <TOOLCALL> content when the configuration has the
-// tag, then parse.
+// decodeASTPrompting decodes through internal/decode, the path the
+// checkers use (default_decode_ast_prompting with the configuration's
+// return format and tool-call tag).
 func decodeASTPrompting(result, retFmt string, tag bool) (pyval.Value, error) {
-	s := strings.Trim(result, "`\n ")
-	if !strings.HasPrefix(s, "[") {
-		s = "[" + s
-	}
-	if !strings.HasSuffix(s, "]") {
-		s += "]"
-	}
-	if tag {
-		inner, err := prompt.ExtractToolCall(s)
-		if err != nil {
-			return nil, err
-		}
-		s = inner
-	}
-	return prompt.ParseReturnFormat(s, retFmt)
+	return decode.DecodeASTValue(pyval.Str(result), decode.Options{Mode: decode.ModePrompt, Language: retFmt, ToolCallTag: tag})
 }
 
 func outcome(v pyval.Value, err error) string {

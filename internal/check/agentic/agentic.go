@@ -62,6 +62,8 @@ type Result struct {
 	Decoded [][]string
 	// LastMessage is the step taken as the final answer (nil when none).
 	LastMessage pyval.Value
+	// LastStep is LastMessage's index among the turn's steps (-1 when none).
+	LastStep int
 	// Match is the answer check (nil when step 3 was not reached).
 	Match *AnswerCheck
 }
@@ -252,7 +254,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 		if err != nil {
 			return Result{}, err
 		}
-		return Result{Verdict: fail(e, ErrInferenceError, MsgInferenceError,
+		return Result{LastStep: -1, Verdict: fail(e, ErrInferenceError, MsgInferenceError,
 			field("prompt", jsonable(prompt)),
 			field("model_result", rec.Result),
 			field("possible_answer", e.Answer),
@@ -266,12 +268,12 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	if dopts.Mode == "" {
 		dopts.Mode = decode.ModeFC
 	}
-	res := Result{Decoded: [][]string{}}
+	res := Result{Decoded: [][]string{}, LastStep: -1}
 	var last pyval.Value
-	for _, st := range steps {
+	for i, st := range steps {
 		calls, err := decode.DecodeExecuteValue(st, dopts)
 		if err != nil || isEmptyExecute(calls) {
-			last = st
+			last, res.LastStep = st, i
 			continue
 		}
 		res.Decoded = append(res.Decoded, calls)

@@ -125,6 +125,7 @@ var _ = Describe("Check", func() {
 		r, err := agentic.Check(e, rec(e.ID, res), agentic.Options{})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(r.LastMessage).To(Equal(pyval.Str("London")))
+		Expect(r.LastStep).To(Equal(2))
 		Expect(r.Decoded).To(Equal([][]string{{"search_engine_query(keywords='x')"}, {"fetch_url_content(url='u')"}}))
 		Expect(r.Verdict.Valid).To(BeFalse())
 	})

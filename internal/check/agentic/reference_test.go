@@ -73,11 +73,10 @@ func compare(r agentic.Result, want refVerdict, steps int) []string {
 	if got := strings.Join(v.Errors, " "); got != wantMsg {
 		d = append(d, fmt.Sprintf("error_message %q, upstream %q", got, wantMsg))
 	}
-	// checked_step: index of the step taken as the final answer, counted
-	// among the steps of the single turn (all reference records have one
-	// text step, so it is 0 throughout).
-	if want.CheckedStep != nil && (*want.CheckedStep < 0 || *want.CheckedStep >= steps) {
-		d = append(d, fmt.Sprintf("checked_step %d outside the %d steps", *want.CheckedStep, steps))
+	// checked_step: index of the step taken as the final answer among the
+	// steps of the single turn.
+	if want.CheckedStep != nil && (r.LastStep != *want.CheckedStep || r.LastStep >= steps) {
+		d = append(d, fmt.Sprintf("checked step %d of %d, upstream %d", r.LastStep, steps, *want.CheckedStep))
 	}
 	return d
 }

@@ -8,8 +8,7 @@ import (
 )
 
 // FuzzConvertFunctions: any JSON document either converts to valid JSON
-// tools for every provider or fails with an error, never a panic; the same
-// holds for the prompt-mode system prompt in every doc format.
+// tools for every provider or fails with an error, never a panic.
 func FuzzConvertFunctions(f *testing.F) {
 	f.Add(`{"name":"a.b","description":"d","parameters":{"type":"dict","properties":{"x":{"type":"float","description":"v","default":1.5,"enum":[1,2]},"y":{"type":"array","items":{"type":"dict","properties":{"z":{"type":"tuple","description":""}}}}},"required":["x"]},"response":{"type":"dict"}}`)
 	f.Add(`{"name":"f","description":"d","parameters":{"type":"dict","properties":{"o":{"type":"dict","description":"o","properties":{"p":{"type":"any","description":"p","required":true}},"additionalProperties":{"type":"string"}}}}}`)
@@ -29,9 +28,6 @@ func FuzzConvertFunctions(f *testing.F) {
 					t.Fatalf("%s: invalid JSON tool %s", p, tool)
 				}
 			}
-		}
-		for _, fmtName := range []string{"json", "xml", "python"} {
-			_, _ = core.SystemPrompt("ret_fmt=python&tool_call_tag=False&func_doc_fmt="+fmtName+"&prompt_fmt=plaintext&style=classic", []json.RawMessage{json.RawMessage(doc)})
 		}
 	})
 }
