@@ -47,6 +47,8 @@ var _ = Describe("the generator", func() {
 			total += n
 		}
 		Expect(total).To(Equal(5106))
+		fs := string(files[filepath.Join("specs", "format_sensitivity", "zz_format_sensitivity.go")])
+		Expect(strings.Count(fs, "{ID: ")).To(Equal(5200), "200 entries x 26 prompt configurations")
 	})
 })
 

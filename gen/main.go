@@ -23,6 +23,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 )
 
 // Version of the generator, written into every header.
@@ -70,8 +71,14 @@ func fatal(err error) {
 // output directory.
 func Generate(src *dataset.Source) (map[string][]byte, error) {
 	files := map[string][]byte{}
-	for _, c := range category.Scoring() {
-		entries, err := src.Load(string(c))
+	for _, c := range category.All() {
+		var entries []*dataset.Entry
+		var err error
+		if c.IsFormatSensitivity() {
+			entries, err = prompt.FormatSensitivityEntries(src)
+		} else {
+			entries, err = src.Load(string(c))
+		}
 		if err != nil {
 			return nil, err
 		}

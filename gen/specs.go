@@ -9,6 +9,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 )
 
 const specsPkg = "github.com/bfcl-go/bfcl/internal/specs"
@@ -17,7 +18,7 @@ const specsPkg = "github.com/bfcl-go/bfcl/internal/specs"
 func goPackage(group string) string {
 	return map[string]string{
 		"non_live": "nonlive", "live": "live", "irrelevance": "irrelevance",
-		"multi_turn": "multiturn", "agentic": "agentic",
+		"multi_turn": "multiturn", "agentic": "agentic", "format_sensitivity": "formatsensitivity",
 	}[group]
 }
 
@@ -75,19 +76,25 @@ func specFile(c category.Category, entries []*dataset.Entry) (*jen.File, error) 
 		return nil, fmt.Errorf("category %s has no suite group", c)
 	}
 	f := jen.NewFile(goPackage(group))
-	header(f, "source: bfcl_eval/data/"+filepath.Base(sourceFile(entries)))
+	source := filepath.Base(sourceFile(entries))
+	if c.IsFormatSensitivity() {
+		source = "BFCL_v4_format_sensitivity.json"
+	}
+	header(f, "source: bfcl_eval/data/"+source)
 	rows := make([]jen.Code, 0, len(entries))
 	for _, e := range entries {
-		fields := []jen.Code{
-			jen.Id("ID").Op(":").Lit(e.ID),
-			jen.Id("Line").Op(":").Lit(e.Line),
+		fields := []jen.Code{jen.Id("ID").Op(":").Lit(e.ID)}
+		line := e.Line
+		if c.IsFormatSensitivity() {
+			line = 0 // the entry is a variant; its source line is in another file
 		}
-		if len(e.InvolvedClasses) > 0 {
-			classes := append([]string(nil), e.InvolvedClasses...)
-			sort.Strings(classes)
-			fields = append(fields, jen.Id("Classes").Op(":").Index().String().ValuesFunc(func(g *jen.Group) {
-				for _, cl := range classes {
-					g.Lit(cl)
+		if line > 0 {
+			fields = append(fields, jen.Id("Line").Op(":").Lit(line))
+		}
+		if labels := entryLabels(c, e); len(labels) > 0 {
+			fields = append(fields, jen.Id("Labels").Op(":").Index().String().ValuesFunc(func(g *jen.Group) {
+				for _, l := range labels {
+					g.Lit(l)
 				}
 			}))
 		}
@@ -101,11 +108,34 @@ func specFile(c category.Category, entries []*dataset.Entry) (*jen.File, error) 
 					g.Lit(l)
 				}
 			}),
-			jen.Id("Source"):  jen.Lit(filepath.Base(sourceFile(entries))),
+			jen.Id("Source"):  jen.Lit(source),
 			jen.Id("Entries"): jen.Index().Qual(specsPkg, "Entry").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, rows...),
 		}),
 	)
 	return f, nil
+}
+
+// entryLabels are an entry's own labels: its backend classes (sorted), or
+// for format sensitivity its prompt configuration as key:value labels.
+func entryLabels(c category.Category, e *dataset.Entry) []string {
+	if c.IsFormatSensitivity() {
+		_, cfg, src, err := prompt.SplitFormatSensitivityID(e.ID)
+		if err != nil {
+			return nil
+		}
+		srcCat, _ := category.FromEntryID(src)
+		return []string{
+			"ret_fmt:" + cfg.ReturnFormat,
+			fmt.Sprintf("tool_call_tag:%t", cfg.ToolCallTag),
+			"func_doc_fmt:" + cfg.FuncDocFormat,
+			"prompt_fmt:" + cfg.PromptFormat,
+			"style:" + cfg.Style,
+			"source:" + string(srcCat),
+		}
+	}
+	classes := append([]string(nil), e.InvolvedClasses...)
+	sort.Strings(classes)
+	return classes
 }
 
 func sourceFile(entries []*dataset.Entry) string {

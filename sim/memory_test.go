@@ -77,7 +77,7 @@ var _ = Describe("MemoryAPI_kv", func() {
 		Expect(memResult(m.CoreMemoryAdd(memS("Bad Key"), memS("v")))).To(Equal(`{"error": "Core memory is full. Please clear some entries."}`))
 		Expect(memResult(m.ArchivalMemoryAdd(memS("k"), memS(strings.Repeat("x", 2001))))).To(Equal(`{"error": "Entry is too long. Please shorten the entry to less than 2000 characters."}`))
 		for i := 0; i < 50; i++ {
-			Expect(memResult(m.ArchivalMemoryAdd(memS("k_"+itoaTest(i)), memS("v")))).To(Equal(`{"status": "Key added."}`))
+			Expect(memResult(m.ArchivalMemoryAdd(memS("k_"+memItoa(i)), memS("v")))).To(Equal(`{"status": "Key added."}`))
 		}
 		Expect(memResult(m.ArchivalMemoryAdd(memS("more"), memS("v")))).To(Equal(`{"error": "Long term memory is full. Please clear some entries."}`))
 		Expect(memResult(m.ArchivalMemoryClear())).To(Equal(`{"status": "Long term memory cleared."}`))
@@ -150,7 +150,7 @@ var _ = Describe("MemoryAPI_kv", func() {
 	})
 })
 
-func itoaTest(i int) string { return pyval.Repr(pyval.Int(i)) }
+func memItoa(i int) string { return pyval.Repr(pyval.Int(i)) }
 
 var _ = Describe("MemoryAPI_rec_sum", func() {
 	It("appends, updates, replaces, clears and retrieves with upstream's messages", func() {
@@ -226,6 +226,43 @@ var _ = Describe("MemoryAPI_vector", func() {
 		m.CoreMemoryAdd(memS("a"))
 		_, err := m.CoreMemoryRetrieve(memS("q"), pyval.None)
 		Expect(err).To(MatchError("'<' not supported between instances of 'int' and 'NoneType'"))
+		// faiss' wrapper asserts k > 0, then numpy wants an integral k
+		_, err = m.CoreMemoryRetrieve(memS("q"), pyval.Int(0))
+		Expect(pyval.IsException(err, "AssertionError")).To(BeTrue())
+		Expect(err.Error()).To(BeEmpty())
+		// min(2.5, 1) is the size 1: no error
+		Expect(memResult(m.CoreMemoryRetrieve(memS("q"), pyval.Float(2.5)))).To(HavePrefix(`{"result": [{"id": 0, `))
+		m.CoreMemoryAdd(memS("b"))
+		m.CoreMemoryAdd(memS("c"))
+		_, err = m.CoreMemoryRetrieve(memS("q"), pyval.Float(2.5))
+		Expect(err).To(MatchError("'float' object cannot be interpreted as an integer"))
+		Expect(memResult(m.CoreMemoryRetrieve(memS("q"), pyval.Bool(true)))).To(HavePrefix(`{"result": [{"id": 0, `))
+	})
+
+	It("breaks score ties as FAISS' flat-index heap does (index position, update moves to the end)", func() {
+		ids := func(r pyval.Value, err error) []int64 {
+			Expect(err).NotTo(HaveOccurred())
+			l, _ := r.(*pyval.Dict).GetStr("result")
+			var out []int64
+			for _, it := range l.(*pyval.List).Items {
+				id, _ := it.(*pyval.Dict).GetStr("id")
+				out = append(out, int64(id.(pyval.Int)))
+			}
+			return out
+		}
+		for _, t := range []string{"same text", "other words", "same text", "same text"} {
+			m.CoreMemoryAdd(memS(t))
+		}
+		Expect(ids(m.CoreMemoryRetrieve(memS("same text"), pyval.Int(1)))).To(Equal([]int64{0}))
+		Expect(ids(m.CoreMemoryRetrieve(memS("same text"), pyval.Int(2)))).To(Equal([]int64{2, 0}))
+		Expect(ids(m.CoreMemoryRetrieve(memS("same text"), pyval.Int(4)))).To(Equal([]int64{3, 2, 0, 1}))
+		m.CoreMemoryUpdate(pyval.Int(0), memS("same text"))
+		Expect(ids(m.CoreMemoryRetrieve(memS("same text"), pyval.Int(2)))).To(Equal([]int64{3, 2}))
+		// a restored store is indexed by sorted id
+		n := NewMemoryAPIVector(&Env{})
+		n.SetEmbedder(embed.Hashed{})
+		Expect(n.Restore(m.Snapshot())).To(Succeed())
+		Expect(ids(n.CoreMemoryRetrieve(memS("same text"), pyval.Int(2)))).To(Equal([]int64{2, 0}))
 	})
 
 	It("round-trips its snapshot (int ids, next_id) and embeds restored texts lazily", func() {
@@ -255,7 +292,7 @@ func BenchmarkMemoryKVKeySearch(b *testing.B) {
 	m := NewMemoryAPIKV(&Env{})
 	words := []string{"customer", "name", "age", "city", "order", "espresso", "machine", "warranty", "discount", "shipping", "date", "preferred"}
 	for i := 0; i < 50; i++ {
-		m.ArchivalMemoryAdd(pyval.Str(words[i%12]+"_"+words[(i*7+3)%12]+"_"+itoaTest(i)), pyval.Str("v"))
+		m.ArchivalMemoryAdd(pyval.Str(words[i%12]+"_"+words[(i*7+3)%12]+"_"+memItoa(i)), pyval.Str("v"))
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -272,7 +309,7 @@ func BenchmarkMemoryVectorRetrieve(b *testing.B) {
 	m := NewMemoryAPIVector(&Env{})
 	m.SetEmbedder(embed.Hashed{})
 	for i := 0; i < 50; i++ {
-		m.ArchivalMemoryAdd(pyval.Str("The customer asked about order " + itoaTest(i) + " and the espresso machine warranty, shipping and discounts."))
+		m.ArchivalMemoryAdd(pyval.Str("The customer asked about order " + memItoa(i) + " and the espresso machine warranty, shipping and discounts."))
 	}
 	b.ReportAllocs()
 	for b.Loop() {
@@ -288,7 +325,7 @@ func BenchmarkMemoryVectorLoadSnapshot(b *testing.B) {
 	m := NewMemoryAPIVector(&Env{})
 	m.SetEmbedder(embed.Hashed{})
 	for i := 0; i < 50; i++ {
-		m.ArchivalMemoryAdd(pyval.Str("The customer asked about order " + itoaTest(i) + " and the espresso machine warranty, shipping and discounts."))
+		m.ArchivalMemoryAdd(pyval.Str("The customer asked about order " + memItoa(i) + " and the espresso machine warranty, shipping and discounts."))
 	}
 	snap := m.Snapshot()
 	b.ReportAllocs()

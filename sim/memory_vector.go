@@ -9,13 +9,16 @@ package sim
 // a FAISS IndexFlatIP (inner product of L2-normalised float32 vectors).
 // Here the embedder is pluggable (internal/embed): set it with SetEmbedder.
 // Texts are embedded when added if an embedder is set, else at the first
-// search; the similarity is the float32 inner product; equal scores rank the
-// lower id first. Scores equal upstream's only as far as the embedder's
-// vectors equal sentence-transformers' (see internal/embed).
+// search; the similarity is the float32 inner product. The top-k selection
+// and order follow FAISS' flat-index heap (see VectorStore.Retrieve),
+// including its tie-breaking by position in the index. Scores equal
+// upstream's only as far as the embedder's vectors equal
+// sentence-transformers' (see internal/embed).
 
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 
@@ -37,8 +40,12 @@ type VectorStore struct {
 	maxSize, maxEntryLength int
 	store                   *pyval.Dict // pyval.Int id -> pyval.Str text
 	vectors                 map[int64][]float32
-	nextID                  int64
-	owner                   *MemoryAPI_vector
+	// index is the ids in the order of the FAISS index (add_with_ids
+	// appends; remove_ids keeps the others' order; update = remove + add,
+	// so it moves the id to the end; load_from_snapshot adds by sorted id).
+	index  []int64
+	nextID int64
+	owner  *MemoryAPI_vector
 }
 
 func newVectorStore(owner *MemoryAPI_vector, maxSize, maxLen int) *VectorStore {
@@ -122,6 +129,7 @@ func (s *VectorStore) Add(text pyval.Value) (pyval.Value, error) {
 	if err := s.embedNow([]int64{id}, []string{t}); err != nil {
 		return nil, err
 	}
+	s.index = append(s.index, id)
 	s.store.Set(pyval.Int(id), pyval.Str(t))
 	d := pyval.NewDict()
 	d.SetStr("id", pyval.Int(id))
@@ -157,6 +165,7 @@ func (s *VectorStore) Remove(vecID pyval.Value) (pyval.Value, error) {
 		return notPresent(vecID), nil
 	}
 	delete(s.vectors, id)
+	s.unindex(id)
 	s.store.Delete(pyval.Int(id))
 	return memStatus("status", "ID "+pyval.StrOf(vecID)+" removed from store."), nil
 }
@@ -182,9 +191,11 @@ func (s *VectorStore) Update(vecID, newText pyval.Value) (pyval.Value, error) {
 		return nil, err
 	}
 	delete(s.vectors, id)
+	s.unindex(id)
 	if err := s.embedNow([]int64{id}, []string{t}); err != nil {
 		return nil, err
 	}
+	s.index = append(s.index, id)
 	s.store.Set(pyval.Int(id), pyval.Str(t))
 	return memStatus("status", "ID "+pyval.StrOf(vecID)+" updated."), nil
 }
@@ -193,6 +204,7 @@ func (s *VectorStore) Update(vecID, newText pyval.Value) (pyval.Value, error) {
 func (s *VectorStore) Clear() (pyval.Value, error) {
 	s.store = pyval.NewDict()
 	s.vectors = map[int64][]float32{}
+	s.index = nil
 	s.nextID = 0
 	return memStatus("status", "Memory cleared."), nil
 }
@@ -231,40 +243,27 @@ func (s *VectorStore) Retrieve(query, topK pyval.Value) (pyval.Value, error) {
 	if smaller {
 		kv = size
 	}
+	// faiss' Python search wrapper: `assert k > 0`, then
+	// np.empty((n, k)) rejects a non-integral k.
+	positive, err := pyval.Greater(kv, pyval.Int(0))
+	if err != nil {
+		return nil, err
+	}
+	if !positive {
+		return nil, pyval.NewException("AssertionError", "")
+	}
 	var k int
 	switch x := kv.(type) {
 	case pyval.Int:
 		k = int(x)
 	case pyval.Bool:
-		if x {
-			k = 1
-		}
+		k = 1
 	default:
-		return nil, pyval.NewTypeError("in method 'IndexIDMap_search', argument 3 of type 'faiss::idx_t'")
+		return nil, pyval.NewTypeError("'%s' object cannot be interpreted as an integer", kv.TypeName())
 	}
-	if k <= 0 {
-		return nil, pyval.NewException("AssertionError", "")
-	}
-	type hit struct {
-		id    int64
-		score float32
-	}
-	hits := make([]hit, 0, s.store.Len())
-	for _, key := range s.store.Keys() {
-		id := int64(key.(pyval.Int))
-		hits = append(hits, hit{id, embed.Dot(qv[0], s.vectors[id])})
-	}
-	sort.SliceStable(hits, func(i, j int) bool {
-		if hits[i].score != hits[j].score {
-			return hits[i].score > hits[j].score
-		}
-		return hits[i].id < hits[j].id
-	})
-	if k > len(hits) {
-		k = len(hits)
-	}
+	hits := faissTopK(qv[0], s.index, s.vectors, k)
 	out := pyval.NewList()
-	for _, h := range hits[:k] {
+	for _, h := range hits {
 		text, _ := s.store.Get(pyval.Int(h.id))
 		d := pyval.NewDict()
 		d.SetStr("id", pyval.Int(h.id))
@@ -341,6 +340,11 @@ func (s *VectorStore) LoadSnapshot(snap *pyval.Dict) error {
 		store.Set(pyval.Int(id), text)
 	}
 	s.nextID, s.store, s.vectors = int64(next), store, map[int64][]float32{}
+	s.index = s.index[:0]
+	for _, k := range store.Keys() {
+		s.index = append(s.index, int64(k.(pyval.Int)))
+	}
+	sort.Slice(s.index, func(i, j int) bool { return s.index[i] < s.index[j] })
 	if store.Len() == 0 || s.owner.embedder == nil {
 		return nil
 	}
@@ -525,4 +529,62 @@ func classMemoryAPIVector() Class {
 			{Name: "core_memory_update", GoName: "CoreMemoryUpdate", Params: []Param{{Name: "vec_id"}, {Name: "new_text"}}},
 		},
 	}
+}
+
+func (s *VectorStore) unindex(id int64) {
+	for i, x := range s.index {
+		if x == id {
+			s.index = append(s.index[:i], s.index[i+1:]...)
+			return
+		}
+	}
+}
+
+// vecHit is one search result: the external id and its similarity.
+type vecHit struct {
+	id    int64
+	score float32
+}
+
+// faissTopK is IndexIDMap(IndexFlatIP).search for one query and k results
+// (1 <= k <= len(index)): candidates are scanned in index order; a
+// candidate enters the k-slot min-heap only when its score is strictly
+// greater than the heap's minimum, the minimum being the smallest (score,
+// position) pair (FAISS' CMin::cmp2 tie-break); the result is sorted by
+// descending (score, position). So among equal scores the earlier entries
+// are kept, and listed later-position first.
+func faissTopK(q []float32, index []int64, vectors map[int64][]float32, k int) []vecHit {
+	type slot struct {
+		score float32
+		pos   int // -1: FAISS' initial filler
+	}
+	less := func(a, b slot) bool { return a.score < b.score || (a.score == b.score && a.pos < b.pos) }
+	heap := make([]slot, k)
+	for i := range heap {
+		heap[i] = slot{score: -math.MaxFloat32, pos: -1} // numeric_limits<float>::lowest()
+	}
+	minAt := func() int {
+		m := 0
+		for i := 1; i < len(heap); i++ {
+			if less(heap[i], heap[m]) {
+				m = i
+			}
+		}
+		return m
+	}
+	for pos, id := range index {
+		sc := embed.Dot(q, vectors[id])
+		m := minAt()
+		if heap[m].score < sc {
+			heap[m] = slot{sc, pos}
+		}
+	}
+	sort.Slice(heap, func(i, j int) bool { return less(heap[j], heap[i]) })
+	out := make([]vecHit, 0, k)
+	for _, h := range heap {
+		if h.pos >= 0 {
+			out = append(out, vecHit{index[h.pos], h.score})
+		}
+	}
+	return out
 }

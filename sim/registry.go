@@ -13,6 +13,10 @@ func Classes() map[string]Class {
 		classTradingBot(),
 		classTravelAPI(),
 		classVehicleControlAPI(),
+		classMemoryAPIKV(),
+		classMemoryAPIVector(),
+		classMemoryAPIRecSum(),
+		classWebSearchAPI(),
 	} {
 		out[c.Name] = c
 	}

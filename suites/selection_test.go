@@ -30,7 +30,7 @@ var suiteBinaries []string
 func buildSuites() {
 	root := testenv.ModuleRoot()
 	dir := GinkgoT().TempDir()
-	for _, g := range []string{"non_live", "live", "irrelevance", "multi_turn", "agentic"} {
+	for _, g := range []string{"non_live", "live", "irrelevance", "multi_turn", "agentic", "format_sensitivity"} {
 		bin := filepath.Join(dir, g+".test")
 		cmd := exec.Command("go", "test", "-c", "-o", bin, "./suites/"+g)
 		cmd.Dir = root
@@ -98,6 +98,11 @@ var _ = Describe("the generated specs", Ordered, func() {
 		counts = dryRun("-ginkgo.label-filter=TicketAPI && multi_turn_base")
 		Expect(counts["multi_turn_base"]).To(BeNumerically(">", 0))
 		Expect(counts).To(HaveLen(1))
+	})
+
+	It("hold the 5,200 format-sensitivity variants, selectable by configuration", func() {
+		Expect(dryRun("-ginkgo.label-filter=format_sensitivity")).To(Equal(map[string]int{"format_sensitivity": 5200}))
+		Expect(dryRun("-ginkgo.label-filter=ret_fmt: containsAny json && tool_call_tag: containsAny true")).To(Equal(map[string]int{"format_sensitivity": 600}))
 	})
 
 	It("focus one entry by id", func() {

@@ -18,6 +18,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/harness"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/score"
 )
@@ -172,10 +173,13 @@ func selectJobs(src *dataset.Source, cats listFlag, ids, runIDs string) ([]job, 
 		}
 	}
 	for _, c := range cs {
+		var entries []*dataset.Entry
+		var err error
 		if c.IsFormatSensitivity() {
-			continue
+			entries, err = prompt.FormatSensitivityEntries(src)
+		} else {
+			entries, err = src.Load(string(c))
 		}
-		entries, err := src.Load(string(c))
 		if err != nil {
 			return nil, err
 		}
@@ -237,7 +241,7 @@ func runJobs(ctx context.Context, h *harness.Harness, jobs []job, workers int) e
 						firstErr = fmt.Errorf("%s: %w", j.id, err)
 					}
 					mu.Unlock()
-					if errors.Is(err, score.ErrNoChecker) || ctx.Err() != nil {
+					if errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable) || ctx.Err() != nil {
 						atomic.AddInt64(&done, 1)
 						continue
 					}

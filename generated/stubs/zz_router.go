@@ -16,6 +16,12 @@ func Call(inst sim.Instance, method string, pos []pyval.Value, kw []pyval.KV) (p
 		return callGorillaFileSystem(x, method, pos, kw)
 	case *sim.MathAPI:
 		return callMathAPI(x, method, pos, kw)
+	case *sim.MemoryAPI_kv:
+		return callMemoryAPI_kv(x, method, pos, kw)
+	case *sim.MemoryAPI_rec_sum:
+		return callMemoryAPI_rec_sum(x, method, pos, kw)
+	case *sim.MemoryAPI_vector:
+		return callMemoryAPI_vector(x, method, pos, kw)
 	case *sim.MessageAPI:
 		return callMessageAPI(x, method, pos, kw)
 	case *sim.TicketAPI:
@@ -28,6 +34,8 @@ func Call(inst sim.Instance, method string, pos []pyval.Value, kw []pyval.KV) (p
 		return callTwitterAPI(x, method, pos, kw)
 	case *sim.VehicleControlAPI:
 		return callVehicleControlAPI(x, method, pos, kw)
+	case *sim.WebSearchAPI:
+		return callWebSearchAPI(x, method, pos, kw)
 	default:
 		return nil, fmt.Errorf("stubs: no dispatcher for %T", inst)
 	}
@@ -44,6 +52,21 @@ func HasMethod(class, method string) bool {
 	case "MathAPI":
 		switch method {
 		case "absolute_value", "add", "divide", "imperial_si_conversion", "logarithm", "max_value", "mean", "min_value", "multiply", "percentage", "power", "round_number", "si_unit_conversion", "square_root", "standard_deviation", "subtract", "sum_values":
+			return true
+		}
+	case "MemoryAPI_kv":
+		switch method {
+		case "archival_memory_add", "archival_memory_clear", "archival_memory_key_search", "archival_memory_list_keys", "archival_memory_remove", "archival_memory_replace", "archival_memory_retrieve", "core_memory_add", "core_memory_clear", "core_memory_key_search", "core_memory_list_keys", "core_memory_remove", "core_memory_replace", "core_memory_retrieve", "core_memory_retrieve_all":
+			return true
+		}
+	case "MemoryAPI_rec_sum":
+		switch method {
+		case "memory_append", "memory_clear", "memory_replace", "memory_retrieve", "memory_update":
+			return true
+		}
+	case "MemoryAPI_vector":
+		switch method {
+		case "archival_memory_add", "archival_memory_clear", "archival_memory_remove", "archival_memory_retrieve", "archival_memory_retrieve_all", "archival_memory_update", "core_memory_add", "core_memory_clear", "core_memory_remove", "core_memory_retrieve", "core_memory_retrieve_all", "core_memory_update":
 			return true
 		}
 	case "MessageAPI":
@@ -74,6 +97,11 @@ func HasMethod(class, method string) bool {
 	case "VehicleControlAPI":
 		switch method {
 		case "activateParkingBrake", "adjustClimateControl", "check_tire_pressure", "displayCarStatus", "display_log", "estimate_distance", "estimate_drive_feasibility_by_mileage", "fillFuelTank", "find_nearest_tire_shop", "gallon_to_liter", "get_current_speed", "get_outside_temperature_from_google", "get_outside_temperature_from_weather_com", "get_zipcode_based_on_city", "liter_to_gallon", "lockDoors", "pressBrakePedal", "releaseBrakePedal", "setCruiseControl", "setHeadlights", "set_navigation", "startEngine":
+			return true
+		}
+	case "WebSearchAPI":
+		switch method {
+		case "fetch_url_content", "search_engine_query":
 			return true
 		}
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/driver"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
@@ -47,8 +48,10 @@ func New(e *dataset.Entry) (*Driver, error) {
 		d.text = []string{"None of the offered functions fits this request."}
 	case e.Category == "live_relevance":
 		err = d.prepareRelevance()
+	case e.Category == prompt.FormatSensitivityCategory:
+		err = d.prepareSingleTurn()
 	case strings.HasPrefix(e.Category, "memory_") || strings.HasPrefix(e.Category, "web_search_"):
-		err = fmt.Errorf("gold: %s: agentic categories are not supported yet", e.ID)
+		err = d.prepareAgentic()
 	default:
 		err = d.prepareSingleTurn()
 	}
@@ -115,6 +118,7 @@ func (d *Driver) prepareSingleTurn() error {
 		return err
 	}
 	var calls []driver.ToolCall
+	var parsed []call
 	for i, item := range list.Items {
 		fd, ok := item.(*pyval.Dict)
 		if !ok || fd.Len() != 1 {
@@ -149,11 +153,26 @@ func (d *Driver) prepareSingleTurn() error {
 			}
 			args.Set(kv.Key, v)
 		}
+		parsed = append(parsed, call{name: pyval.StrOf(name), args: args})
 		js, err := pyval.JSONDumps(args)
 		if err != nil {
 			return fmt.Errorf("gold: %s: %w", d.entry.Where(), err)
 		}
 		calls = append(calls, driver.ToolCall{ID: fmt.Sprintf("gold_%d", i), Name: pyval.StrOf(name), Arguments: js})
+	}
+	if d.entry.Category == prompt.FormatSensitivityCategory {
+		// Prompt mode: the calls as text in the entry's configured format.
+		cfg, err := prompt.ConfigOfEntry(d.entry.ID)
+		if err != nil {
+			return fmt.Errorf("gold: %s: %w", d.entry.ID, err)
+		}
+		text, err := renderPrompt(parsed, cfg)
+		if err != nil {
+			return fmt.Errorf("gold: %s: %w", d.entry.ID, err)
+		}
+		d.turns = [][]driver.ToolCall{nil}
+		d.text = []string{text}
+		return nil
 	}
 	d.turns = [][]driver.ToolCall{calls}
 	d.text = []string{"done"}
@@ -217,6 +236,27 @@ func (d *Driver) schemas() (map[string]schema, error) {
 		out[doc.Name] = s
 	}
 	return out, nil
+}
+
+// prepareAgentic answers every turn in text: a memory prerequisite
+// conversation is acknowledged, a question is answered with its first
+// accepted answer in upstream's requested answer format.
+func (d *Driver) prepareAgentic() error {
+	n := len(d.entry.Question)
+	d.turns = make([][]driver.ToolCall, n)
+	d.text = make([]string, n)
+	answer := "Noted."
+	if !strings.Contains(d.entry.ID, "prereq") {
+		var gt []string
+		if err := json.Unmarshal(d.entry.Answer, &gt); err != nil || len(gt) == 0 {
+			return fmt.Errorf("gold: %s: ground truth is not a list of answers", d.entry.Where())
+		}
+		answer = "{'answer': " + pyval.Repr(pyval.Str(gt[0])) + ", 'context': 'the ground truth'}"
+	}
+	for i := range d.text {
+		d.text[i] = answer
+	}
+	return nil
 }
 
 func (d *Driver) prepareRelevance() error {

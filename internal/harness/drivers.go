@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bfcl-go/bfcl/internal/agentic"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/driver"
 	"github.com/bfcl-go/bfcl/internal/engine"
@@ -18,6 +19,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 	"github.com/bfcl-go/bfcl/internal/reqcache"
+	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/sim"
 )
@@ -105,7 +107,14 @@ func DefaultExecutor(cfg Config) func(e *dataset.Entry) (infer.Executor, error) 
 			return nil, err
 		}
 		conf := pyval.NewDict()
-		if len(e.InitialConfig) > 0 {
+		isAgentic := agentic.IsMemory(e.ID) || agentic.IsWebSearch(e.ID)
+		if isAgentic {
+			c, err := agentic.InitialConfig(e, filepath.Join(cfg.ResultDir, results.ModelDir(cfg.Model.Name)))
+			if err != nil {
+				return nil, err
+			}
+			conf = c
+		} else if len(e.InitialConfig) > 0 {
 			v, err := pyval.FromJSON(e.InitialConfig)
 			if err != nil {
 				return nil, fmt.Errorf("%s: initial_config: %w", e.Where(), err)
@@ -132,6 +141,19 @@ func DefaultExecutor(cfg Config) func(e *dataset.Entry) (infer.Executor, error) 
 		if err := s.Init(); err != nil {
 			return nil, fmt.Errorf("%s: %w", e.Where(), err)
 		}
-		return s, nil
+		if !isAgentic {
+			return s, nil
+		}
+		var opts agentic.Options
+		if cfg.Agentic != nil {
+			opts = cfg.Agentic.Options
+		}
+		for _, cl := range s.Classes() {
+			inst, _ := s.Instance(cl)
+			if err := agentic.Configure(inst, opts); err != nil {
+				return nil, fmt.Errorf("%s: %w", e.Where(), err)
+			}
+		}
+		return &agenticExecutor{Session: s, entry: e}, nil
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/infer"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/internal/verdict"
@@ -36,6 +37,8 @@ type Config struct {
 	// NewExecutor returns the model-side backend executor of a multi-turn or
 	// agentic entry.
 	NewExecutor func(e *dataset.Entry) (infer.Executor, error)
+	// Agentic are the agentic backends' services (embedder, web search).
+	Agentic *AgenticServices
 }
 
 // Outcome is the result of one entry.
@@ -57,6 +60,7 @@ type Harness struct {
 	lcErr  error
 
 	mu      sync.Mutex
+	prereqs map[string]*prereqState              // memory category/scenario -> prerequisites run
 	entries map[string]map[string]*dataset.Entry // category -> id -> entry
 	loadErr map[string]error
 }
@@ -103,7 +107,13 @@ func (h *Harness) Entry(c, id string) (*dataset.Entry, error) {
 	}
 	m, ok := h.entries[c]
 	if !ok {
-		list, err := h.cfg.Source.Load(c)
+		var list []*dataset.Entry
+		var err error
+		if c == prompt.FormatSensitivityCategory {
+			list, err = prompt.FormatSensitivityEntries(h.cfg.Source)
+		} else {
+			list, err = h.cfg.Source.Load(c)
+		}
 		if err != nil {
 			h.loadErr[c] = err
 			return nil, err
@@ -130,6 +140,14 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 	if ok, why := score.Supported(cat); !ok {
 		return Outcome{}, fmt.Errorf("%w (%s)", score.ErrNoChecker, why)
 	}
+	if cat.IsAgentic() && h.cfg.Agentic != nil {
+		if err := h.cfg.Agentic.applicable(cat); err != nil {
+			return Outcome{}, err
+		}
+	}
+	if cat.IsFormatSensitivity() && h.cfg.Model.Mode != "prompt" && h.cfg.Model.Provider != "gold" {
+		return Outcome{}, fmt.Errorf("%w: format sensitivity re-runs prompt-mode models under 26 prompt formats; %s is an FC model (upstream skips those too)", score.ErrNotApplicable, h.cfg.Model.Name)
+	}
 	e, err := h.Entry(c, id)
 	if err != nil {
 		return Outcome{}, err
@@ -144,6 +162,11 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 	if found {
 		out.Resumed = true
 	} else {
+		if cat.IsMemory() {
+			if err := h.ensurePrereqs(ctx, e); err != nil {
+				return Outcome{}, err
+			}
+		}
 		if rec, out.Stats, err = h.infer(ctx, e); err != nil {
 			return Outcome{}, err
 		}
@@ -186,8 +209,12 @@ func (h *Harness) infer(ctx context.Context, e *dataset.Entry) (results.Record, 
 		return results.Record{}, infer.Stats{}, err
 	}
 	m := h.cfg.Model
+	mode := m.Mode
+	if e.Category == prompt.FormatSensitivityCategory {
+		mode = "prompt" // the category exists only in prompt mode (gold answers it too)
+	}
 	return infer.Run(ctx, d, e, infer.Options{
-		Mode:            m.Mode,
+		Mode:            mode,
 		Temperature:     m.Temperature,
 		MaxTokens:       m.MaxTokens,
 		Seed:            m.Seed,

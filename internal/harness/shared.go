@@ -155,6 +155,7 @@ func Resolve(s Settings) (Config, error) {
 		return Config{}, err
 	}
 	return Config{
+		Agentic:   agenticServices(m, root),
 		Model:     m,
 		Registry:  reg,
 		Source:    src,

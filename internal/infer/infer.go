@@ -41,6 +41,16 @@ type Executor interface {
 	Execute(calls []string) []string
 }
 
+// Hooks is implemented by executors whose backends change the conversation
+// (agentic entries): Prepare returns the questions as the model must see
+// them (the memory system prompt, built from the loaded memory), Finish
+// ends the conversation (a memory prerequisite saves its memory). Finish is
+// called after the turns, also when the entry was force-quit.
+type Hooks interface {
+	Prepare(question [][]dataset.Message) ([][]dataset.Message, error)
+	Finish() error
+}
+
 // Options shape the requests.
 type Options struct {
 	Mode            string // "fc" or "prompt"
@@ -258,6 +268,16 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 	if err != nil {
 		return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
 	}
+	hooks, _ := exec.(Hooks)
+	if hooks != nil {
+		q, err := hooks.Prepare(e.Question)
+		if err != nil {
+			return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+		}
+		x := *e
+		x.Question = q
+		e = &x
+	}
 	funcs := sty.functions(append([]json.RawMessage(nil), e.Functions...))
 	var (
 		msgs                         []driver.Message
@@ -337,6 +357,11 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 		reasoning = append(reasoning, turnReasoning)
 		if forceQuit {
 			break
+		}
+	}
+	if hooks != nil {
+		if err := hooks.Finish(); err != nil {
+			return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
 		}
 	}
 	rec := results.Record{

@@ -128,41 +128,51 @@ func (s *Store) Lookup(c category.Category, id string) (Record, bool, error) {
 	return r, ok, nil
 }
 
-// Append writes one record as one line, atomically with respect to other
-// writers of the same file (flock + single write), and fsyncs it.
+// Append writes one record as one line of the category's file (see
+// AppendFile) and remembers it for Lookup.
 func (s *Store) Append(c category.Category, r Record) error {
-	line, err := json.Marshal(r)
+	line, err := AppendFile(s.Path(c), r)
 	if err != nil {
-		return fmt.Errorf("results: encode %s: %w", r.ID, err)
-	}
-	line = append(line, '\n')
-	p := s.Path(c)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		return fmt.Errorf("results: lock %s: %w", p, err)
-	}
-	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck
-	if _, err := f.Write(line); err != nil {
-		return fmt.Errorf("results: append %s to %s: %w", r.ID, p, err)
-	}
-	if err := f.Sync(); err != nil {
 		return err
 	}
 	s.mu.Lock()
 	if s.done[c] == nil {
 		s.done[c] = map[string]Record{}
 	}
-	r.Raw = line[:len(line)-1]
+	r.Raw = line
 	s.done[c][r.ID] = r
 	s.mu.Unlock()
 	return nil
+}
+
+// AppendFile writes one record as one line of the file at path, atomically
+// with respect to other writers of the same file (flock + single write),
+// and returns the line. Once it returns, the line is in the file: a killed
+// or interrupted run keeps it. (No fsync: a per-entry fsync costs more than
+// a gold entry's whole evaluation, and surviving a power cut is not worth
+// that.)
+func AppendFile(path string, r Record) (json.RawMessage, error) {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return nil, fmt.Errorf("results: encode %s: %w", r.ID, err)
+	}
+	line = append(line, '\n')
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return nil, fmt.Errorf("results: lock %s: %w", path, err)
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck
+	if _, err := f.Write(line); err != nil {
+		return nil, fmt.Errorf("results: append %s to %s: %w", r.ID, path, err)
+	}
+	return line[:len(line)-1], nil
 }
 
 // Compact rewrites a result file sorted by id in upstream's order, keeping

@@ -5,10 +5,12 @@ import (
 	"fmt"
 
 	"github.com/bfcl-go/bfcl/internal/category"
+	agenticcheck "github.com/bfcl-go/bfcl/internal/check/agentic"
 	"github.com/bfcl-go/bfcl/internal/check/ast"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/verdict"
@@ -24,7 +26,62 @@ func registry() map[category.Category]Checker {
 	for _, c := range category.MultiTurn() {
 		m[c] = multiTurn
 	}
+	m[category.FormatSensitivity] = formatSensitivity
+	for _, c := range category.Agentic() {
+		m[c] = agenticEntry
+	}
 	return m
+}
+
+// agenticEntry is upstream's agentic checker: the final answer text must
+// contain an accepted answer (the backends play no part in scoring).
+func agenticEntry(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdict, error) {
+	m := o.Mode
+	if m == "" {
+		m = multiTurnMode(rec.Result)
+	}
+	r, err := agenticcheck.Check(e, rec, agenticcheck.Options{Mode: m})
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	return r.Verdict, nil
+}
+
+// formatSensitivity scores one prompt-format variant as upstream's
+// format_sensitivity_runner does: decoded in the configuration's return
+// format (and tool-call tag), checked by the AST checker of the source
+// entry's category, in Python.
+func formatSensitivity(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdict, error) {
+	_, cfg, srcID, err := prompt.SplitFormatSensitivityID(e.ID)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	srcCat, err := category.FromEntryID(srcID)
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	result, err := pyval.FromJSON(rec.Result)
+	if err != nil {
+		return verdict.Verdict{}, fmt.Errorf("result is not JSON: %w", err)
+	}
+	funcs := pyval.NewList()
+	for _, d := range e.Functions {
+		v, err := pyval.FromJSON(d)
+		if err != nil {
+			return verdict.Verdict{}, fmt.Errorf("function document: %w", err)
+		}
+		funcs.Items = append(funcs.Items, v)
+	}
+	gt, err := pyval.FromJSON(e.Answer)
+	if err != nil {
+		return verdict.Verdict{}, fmt.Errorf("ground truth: %w", err)
+	}
+	v, err := ast.ScoreValues(string(srcCat), e.ID, e.Raw, funcs, gt, result,
+		decode.Options{Mode: decode.ModePrompt, Language: cfg.ReturnFormat, ToolCallTag: cfg.ToolCallTag, UnderscoreToDot: o.UnderscoreToDot})
+	if err != nil {
+		return verdict.Verdict{}, err
+	}
+	return v, nil
 }
 
 // mode returns the decoding mode of a record: the configured one, else FC

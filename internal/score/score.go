@@ -31,6 +31,10 @@ type Options struct {
 // ErrNoChecker is returned for categories whose checker has not landed.
 var ErrNoChecker = errors.New("no checker for this category yet")
 
+// ErrNotApplicable is returned for entries a model does not take part in
+// (format sensitivity for FC models, as upstream).
+var ErrNotApplicable = errors.New("not applicable to this model")
+
 // Checker scores one entry of one category.
 type Checker func(e *dataset.Entry, rec results.Record, opts Options) (verdict.Verdict, error)
 

@@ -15,12 +15,14 @@ import (
 	"github.com/bfcl-go/bfcl/internal/harness"
 )
 
-// Entry is one generated row: an entry id, its line in the data-set file,
-// and (multi-turn, agentic) the backend classes it involves.
+// Entry is one generated row: an entry id, its line in the data-set file
+// (0: no location), and its own labels: the backend classes it involves
+// (multi-turn, agentic) or its prompt configuration (format sensitivity,
+// e.g. "ret_fmt:json").
 type Entry struct {
-	ID      string
-	Line    int
-	Classes []string
+	ID     string
+	Line   int
+	Labels []string
 }
 
 // CategorySpec is one generated file: the specs of one category.
@@ -40,10 +42,10 @@ func Category(c CategorySpec) bool {
 		for _, e := range c.Entries {
 			e := e
 			args := []any{}
-			if len(e.Classes) > 0 {
-				args = append(args, ginkgo.Label(e.Classes...))
+			if len(e.Labels) > 0 {
+				args = append(args, ginkgo.Label(e.Labels...))
 			}
-			if dataDir != "" {
+			if dataDir != "" && e.Line > 0 {
 				args = append(args, types.CodeLocation{FileName: filepath.Join(dataDir, c.Source), LineNumber: e.Line})
 			}
 			args = append(args, func(ctx ginkgo.SpecContext) { harness.RunSpec(ctx, c.Category, e.ID) })

@@ -54,6 +54,16 @@ func tokenize(s string) []token {
 			}
 			i += 4 + end + 3
 			continue
+		case strings.HasPrefix(rest, "<![CDATA["):
+			// html.parser reports it as unknown_decl; BeautifulSoup keeps
+			// it as CData, which get_text includes.
+			end := strings.Index(rest, "]]>")
+			if end < 0 {
+				return out
+			}
+			out = append(out, token{kind: tokText, text: rest[len("<![CDATA["):end]})
+			i += end + 3
+			continue
 		case strings.HasPrefix(rest, "<!") || strings.HasPrefix(rest, "<?"):
 			end := strings.IndexByte(rest, '>')
 			if end < 0 {

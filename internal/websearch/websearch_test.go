@@ -262,6 +262,10 @@ var _ = Describe("page text", func() {
 		}, "\n")))
 	})
 
+	It("truncate keeps CDATA text and drops processing instructions", func() {
+		Expect(websearch.TruncateText("<?xml version='1.0'?><p>a<![CDATA[ b<c ]]></p>")).To(Equal("a\nb<c"))
+	})
+
 	It("markdown: headings, emphasis, links and lists", func() {
 		md := websearch.MarkdownText(page)
 		Expect(md).To(ContainSubstring("# Magnolias Ratchadamri Boulevard\n\n"))

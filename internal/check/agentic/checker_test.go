@@ -184,3 +184,12 @@ var _ = It("does not match answers whose spacing differs (spaces are kept)", fun
 	Expect(err).NotTo(HaveOccurred())
 	Expect(r.Verdict.Valid).To(BeFalse())
 })
+
+var _ = It("iterates a text turn character by character, as Python iterates a str", func() {
+	e := entry("web_search_base", "s")
+	r, err := agentic.Check(e, rec(e.ID, `["Paris"]`), agentic.Options{})
+	Expect(err).NotTo(HaveOccurred())
+	Expect(r.LastMessage).To(Equal(pyval.Str("s")))
+	Expect(r.LastStep).To(Equal(4))
+	Expect(r.Verdict.Valid).To(BeTrue())
+})

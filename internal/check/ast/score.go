@@ -87,7 +87,11 @@ func ScoreValues(category, id string, entry json.RawMessage, funcs, groundTruth,
 		return v, nil
 	}
 	o := opts
-	o.Language = lang
+	if o.Language == "" {
+		// The decoder reads the category's language unless the caller names a
+		// return format (format sensitivity: json, verbose_xml, concise_xml).
+		o.Language = lang
+	}
 	var details []verdict.Field
 	if entry != nil {
 		details = append(details, verdict.Field{Key: "prompt", Value: entry})

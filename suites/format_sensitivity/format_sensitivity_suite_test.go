@@ -1,0 +1,24 @@
+// Package formatsensitivity_test is the BFCL "format_sensitivity" suite: every format-sensitivity
+// variant (200 entries x 26 prompt configurations, prompt-mode models only,
+// as upstream; gold answers them too), scored at the end with upstream's
+// spread metric. Not part of the overall score.
+package formatsensitivity_test
+
+import (
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	_ "github.com/bfcl-go/bfcl/generated/specs/format_sensitivity"
+	"github.com/bfcl-go/bfcl/internal/harness"
+)
+
+func init() { harness.RegisterFlags() }
+
+func TestFormatSensitivity(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "BFCL format_sensitivity")
+}
+
+var _ = ReportAfterSuite("BFCL score", harness.Finish)
