@@ -13,6 +13,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 )
 
 var verbs = map[string]func(args []string) error{
@@ -55,6 +56,9 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
+	// Scoring allocates many short-lived values; trading memory for fewer
+	// collections makes `evaluate` markedly faster.
+	debug.SetGCPercent(400)
 	if err := f(os.Args[2:]); err != nil {
 		fmt.Fprintln(os.Stderr, "bfcl:", err)
 		os.Exit(1)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,7 +26,7 @@ import (
 
 func readRows(scoreDir string) ([]report.Row, error) {
 	reg, _ := loadRegistry("")
-	return evaluate.RefreshSummary(scoreDir, "result", reg)
+	return evaluate.Rows(scoreDir, nil, reg)
 }
 
 type listFlag []string
@@ -46,7 +47,19 @@ func cmdEvaluate(args []string) error {
 	partial := fs.Bool("partial-eval", false, "score only the entries present in each result file")
 	strict := fs.Bool("strict-irrelevance", false, "NOT the official score: also fail multi-turn turns without ground truth where the model still called a function (upstream's uncalled multi_turn_irrelevance_checker)")
 	modelsFile := fs.String("models-file", "", "registry file (default $BFCL_MODELS_FILE or ./models.yaml)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	fs.Parse(args)
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	src, err := openData(*dataDir)
 	if err != nil {
 		return err

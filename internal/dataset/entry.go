@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/jsonscan"
 )
 
 // Message is one chat message of a question.
@@ -121,15 +123,16 @@ func (s *Source) readEntries(file string) ([]rawEntry, []int, error) {
 	var lines []int
 	seen := map[string]int{}
 	err := jsonLines(p, name, func(line int, b []byte) error {
-		var r rawEntry
-		dec := json.NewDecoder(bytes.NewReader(b))
-		if err := dec.Decode(&r); err != nil {
+		// The scanner reuses b; the entry keeps slices of its own copy.
+		b = append([]byte(nil), b...)
+		r, err := decodeEntry(b)
+		if err != nil {
 			return fmt.Errorf("dataset: %s:%d (%s): malformed entry: %v", name, line, idOf(b), err)
 		}
 		if r.ID == "" {
 			return fmt.Errorf("dataset: %s:%d: entry has no id", name, line)
 		}
-		r.Raw = append(json.RawMessage(nil), b...)
+		r.Raw = b
 		if len(r.Question) == 0 {
 			return fmt.Errorf("dataset: %s:%d (%s): entry has no question", name, line, r.ID)
 		}
@@ -208,4 +211,54 @@ func docName(doc json.RawMessage) (string, error) {
 		return "", fmt.Errorf("function document without a name: %.80s", strings.TrimSpace(string(doc)))
 	}
 	return v.Name, nil
+}
+
+// decodeEntry decodes a question-file line: the members are located with
+// the fast scanner and decoded one by one (function documents stay raw).
+func decodeEntry(b []byte) (rawEntry, error) {
+	var r rawEntry
+	var firstErr error
+	dec := func(key []byte, v []byte, into any) {
+		if firstErr == nil {
+			if err := json.Unmarshal(v, into); err != nil {
+				firstErr = fmt.Errorf("%s: %w", key, err)
+			}
+		}
+	}
+	err := jsonscan.ObjectMembers(b, func(key, v []byte) {
+		switch string(key) {
+		case `"id"`:
+			dec(key, v, &r.ID)
+		case `"question"`:
+			dec(key, v, &r.Question)
+		case `"function"`:
+			elems, err := jsonscan.ArrayElements(v)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = fmt.Errorf("function: %w", err)
+				}
+				return
+			}
+			r.Function = make([]json.RawMessage, len(elems))
+			for i, e := range elems {
+				r.Function[i] = json.RawMessage(e)
+			}
+		case `"involved_classes"`:
+			dec(key, v, &r.InvolvedClasses)
+		case `"initial_config"`:
+			r.InitialConfig = json.RawMessage(v)
+		case `"path"`:
+			dec(key, v, &r.Path)
+		case `"missed_function"`:
+			dec(key, v, &r.MissedFunction)
+		case `"excluded_function"`:
+			dec(key, v, &r.ExcludedFunction)
+		case `"scenario"`:
+			dec(key, v, &r.Scenario)
+		}
+	})
+	if err != nil {
+		return r, err
+	}
+	return r, firstErr
 }

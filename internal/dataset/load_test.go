@@ -1,8 +1,10 @@
 package dataset_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -109,5 +111,35 @@ var _ = Describe("malformed input", func() {
 	It("rejects a folder that is not a data set", func() {
 		_, err := dataset.Open(GinkgoT().TempDir())
 		Expect(err).To(MatchError(ContainSubstring("does not hold the BFCL v4 data set")))
+	})
+})
+
+var _ = Describe("the line scanner", func() {
+	It("keeps every function document intact and rejects broken lines", func() {
+		dir, ok := testenv.DataDir()
+		if !ok {
+			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
+		}
+		src, err := dataset.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		for _, c := range []string{"live_multiple", "simple_java", "multi_turn_miss_func"} {
+			entries, err := src.Load(c)
+			Expect(err).NotTo(HaveOccurred())
+			for _, e := range entries {
+				for _, f := range e.Functions {
+					Expect(json.Valid(f)).To(BeTrue(), e.ID)
+				}
+				var whole struct {
+					Function []json.RawMessage `json:"function"`
+				}
+				Expect(json.Unmarshal(e.Raw, &whole)).To(Succeed())
+				if !strings.HasPrefix(c, "multi_turn") {
+					Expect(e.Functions).To(HaveLen(len(whole.Function)), e.ID)
+					for i := range whole.Function {
+						Expect(string(e.Functions[i])).To(Equal(string(whole.Function[i])), e.ID)
+					}
+				}
+			}
+		}
 	})
 })

@@ -13,11 +13,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
@@ -51,20 +54,33 @@ type Options struct {
 
 var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
 
-// Run evaluates and returns the leaderboard rows of the score root.
+// Run evaluates and returns the leaderboard rows of the score root. Result
+// files are scored concurrently (one per CPU); the output does not depend
+// on the order.
 func Run(o Options) ([]report.Row, error) {
 	want := map[category.Category]bool{}
+	needLC := false
 	for _, c := range o.Categories {
 		want[c] = true
+		needLC = needLC || c.IsMultiTurn()
 	}
 	dirs, err := modelDirs(o.ResultRoot, o.Models)
 	if err != nil {
 		return nil, err
 	}
-	lc, err := score.LongContextOf(o.Source)
-	if err != nil {
-		return nil, err
+	var lc *longcontext.Data
+	if needLC {
+		if lc, err = score.LongContextOf(o.Source); err != nil {
+			return nil, err
+		}
 	}
+	type job struct {
+		model string
+		cat   category.Category
+		path  string
+		opts  score.Options
+	}
+	var jobs []job
 	for _, model := range dirs {
 		opts := o.scoreOptions(model)
 		opts.LongContext = lc
@@ -77,20 +93,50 @@ func Run(o Options) ([]report.Row, error) {
 			if !want[c] || c.IsMemoryPrereq() {
 				continue
 			}
-			vs, err := evaluateFile(o, c, f.path, opts)
-			if err != nil {
-				return nil, err
-			}
-			s, err := report.WriteScoreDirFile(o.ScoreRoot, model, c, vs)
-			if err != nil {
-				return nil, err
-			}
-			if o.Log != nil {
-				fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", model, c, 100*s.Accuracy, s.Correct, s.Total)
-			}
+			jobs = append(jobs, job{model, c, f.path, opts})
 		}
 	}
-	return RefreshSummary(o.ScoreRoot, o.ResultRoot, o.Registry)
+	// Largest files first: they are the critical path.
+	sort.SliceStable(jobs, func(i, k int) bool { return fileSize(jobs[i].path) > fileSize(jobs[k].path) })
+	type outcome struct {
+		score report.CategoryScore
+		usage report.Usage
+		err   error
+	}
+	outs := make([]outcome, len(jobs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int, j job) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			vs, usage, err := evaluateFile(o, j.cat, j.path, j.opts)
+			if err != nil {
+				outs[i].err = err
+				return
+			}
+			outs[i].usage = usage
+			outs[i].score, outs[i].err = report.WriteScoreDirFile(o.ScoreRoot, j.model, j.cat, vs)
+		}(i, j)
+	}
+	wg.Wait()
+	usage := map[string]*report.Usage{}
+	for i, j := range jobs {
+		if outs[i].err != nil {
+			return nil, outs[i].err
+		}
+		if usage[j.model] == nil {
+			usage[j.model] = &report.Usage{}
+		}
+		usage[j.model].Add(outs[i].usage)
+		if o.Log != nil {
+			s := outs[i].score
+			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", j.model, j.cat, 100*s.Accuracy, s.Correct, s.Total)
+		}
+	}
+	return RefreshSummary(o.ScoreRoot, usage, o.Registry)
 }
 
 func (o Options) scoreOptions(model string) score.Options {
@@ -160,24 +206,38 @@ func modelDirs(root string, only []string) ([]string, error) {
 }
 
 // evaluateFile scores one result file in data-set order.
-func evaluateFile(o Options, c category.Category, path string, opts score.Options) ([]verdict.Verdict, error) {
+func evaluateFile(o Options, c category.Category, path string, opts score.Options) ([]verdict.Verdict, report.Usage, error) {
+	var usage report.Usage
+	// The data set and the result file are read at the same time.
+	var entries []*dataset.Entry
+	var loadErr error
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		entries, loadErr = o.Source.Load(string(c))
+	}()
 	recs, err := results.Read(path)
+	<-loaded
 	if err != nil {
-		return nil, err
+		return nil, usage, err
 	}
-	entries, err := o.Source.Load(string(c))
-	if err != nil {
-		return nil, err
+	if loadErr != nil {
+		return nil, usage, loadErr
+	}
+	for _, r := range recs {
+		if err := usage.AddResultLine(r.Raw); err != nil {
+			return nil, usage, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
+		}
 	}
 	byID := make(map[string]results.Record, len(recs))
 	for _, r := range recs {
 		if _, dup := byID[r.ID]; dup {
-			return nil, fmt.Errorf("evaluate: %s:%d: duplicate result for %s", path, r.Line, r.ID)
+			return nil, usage, fmt.Errorf("evaluate: %s:%d: duplicate result for %s", path, r.Line, r.ID)
 		}
 		byID[r.ID] = r
 	}
 	if !o.Partial && len(recs) != len(entries) {
-		return nil, fmt.Errorf("evaluate: %s holds %d results but %s has %d entries; pass --partial-eval to score only the entries present", path, len(recs), c, len(entries))
+		return nil, usage, fmt.Errorf("evaluate: %s holds %d results but %s has %d entries; pass --partial-eval to score only the entries present", path, len(recs), c, len(entries))
 	}
 	known := make(map[string]bool, len(entries))
 	var vs []verdict.Verdict
@@ -188,29 +248,44 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 			if o.Partial {
 				continue
 			}
-			return nil, fmt.Errorf("evaluate: %s: no result for %s", path, e.ID)
+			return nil, usage, fmt.Errorf("evaluate: %s: no result for %s", path, e.ID)
 		}
 		v, err := score.Entry(e, r, opts)
 		if err != nil {
 			if errors.Is(err, score.ErrNoChecker) {
-				return nil, fmt.Errorf("evaluate: %s: %w", c, err)
+				return nil, usage, fmt.Errorf("evaluate: %s: %w", c, err)
 			}
-			return nil, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
+			return nil, usage, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
 		}
 		vs = append(vs, v)
 	}
 	for _, r := range recs {
 		if !known[r.ID] {
-			return nil, fmt.Errorf("evaluate: %s:%d: result id %s is not an entry of %s", path, r.Line, r.ID, c)
+			return nil, usage, fmt.Errorf("evaluate: %s:%d: result id %s is not an entry of %s", path, r.Line, r.ID, c)
 		}
 	}
-	return vs, nil
+	return vs, usage, nil
 }
 
-// RefreshSummary rebuilds the leaderboard CSVs and summary.json of the score
-// root from every score file there, with cost and latency from the result
-// files of the scored categories (when the result root has them).
-func RefreshSummary(scoreRoot, resultRoot string, reg *models.Registry) ([]report.Row, error) {
+// RefreshSummary rebuilds the leaderboard CSVs and summary.json of the
+// score root from every score file there, as upstream's runner does after
+// evaluating. usage holds, per model folder, the cost and latency data of
+// the result files evaluated in this run (upstream's record_cost_latency
+// sees only those too); models without it get N/A cost columns.
+func RefreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *models.Registry) ([]report.Row, error) {
+	rows, err := Rows(scoreRoot, usage, reg)
+	if err != nil {
+		return nil, err
+	}
+	if err := report.WriteScoreRoot(scoreRoot, rows); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// Rows computes the leaderboard rows of the score root without writing
+// anything.
+func Rows(scoreRoot string, usage map[string]*report.Usage, reg *models.Registry) ([]report.Row, error) {
 	all, err := report.ReadScoreDir(scoreRoot)
 	if err != nil {
 		return nil, err
@@ -223,16 +298,8 @@ func RefreshSummary(scoreRoot, resultRoot string, reg *models.Registry) ([]repor
 	var rows []report.Row
 	for _, m := range names {
 		var u report.Usage
-		for _, s := range all[m] {
-			recs, err := results.Read(results.Path(resultRoot, m, s.Category))
-			if err != nil {
-				continue // no result file: no cost data for this category
-			}
-			for _, r := range recs {
-				if err := u.AddResultLine(r.Raw); err != nil {
-					return nil, err
-				}
-			}
+		if usage[m] != nil {
+			u = *usage[m]
 		}
 		row, err := report.Summarize(modelInfo(m, reg), all[m], u)
 		if err != nil {
@@ -240,10 +307,27 @@ func RefreshSummary(scoreRoot, resultRoot string, reg *models.Registry) ([]repor
 		}
 		rows = append(rows, row)
 	}
-	if err := report.WriteScoreRoot(scoreRoot, rows); err != nil {
-		return nil, err
-	}
 	return rows, nil
+}
+
+// UsageOf reads the cost and latency data of result files.
+func UsageOf(paths ...string) (report.Usage, error) {
+	var u report.Usage
+	for _, p := range paths {
+		recs, err := results.Read(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return u, err
+		}
+		for _, r := range recs {
+			if err := u.AddResultLine(r.Raw); err != nil {
+				return u, fmt.Errorf("%s:%d: %w", p, r.Line, err)
+			}
+		}
+	}
+	return u, nil
 }
 
 func modelInfo(dir string, reg *models.Registry) report.ModelInfo {
@@ -278,4 +362,12 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func fileSize(p string) int64 {
+	st, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
 }

@@ -80,7 +80,15 @@ func (h *Harness) WriteScores(byCat map[category.Category][]SpecOutcome) error {
 			return err
 		}
 	}
-	rows, err := evaluate.RefreshSummary(h.cfg.ScoreDir, h.cfg.ResultDir, h.cfg.Registry)
+	var paths []string
+	for _, c := range cats {
+		paths = append(paths, h.store.Path(c))
+	}
+	u, err := evaluate.UsageOf(paths...)
+	if err != nil {
+		return err
+	}
+	rows, err := evaluate.RefreshSummary(h.cfg.ScoreDir, map[string]*report.Usage{model: &u}, h.cfg.Registry)
 	if err != nil {
 		return err
 	}

@@ -23,6 +23,7 @@ import (
 	"syscall"
 
 	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/jsonscan"
 )
 
 // Record is one result line. Result holds what the model produced: for FC
@@ -68,14 +69,15 @@ func Read(path string) ([]Record, error) {
 		if len(b) == 0 {
 			continue
 		}
-		var r Record
-		if err := json.Unmarshal(b, &r); err != nil {
+		b = append([]byte(nil), b...) // the scanner reuses its buffer
+		r, err := decodeRecord(b)
+		if err != nil {
 			return nil, fmt.Errorf("results: %s:%d: malformed result line: %v", path, n, err)
 		}
 		if r.ID == "" {
 			return nil, fmt.Errorf("results: %s:%d: result line without id", path, n)
 		}
-		r.Raw = append(json.RawMessage(nil), b...)
+		r.Raw = b
 		r.Line = n
 		out = append(out, r)
 	}
@@ -216,4 +218,36 @@ func Compact(path string) error {
 		return err
 	}
 	return os.Rename(tmp, path)
+}
+
+// decodeRecord reads the fields of a result line (values stay raw; "id"
+// is decoded).
+func decodeRecord(b []byte) (Record, error) {
+	var r Record
+	var idErr error
+	err := jsonscan.ObjectMembers(b, func(key, v []byte) {
+		switch string(key) {
+		case `"id"`:
+			idErr = json.Unmarshal(v, &r.ID)
+		case `"result"`:
+			r.Result = v
+		case `"input_token_count"`:
+			r.InputTokenCount = v
+		case `"output_token_count"`:
+			r.OutputTokenCount = v
+		case `"latency"`:
+			r.Latency = v
+		case `"reasoning_content"`:
+			r.ReasoningContent = v
+		case `"inference_log"`:
+			r.InferenceLog = v
+		}
+	})
+	if err != nil {
+		return r, err
+	}
+	if idErr != nil {
+		return r, fmt.Errorf("id: %w", idErr)
+	}
+	return r, nil
 }

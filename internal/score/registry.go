@@ -98,26 +98,21 @@ func mode(o Options, result json.RawMessage) string {
 }
 
 func singleTurn(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdict, error) {
-	result, err := pyval.FromJSON(rec.Result)
-	if err != nil {
-		return verdict.Verdict{}, fmt.Errorf("result is not JSON: %w", err)
-	}
-	funcs := pyval.NewList()
-	for _, d := range e.Functions {
-		v, err := pyval.FromJSON(d)
-		if err != nil {
-			return verdict.Verdict{}, fmt.Errorf("function document: %w", err)
+	line := rec.Raw
+	if len(line) == 0 {
+		var err error
+		if line, err = json.Marshal(rec); err != nil {
+			return verdict.Verdict{}, err
 		}
-		funcs.Items = append(funcs.Items, v)
 	}
-	var gt pyval.Value
+	var answer []byte
 	if len(e.Answer) > 0 {
-		if gt, err = pyval.FromJSON(e.Answer); err != nil {
-			return verdict.Verdict{}, fmt.Errorf("ground truth: %w", err)
-		}
+		answer = append(append([]byte(`{"ground_truth": `), e.Answer...), '}')
 	}
-	dopts := decode.Options{Mode: mode(o, rec.Result), UnderscoreToDot: o.UnderscoreToDot}
-	return ast.ScoreValues(e.Category, e.ID, e.Raw, funcs, gt, result, dopts)
+	// ast.ScoreEntry parses only what the verdict needs (the function
+	// documents the answer names, not every document of the entry).
+	return ast.ScoreEntry(e.Category, e.Raw, answer, line,
+		decode.Options{Mode: mode(o, rec.Result), UnderscoreToDot: o.UnderscoreToDot})
 }
 
 func multiTurn(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdict, error) {
