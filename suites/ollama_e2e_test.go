@@ -52,9 +52,7 @@ var _ = Describe("a real Ollama server, end to end", Label("real-ollama"), Order
 		if !ok {
 			Skip(testenv.MissingMessage("BFCL data set (for long_context.py)", real, "BFCL_DATA_DIR"))
 		}
-		if len(suiteBinaries) == 0 {
-			buildSuites()
-		}
+		buildSuites()
 		data = GinkgoT().TempDir()
 		copyTree(filepath.Join(testenv.ModuleRoot(), "fixtures", "e2e"), data)
 		lc, err := os.ReadFile(filepath.Join(real, "long_context.py"))

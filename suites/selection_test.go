@@ -24,12 +24,27 @@ func TestSelection(t *testing.T) {
 	RunSpecs(t, "spec selection")
 }
 
-var suiteBinaries []string
+var (
+	suiteBinaries []string
+	binDir        string
+)
 
-// buildSuites compiles every suite's test binary once.
+var _ = AfterSuite(func() {
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+})
+
+// buildSuites compiles every suite's test binary once per test process.
 func buildSuites() {
+	if len(suiteBinaries) > 0 {
+		return
+	}
 	root := testenv.ModuleRoot()
-	dir := GinkgoT().TempDir()
+	var err error
+	binDir, err = os.MkdirTemp("", "bfcl-suites-")
+	Expect(err).NotTo(HaveOccurred())
+	dir := binDir
 	for _, g := range []string{"non_live", "live", "irrelevance", "multi_turn", "agentic", "format_sensitivity"} {
 		bin := filepath.Join(dir, g+".test")
 		cmd := exec.Command("go", "test", "-c", "-o", bin, "./suites/"+g)

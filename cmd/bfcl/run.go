@@ -224,10 +224,20 @@ func runJobs(ctx context.Context, h *harness.Harness, jobs []job, workers int) e
 	byCat := map[category.Category][]harness.SpecOutcome{}
 	var mu sync.Mutex
 	var firstErr error
+	skipped := map[string]string{}
 	ch := make(chan job)
 	var wg sync.WaitGroup
 	progress := bufio.NewWriter(os.Stderr)
+	var lastReport atomic.Int64
 	report := func() {
+		// At most four progress lines a second (and always the last one).
+		now := time.Now().UnixNano()
+		if d := atomic.LoadInt64(&done); d < int64(len(jobs)) && now-lastReport.Load() < int64(250*time.Millisecond) {
+			return
+		}
+		lastReport.Store(now)
+		mu.Lock()
+		defer mu.Unlock()
 		d := atomic.LoadInt64(&done)
 		rate := 0.0
 		if d > 0 {
@@ -247,18 +257,24 @@ func runJobs(ctx context.Context, h *harness.Harness, jobs []job, workers int) e
 			defer wg.Done()
 			for j := range ch {
 				out, err := h.Run(ctx, j.cat, j.id)
-				if err != nil {
+				switch {
+				case errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable):
+					mu.Lock()
+					if skipped[j.cat] == "" {
+						skipped[j.cat] = err.Error()
+					}
+					mu.Unlock()
+				case err != nil:
+					if ctx.Err() != nil {
+						break
+					}
 					atomic.AddInt64(&failedInfra, 1)
 					mu.Lock()
-					if firstErr == nil || errors.Is(firstErr, context.Canceled) {
+					if firstErr == nil {
 						firstErr = fmt.Errorf("%s: %w", j.id, err)
 					}
 					mu.Unlock()
-					if errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable) || ctx.Err() != nil {
-						atomic.AddInt64(&done, 1)
-						continue
-					}
-				} else {
+				default:
 					mu.Lock()
 					byCat[category.Category(j.cat)] = append(byCat[category.Category(j.cat)], harness.OutcomeOf(out))
 					mu.Unlock()
@@ -285,6 +301,9 @@ feed:
 	wg.Wait()
 	report()
 	fmt.Fprintln(os.Stderr)
+	for c, why := range skipped {
+		fmt.Fprintf(os.Stderr, "skipped %s: %s\n", c, why)
+	}
 	if len(byCat) > 0 {
 		if err := h.WriteScores(byCat); err != nil {
 			return err

@@ -10,7 +10,6 @@
 package results
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -52,24 +51,27 @@ func Path(root, model string, c category.Category) string {
 }
 
 // Read loads a result file. A malformed line is an error naming file, line
-// and (when readable) the id; nothing is silently skipped.
+// and cause; nothing is silently skipped, except a last line without its
+// newline: that is a record still being written by another process, or cut
+// short when a run was killed, and the entry counts as not done.
 func Read(path string) ([]Record, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var out []Record
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
 	n := 0
-	for sc.Scan() {
+	for len(data) > 0 {
 		n++
-		b := bytes.TrimSpace(sc.Bytes())
+		i := bytes.IndexByte(data, '\n')
+		if i < 0 {
+			break // incomplete last line
+		}
+		b := bytes.TrimSpace(data[:i])
+		data = data[i+1:]
 		if len(b) == 0 {
 			continue
 		}
-		b = append([]byte(nil), b...) // the scanner reuses its buffer
 		r, err := decodeRecord(b)
 		if err != nil {
 			return nil, fmt.Errorf("results: %s:%d: malformed result line: %v", path, n, err)
@@ -80,9 +82,6 @@ func Read(path string) ([]Record, error) {
 		r.Raw = b
 		r.Line = n
 		out = append(out, r)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("results: %s:%d: %w", path, n+1, err)
 	}
 	return out, nil
 }
@@ -104,18 +103,20 @@ func NewStore(root, model string) *Store {
 // Path of a category's file in this store.
 func (s *Store) Path(c category.Category) string { return Path(s.Root, s.Model, c) }
 
-// Lookup returns the stored record of id, if a previous run (or another
-// process of this run) wrote it. The file is re-read when id is not cached.
+// Lookup returns the stored record of id, if a previous run wrote it. The
+// category's file is read once; records appended since come from this
+// store (an entry runs in one process only, so other processes of the same
+// run never write the entries this one looks up).
 func (s *Store) Lookup(c category.Category, id string) (Record, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if m, ok := s.done[c]; ok {
-		if r, ok := m[id]; ok {
-			return r, true, nil
-		}
+		r, ok := m[id]
+		return r, ok, nil
 	}
 	recs, err := Read(s.Path(c))
 	if errors.Is(err, os.ErrNotExist) {
+		s.done[c] = map[string]Record{}
 		return Record{}, false, nil
 	}
 	if err != nil {
@@ -162,7 +163,7 @@ func AppendFile(path string, r Record) (json.RawMessage, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
 	}
@@ -171,6 +172,9 @@ func AppendFile(path string, r Record) (json.RawMessage, error) {
 		return nil, fmt.Errorf("results: lock %s: %w", path, err)
 	}
 	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck
+	if err := dropPartialTail(f); err != nil {
+		return nil, fmt.Errorf("results: %s: %w", path, err)
+	}
 	if _, err := f.Write(line); err != nil {
 		return nil, fmt.Errorf("results: append %s to %s: %w", r.ID, path, err)
 	}
@@ -250,4 +254,37 @@ func decodeRecord(b []byte) (Record, error) {
 		return r, fmt.Errorf("id: %w", idErr)
 	}
 	return r, nil
+}
+
+// dropPartialTail removes an incomplete last line (a writer killed in the
+// middle of its write; live writers hold the lock while writing) so that
+// the next record starts on a line of its own.
+func dropPartialTail(f *os.File) error {
+	st, err := f.Stat()
+	if err != nil || st.Size() == 0 {
+		return err
+	}
+	size := st.Size()
+	const chunk = 64 << 10
+	buf := make([]byte, chunk)
+	end := size
+	for end > 0 {
+		start := end - chunk
+		if start < 0 {
+			start = 0
+		}
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && n < int(end-start) {
+			return err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			keep := start + int64(i) + 1
+			if keep == size {
+				return nil
+			}
+			return f.Truncate(keep)
+		}
+		end = start
+	}
+	return f.Truncate(0)
 }

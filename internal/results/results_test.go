@@ -69,3 +69,27 @@ var _ = Describe("the result store", func() {
 		Expect(err).To(MatchError(ContainSubstring("BFCL_v4_simple_python_result.json:2: malformed result line")))
 	})
 })
+
+var _ = Describe("an interrupted write", func() {
+	It("leaves the entry not done instead of failing the file", func() {
+		p := filepath.Join(GinkgoT().TempDir(), "BFCL_v4_simple_python_result.json")
+		Expect(os.WriteFile(p, []byte(`{"id": "simple_python_0", "result": []}`+"\n"+`{"id": "simple_python_1", "resu`), 0o644)).To(Succeed())
+		recs, err := results.Read(p)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(recs).To(HaveLen(1))
+		Expect(recs[0].ID).To(Equal("simple_python_0"))
+	})
+})
+
+var _ = Describe("appending after an interrupted write", func() {
+	It("drops the cut line and keeps every complete record", func() {
+		p := filepath.Join(GinkgoT().TempDir(), "BFCL_v4_simple_python_result.json")
+		Expect(os.WriteFile(p, []byte(`{"id": "simple_python_0", "result": []}`+"\n"+`{"id": "simple_python_1", "resu`), 0o644)).To(Succeed())
+		_, err := results.AppendFile(p, rec("simple_python_2"))
+		Expect(err).NotTo(HaveOccurred())
+		recs, err := results.Read(p)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(recs).To(HaveLen(2))
+		Expect(recs[1].ID).To(Equal("simple_python_2"))
+	})
+})
