@@ -1,6 +1,8 @@
 # BFCL v4 in Go. The two commands of the README:
-#   make eval [MODEL=<name in models.yaml>]   the whole benchmark, score table at the end (default model: gold)
+#   make eval [MODEL=<name in models.yaml>]   the whole benchmark, progress line, score table at the end (default model: gold)
 #   make test                                 every check CI runs
+# and the Ginkgo way to run the same specs (labels, focus, JUnit):
+#   make specs [MODEL=...] [GINKGO_FLAGS='--label-filter=multi_turn']
 SHELL := /bin/bash
 GO ?= go
 MODEL ?= gold
@@ -11,10 +13,19 @@ PROCS ?= 2
 BFCL_DATA_DIR ?= $(shell $(GO) run ./cmd/bfcl data --print-dir 2>/dev/null)
 export BFCL_DATA_DIR
 
-.PHONY: eval test data generate check-generated vet fmt-check unit suites race bench fuzz clean
+# Categories for make eval (upstream's names and groups, comma-separated).
+CATEGORIES ?= all
+
+.PHONY: eval specs test data generate check-generated vet fmt-check unit suites race bench fuzz clean
 
 eval: data
-	BFCL_MODEL=$(MODEL) $(GO) tool ginkgo -r -p --procs=$(PROCS) --keep-going --silence-skips $(GINKGO_FLAGS) ./suites
+	$(GO) run ./cmd/bfcl generate --model $(MODEL) --test-category $(CATEGORIES)
+
+# The six suites (one per group) of generated specs.
+SUITES = ./suites/non_live ./suites/live ./suites/irrelevance ./suites/multi_turn ./suites/agentic ./suites/format_sensitivity
+
+specs: data
+	BFCL_MODEL=$(MODEL) $(GO) tool ginkgo -p --procs=$(PROCS) --keep-going --silence-skips --junit-report=junit.xml $(GINKGO_FLAGS) $(SUITES)
 
 test: fmt-check vet check-generated unit race suites
 
