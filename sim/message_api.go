@@ -59,24 +59,6 @@ func messageDefaultState() map[string]pyval.Value {
 	}
 }
 
-// newPyRandom is random.Random(seed) for the seed types a config can hold.
-func newPyRandom(seed pyval.Value) (*pyrandom.Rand, error) {
-	switch s := seed.(type) {
-	case pyval.Int:
-		return pyrandom.New(int64(s)), nil
-	case pyval.Bool:
-		if s {
-			return pyrandom.New(1), nil
-		}
-		return pyrandom.New(0), nil
-	case pyval.BigInt:
-		return pyrandom.NewBig(s.V), nil
-	case pyval.Str:
-		return pyrandom.NewString(string(s)), nil
-	}
-	return nil, pyval.NewTypeError("The only supported seed types are: None,\nint, float, str, bytes, and bytearray.")
-}
-
 // LoadScenario is upstream's _load_scenario.
 func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 	def := messageDefaultState()
@@ -90,7 +72,7 @@ func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 	if !ok {
 		seed = pyval.Int(messageDefaultSeed)
 	}
-	r, err := newPyRandom(seed)
+	r, err := newRandom(seed)
 	if err != nil {
 		return err
 	}

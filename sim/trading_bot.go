@@ -133,7 +133,7 @@ func (t *TradingBot) LoadScenario(config *pyval.Dict, longContext bool) error {
 		return fmt.Errorf("TradingBot: initial_config transaction_history is a %s, not a list", th.TypeName())
 	}
 	t.longContext = longContext
-	r, err := sbNewRandom(get("random_seed"))
+	r, err := newRandom(get("random_seed"))
 	if err != nil {
 		return err
 	}
@@ -764,24 +764,6 @@ func sbConfigGet(config, def *pyval.Dict, key, defKey string) pyval.Value {
 		panic("sim: default state has no key " + defKey)
 	}
 	return v
-}
-
-// sbNewRandom is random.Random(seed) for the seed types a scenario can hold.
-func sbNewRandom(seed pyval.Value) (*pyrandom.Rand, error) {
-	switch s := seed.(type) {
-	case pyval.Int:
-		return pyrandom.New(int64(s)), nil
-	case pyval.Bool:
-		if s {
-			return pyrandom.New(1), nil
-		}
-		return pyrandom.New(0), nil
-	case pyval.BigInt:
-		return pyrandom.NewBig(s.V), nil
-	case pyval.Str:
-		return pyrandom.NewString(string(s)), nil
-	}
-	return nil, fmt.Errorf("sim: random_seed of type %s is not supported (only int and str seeds are reproduced)", seed.TypeName())
 }
 
 // sbLC is the long-context module value name of this entry evaluation.

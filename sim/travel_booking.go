@@ -123,7 +123,7 @@ func (*TravelAPI) ClassName() string { return "TravelAPI" }
 func (t *TravelAPI) LoadScenario(config *pyval.Dict, longContext bool) error {
 	def := tvDefaultState()
 	get := func(key string) pyval.Value { return sbConfigGet(config, def, key, key) }
-	r, err := sbNewRandom(get("random_seed"))
+	r, err := newRandom(get("random_seed"))
 	if err != nil {
 		return err
 	}

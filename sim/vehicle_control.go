@@ -100,7 +100,7 @@ func (*VehicleControlAPI) ClassName() string { return "VehicleControlAPI" }
 func (v *VehicleControlAPI) LoadScenario(config *pyval.Dict, longContext bool) error {
 	def := vcDefaultState()
 	get := func(key, defKey string) pyval.Value { return sbConfigGet(config, def, key, defKey) }
-	r, err := sbNewRandom(get("random_seed", "random_seed"))
+	r, err := newRandom(get("random_seed", "random_seed"))
 	if err != nil {
 		return err
 	}

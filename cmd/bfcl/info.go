@@ -14,18 +14,52 @@ import (
 	"github.com/bfcl-go/bfcl/internal/datafetch"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/report"
 )
 
+// cmdTestCategories lists categories and groups; with a data set at hand
+// (BFCL_DATA_DIR or --data-dir) the entry counts are the loader's, checked
+// against the pinned data set's.
 func cmdTestCategories(args []string) error {
 	fs := flag.NewFlagSet("test-categories", flag.ExitOnError)
+	dataDir := fs.String("data-dir", "", "BFCL data directory (default $BFCL_DATA_DIR)")
 	fs.Parse(args)
+	src, srcErr := openData(*dataDir)
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CATEGORY\tGROUP\tLANGUAGE\tENTRIES")
+	total, mismatch := 0, 0
 	for _, c := range category.All() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\n", c, c.SpecLabel(), c.Language(), c.EntryCount())
+		n := c.EntryCount()
+		note := ""
+		if srcErr == nil {
+			var entries []*dataset.Entry
+			var err error
+			if c.IsFormatSensitivity() {
+				entries, err = prompt.FormatSensitivityEntries(src)
+			} else {
+				entries, err = src.Load(string(c))
+			}
+			if err != nil {
+				return err
+			}
+			if len(entries) != n {
+				note = fmt.Sprintf("  (the pinned data set has %d)", n)
+				mismatch++
+			}
+			n = len(entries)
+		}
+		if !c.IsFormatSensitivity() {
+			total += n
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d%s\n", c, c.SpecLabel(), c.Language(), n, note)
 	}
 	tw.Flush()
+	if srcErr == nil {
+		fmt.Printf("\n%d scored entries loaded from %s\n", total, src.DataDir)
+	} else {
+		fmt.Printf("\n%d scored entries in the pinned data set (no data set loaded: %v)\n", total, srcErr)
+	}
 	fmt.Println("\nGROUPS (accepted by --test-category, like categories; comma-separated lists mix both):")
 	for _, g := range category.Collections() {
 		ms, _ := category.Members(g)
@@ -34,6 +68,9 @@ func cmdTestCategories(args []string) error {
 			names[i] = string(m)
 		}
 		fmt.Printf("  %-12s %s\n", g, strings.Join(names, ", "))
+	}
+	if mismatch > 0 {
+		return fmt.Errorf("%d categories differ from the pinned data set", mismatch)
 	}
 	return nil
 }
