@@ -272,10 +272,20 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 // evaluating. usage holds, per model folder, the cost and latency data of
 // the result files evaluated in this run (upstream's record_cost_latency
 // sees only those too); models without it get N/A cost columns.
-func RefreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *models.Registry) ([]report.Row, error) {
+func RefreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *models.Registry, notes ...map[string]map[string]string) ([]report.Row, error) {
 	rows, err := Rows(scoreRoot, usage, reg)
 	if err != nil {
 		return nil, err
+	}
+	for i := range rows {
+		for _, n := range notes {
+			for k, v := range n[rows[i].Model.Name] {
+				if rows[i].Model.Notes == nil {
+					rows[i].Model.Notes = map[string]string{}
+				}
+				rows[i].Model.Notes[k] = v
+			}
+		}
 	}
 	if err := report.WriteScoreRoot(scoreRoot, rows); err != nil {
 		return nil, err

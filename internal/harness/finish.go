@@ -10,6 +10,7 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/embed"
 	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
@@ -88,7 +89,8 @@ func (h *Harness) WriteScores(byCat map[category.Category][]SpecOutcome) error {
 	if err != nil {
 		return err
 	}
-	rows, err := evaluate.RefreshSummary(h.cfg.ScoreDir, map[string]*report.Usage{model: &u}, h.cfg.Registry)
+	rows, err := evaluate.RefreshSummary(h.cfg.ScoreDir, map[string]*report.Usage{model: &u}, h.cfg.Registry,
+		map[string]map[string]string{model: h.runNotes(cats)})
 	if err != nil {
 		return err
 	}
@@ -97,4 +99,23 @@ func (h *Harness) WriteScores(byCat map[category.Category][]SpecOutcome) error {
 		return err
 	}
 	return nil
+}
+
+// runNotes records the services this run's agentic categories used.
+func (h *Harness) runNotes(cats []category.Category) map[string]string {
+	notes := map[string]string{}
+	a := h.cfg.Agentic
+	if a == nil {
+		return notes
+	}
+	for _, c := range cats {
+		switch {
+		case c == category.MemoryVector && a.Options.Embedder != nil:
+			notes["memory_vector_embedder"] = a.Options.Embedder.Name()
+			notes["memory_vector_upstream_embedder"] = embed.UpstreamModel + " (sentence-transformers)"
+		case c.IsWebSearch() && a.Options.Search != nil:
+			notes["web_search_provider"] = fmt.Sprintf("%T", a.Options.Search)
+		}
+	}
+	return notes
 }

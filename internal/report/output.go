@@ -46,6 +46,7 @@ type JSONModel struct {
 	LatencyStd        *float64                `json:"latency_std_s"`
 	LatencyP95        *float64                `json:"latency_p95_s"`
 	FormatSensitivity *FormatSensitivityStats `json:"format_sensitivity,omitempty"`
+	Notes             map[string]string       `json:"notes,omitempty"`
 }
 
 // JSONSummary is the content of summary.json, our machine-readable summary.
@@ -94,7 +95,7 @@ func Summary(rows []Row) JSONSummary {
 	for _, r := range rows {
 		m := JSONModel{Model: r.Model.Name, DisplayName: r.Model.DisplayName, Overall: jsonAcc(r.Overall),
 			Groups: groupScores(r), Cost: numPtr(r.Cost.Cost), LatencyMean: numPtr(r.Cost.LatencyMean),
-			LatencyStd: numPtr(r.Cost.LatencyStd), LatencyP95: numPtr(r.Cost.LatencyP95), FormatSensitivity: r.FormatSensitivity}
+			LatencyStd: numPtr(r.Cost.LatencyStd), LatencyP95: numPtr(r.Cost.LatencyP95), FormatSensitivity: r.FormatSensitivity, Notes: r.Model.Notes}
 		for _, c := range category.Scoring() {
 			g, _ := c.ScoringGroup()
 			jc := JSONCategory{Category: string(c), Group: string(g), JSONAcc: jsonAcc(r.Cat[c])}

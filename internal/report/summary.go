@@ -31,6 +31,10 @@ type ModelInfo struct {
 	License     string   // "License"
 	InputPrice  *float64 // USD per million input tokens; nil for locally hosted models
 	OutputPrice *float64 // USD per million output tokens; nil for locally hosted models
+	// Notes are facts about the run that the leaderboard CSVs have no column
+	// for (e.g. which embedding model served memory_vector); they appear in
+	// summary.json.
+	Notes map[string]string
 }
 
 // Usage is the cost/latency/token data of the result entries evaluated in a
