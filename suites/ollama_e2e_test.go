@@ -82,7 +82,8 @@ var _ = Describe("a real Ollama server, end to end", Label("real-ollama"), Order
 				}
 			}
 			cmd := exec.Command(bin, "-ginkgo.focus=multi_turn_base_0$")
-			cmd.Env = append(os.Environ(), "BFCL_DATA_DIR="+data, "BFCL_MODELS_FILE="+registry, "BFCL_MODEL=tiny",
+			// No request cache: every request must reach the real server.
+			cmd.Env = append(os.Environ(), "BFCL_REQUEST_CACHE=off", "BFCL_DATA_DIR="+data, "BFCL_MODELS_FILE="+registry, "BFCL_MODEL=tiny",
 				"BFCL_RESULT_DIR="+resDir, "BFCL_SCORE_DIR="+scoreDir)
 			out, err := cmd.CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), string(out))
