@@ -12,6 +12,7 @@ package sim
 // matches mpmath 1.2 / CPython's decimal exactly.
 
 import (
+	"github.com/bfcl-go/bfcl/internal/bigmath"
 	"math"
 	"math/big"
 	"strconv"
@@ -434,7 +435,7 @@ func pyFloatPow(iv, iw float64) (pyval.Value, error) {
 		}
 		return pyval.Float(1), nil
 	}
-	r := crPow(iv, iw)
+	r := bigmath.Pow(iv, iw)
 	if math.IsInf(r, 0) {
 		return nil, pyval.NewOverflowError("(34, 'Numerical result out of range')")
 	}
@@ -598,7 +599,7 @@ type pyComplex struct{ re, im float64 }
 // finite non-integral y, computed as CPython's _Py_c_pow does.
 func complexPow(x, y float64) (pyval.Value, error) {
 	vabs := math.Hypot(x, 0)
-	l := crPow(vabs, y)
+	l := bigmath.Pow(vabs, y)
 	if math.IsInf(l, 0) {
 		return nil, pyval.NewOverflowError("complex exponentiation")
 	}
@@ -824,75 +825,7 @@ func (c *mpContext) lnAbs(x *big.Float) *big.Float {
 	if x.Cmp(big.NewFloat(1)) == 0 {
 		return new(big.Float)
 	}
-	return c.round(bigLn(x, c.prec+64))
-}
-
-// bigLn is ln(x) for x > 0 with about w correct bits: x = m * 2**e with
-// m near 1, ln x = ln m + e*ln 2.
-func bigLn(x *big.Float, w uint) *big.Float {
-	mant := new(big.Float)
-	e := x.MantExp(mant) // x = mant * 2**e, 0.5 <= mant < 1
-	ae := e
-	if ae < 0 {
-		ae = -ae
-	}
-	w += uint(big.NewInt(int64(ae)).BitLen()) + 8
-	m := new(big.Float).SetPrec(w).Set(mant)
-	if m.Cmp(big.NewFloat(math.Sqrt2/2)) < 0 {
-		m.SetMantExp(m, 1)
-		e--
-	}
-	res := bigLnNearOne(m, w)
-	if e != 0 {
-		l2 := bigLn2(w + 16)
-		k := new(big.Float).SetPrec(w + 16).SetInt64(int64(e))
-		k.Mul(k, l2)
-		res = new(big.Float).SetPrec(w).Add(res, k)
-	}
-	return res
-}
-
-// bigLnNearOne is ln(m) for 0.5 <= m <= 2: k square roots bring m close to
-// 1 (ln m = 2**k * ln(m**(1/2**k))), then 2*atanh((y-1)/(y+1)) converges
-// fast.
-func bigLnNearOne(m *big.Float, w uint) *big.Float {
-	k := int(math.Sqrt(float64(w)) / 2)
-	wp := w + 2*uint(k) + 16
-	y := new(big.Float).SetPrec(wp).Set(m)
-	for i := 0; i < k; i++ {
-		y.Sqrt(y)
-	}
-	one := new(big.Float).SetPrec(wp).SetInt64(1)
-	num := new(big.Float).SetPrec(wp).Sub(y, one)
-	den := new(big.Float).SetPrec(wp).Add(y, one)
-	z := new(big.Float).SetPrec(wp).Quo(num, den)
-	r := bigAtanhTimes2(z, wp)
-	return r.SetMantExp(r, k)
-}
-
-// bigAtanhTimes2 is 2*atanh(z) for |z| < 1/2 by its power series.
-func bigAtanhTimes2(z *big.Float, w uint) *big.Float {
-	sum := new(big.Float).SetPrec(w).Set(z)
-	if z.Sign() == 0 {
-		return sum
-	}
-	z2 := new(big.Float).SetPrec(w).Mul(z, z)
-	term := new(big.Float).SetPrec(w).Set(z)
-	t := new(big.Float).SetPrec(w)
-	for k := int64(3); ; k += 2 {
-		term.Mul(term, z2)
-		t.Quo(term, new(big.Float).SetPrec(w).SetInt64(k))
-		if t.Sign() == 0 || t.MantExp(nil) < sum.MantExp(nil)-int(w)-4 {
-			break
-		}
-		sum.Add(sum, t)
-	}
-	return sum.SetMantExp(sum, 1)
-}
-
-// bigLn2 is ln 2.
-func bigLn2(w uint) *big.Float {
-	return bigLnNearOne(new(big.Float).SetPrec(w+8).SetInt64(2), w+8)
+	return c.round(bigmath.Ln(x, c.prec+64))
 }
 
 // bigPi is pi = 16*atan(1/5) - 4*atan(1/239) (Machin).
@@ -1488,47 +1421,6 @@ func (d *pyDecimal) rat() (*big.Rat, bool) {
 
 // PyJSON is the pyjson v1 encoding {"$decimal": str(v)}.
 func (d *pyDecimal) PyJSON() any { return pyval.OrderedObject{{Key: "$decimal", Value: d.PyStr()}} }
-
-// crPow is pow(x, y) for x > 0 correctly rounded (glibc's pow is accurate
-// to within 0.52 ulp, so this matches CPython on Linux but for rare ties).
-func crPow(x, y float64) float64 {
-	if x == 1 || y == 0 {
-		return 1
-	}
-	if math.IsInf(y, 0) || math.IsNaN(y) || math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
-		return math.Pow(x, y)
-	}
-	const w = 200
-	t := new(big.Float).SetPrec(w).Mul(bigLn(new(big.Float).SetFloat64(x), w), new(big.Float).SetPrec(w).SetFloat64(y))
-	if t.Cmp(big.NewFloat(710)) > 0 {
-		return math.Inf(1)
-	}
-	if t.Cmp(big.NewFloat(-746)) < 0 {
-		return 0
-	}
-	f, _ := bigExp(t, w).Float64()
-	return f
-}
-
-// bigExp is exp(t) for moderate |t| with about w bits.
-func bigExp(t *big.Float, w uint) *big.Float {
-	w += 32
-	ln2 := bigLn2(w)
-	kf := new(big.Float).SetPrec(w).Quo(t, ln2)
-	k, _ := kf.Int64()
-	r := new(big.Float).SetPrec(w).Sub(t, new(big.Float).SetPrec(w).Mul(new(big.Float).SetInt64(k), ln2))
-	sum := new(big.Float).SetPrec(w).SetInt64(1)
-	term := new(big.Float).SetPrec(w).SetInt64(1)
-	for i := int64(1); i < 10000; i++ {
-		term.Mul(term, r)
-		term.Quo(term, new(big.Float).SetPrec(w).SetInt64(i))
-		if term.Sign() == 0 || term.MantExp(nil) < -int(w)-4 {
-			break
-		}
-		sum.Add(sum, term)
-	}
-	return sum.SetMantExp(sum, int(k))
-}
 
 // crCosSin is (cos(x), sin(x)) correctly rounded, as glibc computes them.
 func crCosSin(x float64) (float64, float64) {

@@ -1,6 +1,7 @@
 package pyval
 
 import (
+	"github.com/bfcl-go/bfcl/internal/bigmath"
 	"math"
 	"math/big"
 	"math/bits"
@@ -623,7 +624,12 @@ func floatPow(x, y float64) (Value, error) {
 	if x < 0 && y != math.Trunc(y) && !math.IsInf(y, 0) && !math.IsNaN(y) {
 		return nil, NewValueError("complex result: %s ** %s is not supported by this value model", FloatRepr(x), FloatRepr(y))
 	}
-	r := math.Pow(x, y)
+	// Correctly rounded, as glibc's pow behind CPython (Go's math.Pow may
+	// differ in the last bit); a negative base has an integral exponent here.
+	r := bigmath.Pow(math.Abs(x), y)
+	if x < 0 && math.Mod(y, 2) != 0 {
+		r = -r
+	}
 	if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
 		return nil, NewOverflowError("(34, 'Numerical result out of range')")
 	}
