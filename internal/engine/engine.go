@@ -166,7 +166,54 @@ func (s *Session) ExecuteOne(call string) string {
 	if err != nil {
 		return ErrorPrefix + err.Error()
 	}
+	if err := checkIntDigits(v); err != nil {
+		return ErrorPrefix + err.Error()
+	}
 	return ResultString(v)
+}
+
+// maxStrDigits is CPython's default sys.get_int_max_str_digits() (3.11+):
+// converting a longer int to text raises ValueError, so a result holding
+// one cannot be turned into its result string (json.dumps and str() both
+// raise) and upstream records the error instead.
+const maxStrDigits = 4300
+
+func checkIntDigits(v pyval.Value) error {
+	switch x := v.(type) {
+	case pyval.BigInt:
+		if len(x.V.Text(10)) > maxStrDigits+boolToInt(x.V.Sign() < 0) {
+			return pyval.NewValueError("Exceeds the limit (%d digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit", maxStrDigits)
+		}
+	case *pyval.List:
+		for _, it := range x.Items {
+			if err := checkIntDigits(it); err != nil {
+				return err
+			}
+		}
+	case pyval.Tuple:
+		for _, it := range x {
+			if err := checkIntDigits(it); err != nil {
+				return err
+			}
+		}
+	case *pyval.Dict:
+		for _, kv := range x.Items() {
+			if err := checkIntDigits(kv.Key); err != nil {
+				return err
+			}
+			if err := checkIntDigits(kv.Value); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func boolToInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // ResultString is how upstream records a return value: a str as is; an

@@ -46,6 +46,8 @@ var _ = Describe("executing call strings as upstream does", func() {
 		Entry("a function of no involved class", "get_stock_info(symbol='X')", "Error during execution: name 'get_stock_info' is not defined"),
 		Entry("a builtin", "exec(cmd=['ls'])", "Error during execution: exec() takes at least 1 positional argument (0 given)"),
 		Entry("ints stay ints", "add(a=1, b=2)", `{"result": 3}`),
+		Entry("an int too long to print (CPython's 4300-digit limit)", "power(base=10, exponent=4300)", "Error during execution: Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"),
+		Entry("the longest int that prints", "add(a=10**4299, b=0)", `{"result": 1`+strings.Repeat("0", 4299)+`}`),
 		Entry("a list result through str()", "ls()", "{\"current_directory_content\": [\"document\"]}"),
 	)
 
