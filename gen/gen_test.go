@@ -54,8 +54,9 @@ var _ = Describe("the generator", func() {
 
 var _ = Describe("fragments", func() {
 	It("labels a category with its upstream groups and language", func() {
-		Expect(categoryLabels(category.SimpleJava)).To(Equal([]string{"simple_java", "single_turn", "non_live", "non_python", "lang:java"}))
-		Expect(categoryLabels(category.MultiTurnBase)).To(Equal([]string{"multi_turn_base", "multi_turn", "lang:python"}))
+		Expect(categoryLabels(category.SimpleJava)).To(Equal([]string{"simple_java", "single_turn", "non_live", "non_python", "group:non_live", "lang:java"}))
+		Expect(categoryLabels(category.MultiTurnBase)).To(Equal([]string{"multi_turn_base", "multi_turn", "group:multi_turn", "lang:python"}))
+		Expect(categoryLabels(category.LiveIrrelevance)).To(ContainElements("live_irrelevance", "live", "group:irrelevance"))
 	})
 
 	It("maps schema types to typed argument views", func() {

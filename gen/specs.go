@@ -34,8 +34,10 @@ func member(g category.Collection, c category.Category) bool {
 
 // labels of a category: its own name, every upstream test group it belongs
 // to (so --label-filter mirrors --test-category, e.g. "python" is upstream's
-// python group), and its language as a label set ("lang:java", filter with
-// `lang: containsAny java`).
+// python group), its leaderboard group and its language as label sets
+// ("group:irrelevance", "lang:java"; filter with `group: containsAny
+// irrelevance`). The leaderboard group is a key:value label because
+// "irrelevance" alone already names upstream's category of that name.
 func categoryLabels(c category.Category) []string {
 	out := []string{string(c)}
 	for _, g := range category.Collections() {
@@ -46,7 +48,7 @@ func categoryLabels(c category.Category) []string {
 			out = append(out, string(g))
 		}
 	}
-	out = append(out, "lang:"+string(c.Language()))
+	out = append(out, "group:"+string(c.SpecLabel()), "lang:"+string(c.Language()))
 	return dedupe(out)
 }
 

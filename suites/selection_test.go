@@ -108,6 +108,8 @@ var _ = Describe("the generated specs", Ordered, func() {
 		}
 		counts = dryRun("-ginkgo.label-filter=live && !live_irrelevance")
 		Expect(counts).To(Equal(map[string]int{"live_simple": 258, "live_multiple": 1053, "live_parallel": 16, "live_parallel_multiple": 24, "live_relevance": 16}))
+		counts = dryRun("-ginkgo.label-filter=group: containsAny irrelevance")
+		Expect(counts).To(Equal(map[string]int{"irrelevance": 240, "live_irrelevance": 884, "live_relevance": 16}))
 		counts = dryRun("-ginkgo.label-filter=lang: containsAny java")
 		Expect(counts).To(Equal(map[string]int{"simple_java": 100}))
 		counts = dryRun("-ginkgo.label-filter=TicketAPI && multi_turn_base")

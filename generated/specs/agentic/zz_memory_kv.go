@@ -164,6 +164,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "memory_kv_153-notetaker-23", Line: 154, Labels: []string{"MemoryAPI_kv"}},
 		{ID: "memory_kv_154-notetaker-24", Line: 155, Labels: []string{"MemoryAPI_kv"}},
 	},
-	Labels: []string{"memory_kv", "memory", "agentic", "lang:python"},
+	Labels: []string{"memory_kv", "memory", "agentic", "group:agentic", "lang:python"},
 	Source: "BFCL_v4_memory.json",
 })

@@ -164,6 +164,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "memory_rec_sum_153-notetaker-23", Line: 154, Labels: []string{"MemoryAPI_rec_sum"}},
 		{ID: "memory_rec_sum_154-notetaker-24", Line: 155, Labels: []string{"MemoryAPI_rec_sum"}},
 	},
-	Labels: []string{"memory_rec_sum", "memory", "agentic", "lang:python"},
+	Labels: []string{"memory_rec_sum", "memory", "agentic", "group:agentic", "lang:python"},
 	Source: "BFCL_v4_memory.json",
 })

@@ -164,6 +164,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "memory_vector_153-notetaker-23", Line: 154, Labels: []string{"MemoryAPI_vector"}},
 		{ID: "memory_vector_154-notetaker-24", Line: 155, Labels: []string{"MemoryAPI_vector"}},
 	},
-	Labels: []string{"memory_vector", "memory", "agentic", "lang:python"},
+	Labels: []string{"memory_vector", "memory", "agentic", "group:agentic", "lang:python"},
 	Source: "BFCL_v4_memory.json",
 })

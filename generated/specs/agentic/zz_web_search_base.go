@@ -109,6 +109,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "web_search_base_98", Line: 99, Labels: []string{"WebSearchAPI"}},
 		{ID: "web_search_base_99", Line: 100, Labels: []string{"WebSearchAPI"}},
 	},
-	Labels: []string{"web_search_base", "web_search", "agentic", "lang:python"},
+	Labels: []string{"web_search_base", "web_search", "agentic", "group:agentic", "lang:python"},
 	Source: "BFCL_v4_web_search.json",
 })

@@ -5209,6 +5209,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "format_sensitivity_5198:ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&prompt_fmt=markdown&style=classic:live_parallel_multiple_21-18-0", Labels: []string{"ret_fmt:python", "tool_call_tag:false", "func_doc_fmt:json", "prompt_fmt:markdown", "style:classic", "source:live_parallel_multiple"}},
 		{ID: "format_sensitivity_5199:ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&prompt_fmt=plaintext&style=experimental:live_parallel_multiple_21-18-0", Labels: []string{"ret_fmt:python", "tool_call_tag:false", "func_doc_fmt:json", "prompt_fmt:plaintext", "style:experimental", "source:live_parallel_multiple"}},
 	},
-	Labels: []string{"format_sensitivity", "lang:python"},
+	Labels: []string{"format_sensitivity", "group:format_sensitivity", "lang:python"},
 	Source: "BFCL_v4_format_sensitivity.json",
 })

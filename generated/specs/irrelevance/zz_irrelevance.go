@@ -249,6 +249,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "irrelevance_238", Line: 239},
 		{ID: "irrelevance_239", Line: 240},
 	},
-	Labels: []string{"irrelevance", "single_turn", "non_live", "python", "lang:python"},
+	Labels: []string{"irrelevance", "single_turn", "non_live", "python", "group:irrelevance", "lang:python"},
 	Source: "BFCL_v4_irrelevance.json",
 })

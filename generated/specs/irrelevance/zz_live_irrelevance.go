@@ -893,6 +893,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "live_irrelevance_882-882-0", Line: 883},
 		{ID: "live_irrelevance_883-883-0", Line: 884},
 	},
-	Labels: []string{"live_irrelevance", "single_turn", "live", "python", "lang:python"},
+	Labels: []string{"live_irrelevance", "single_turn", "live", "python", "group:irrelevance", "lang:python"},
 	Source: "BFCL_v4_live_irrelevance.json",
 })

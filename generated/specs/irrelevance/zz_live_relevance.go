@@ -25,6 +25,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "live_relevance_14-14-0", Line: 15},
 		{ID: "live_relevance_15-15-0", Line: 16},
 	},
-	Labels: []string{"live_relevance", "single_turn", "live", "python", "lang:python"},
+	Labels: []string{"live_relevance", "single_turn", "live", "python", "group:irrelevance", "lang:python"},
 	Source: "BFCL_v4_live_relevance.json",
 })

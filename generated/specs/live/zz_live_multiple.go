@@ -1062,6 +1062,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "live_multiple_1051-278-0", Line: 1052},
 		{ID: "live_multiple_1052-279-0", Line: 1053},
 	},
-	Labels: []string{"live_multiple", "single_turn", "live", "python", "lang:python"},
+	Labels: []string{"live_multiple", "single_turn", "live", "python", "group:live", "lang:python"},
 	Source: "BFCL_v4_live_multiple.json",
 })

@@ -25,6 +25,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "live_parallel_14-10-0", Line: 15},
 		{ID: "live_parallel_15-11-0", Line: 16},
 	},
-	Labels: []string{"live_parallel", "single_turn", "live", "python", "lang:python"},
+	Labels: []string{"live_parallel", "single_turn", "live", "python", "group:live", "lang:python"},
 	Source: "BFCL_v4_live_parallel.json",
 })

@@ -33,6 +33,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "live_parallel_multiple_22-19-0", Line: 23},
 		{ID: "live_parallel_multiple_23-20-0", Line: 24},
 	},
-	Labels: []string{"live_parallel_multiple", "single_turn", "live", "python", "lang:python"},
+	Labels: []string{"live_parallel_multiple", "single_turn", "live", "python", "group:live", "lang:python"},
 	Source: "BFCL_v4_live_parallel_multiple.json",
 })

@@ -267,6 +267,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "live_simple_256-137-0", Line: 257},
 		{ID: "live_simple_257-137-1", Line: 258},
 	},
-	Labels: []string{"live_simple", "single_turn", "live", "python", "lang:python"},
+	Labels: []string{"live_simple", "single_turn", "live", "python", "group:live", "lang:python"},
 	Source: "BFCL_v4_live_simple.json",
 })

@@ -209,6 +209,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "multi_turn_miss_param_198", Line: 199, Labels: []string{"TravelAPI", "TwitterAPI"}},
 		{ID: "multi_turn_miss_param_199", Line: 200, Labels: []string{"MessageAPI", "TravelAPI"}},
 	},
-	Labels: []string{"multi_turn_miss_param", "multi_turn", "lang:python"},
+	Labels: []string{"multi_turn_miss_param", "multi_turn", "group:multi_turn", "lang:python"},
 	Source: "BFCL_v4_multi_turn_miss_param.json",
 })

@@ -209,6 +209,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "multiple_198", Line: 199},
 		{ID: "multiple_199", Line: 200},
 	},
-	Labels: []string{"multiple", "single_turn", "non_live", "python", "lang:python"},
+	Labels: []string{"multiple", "single_turn", "non_live", "python", "group:non_live", "lang:python"},
 	Source: "BFCL_v4_multiple.json",
 })

@@ -209,6 +209,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "parallel_198", Line: 199},
 		{ID: "parallel_199", Line: 200},
 	},
-	Labels: []string{"parallel", "single_turn", "non_live", "python", "lang:python"},
+	Labels: []string{"parallel", "single_turn", "non_live", "python", "group:non_live", "lang:python"},
 	Source: "BFCL_v4_parallel.json",
 })

@@ -209,6 +209,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "parallel_multiple_198", Line: 199},
 		{ID: "parallel_multiple_199", Line: 200},
 	},
-	Labels: []string{"parallel_multiple", "single_turn", "non_live", "python", "lang:python"},
+	Labels: []string{"parallel_multiple", "single_turn", "non_live", "python", "group:non_live", "lang:python"},
 	Source: "BFCL_v4_parallel_multiple.json",
 })

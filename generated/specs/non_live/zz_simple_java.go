@@ -109,6 +109,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "simple_java_98", Line: 99},
 		{ID: "simple_java_99", Line: 100},
 	},
-	Labels: []string{"simple_java", "single_turn", "non_live", "non_python", "lang:java"},
+	Labels: []string{"simple_java", "single_turn", "non_live", "non_python", "group:non_live", "lang:java"},
 	Source: "BFCL_v4_simple_java.json",
 })

@@ -59,6 +59,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "simple_javascript_48", Line: 49},
 		{ID: "simple_javascript_49", Line: 50},
 	},
-	Labels: []string{"simple_javascript", "single_turn", "non_live", "non_python", "lang:javascript"},
+	Labels: []string{"simple_javascript", "single_turn", "non_live", "non_python", "group:non_live", "lang:javascript"},
 	Source: "BFCL_v4_simple_javascript.json",
 })

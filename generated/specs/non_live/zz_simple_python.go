@@ -409,6 +409,6 @@ var _ = specs.Category(specs.CategorySpec{
 		{ID: "simple_python_398", Line: 399},
 		{ID: "simple_python_399", Line: 400},
 	},
-	Labels: []string{"simple_python", "single_turn", "non_live", "python", "lang:python"},
+	Labels: []string{"simple_python", "single_turn", "non_live", "python", "group:non_live", "lang:python"},
 	Source: "BFCL_v4_simple_python.json",
 })
