@@ -255,7 +255,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 			return Result{}, err
 		}
 		return Result{LastStep: -1, Verdict: fail(e, ErrInferenceError, MsgInferenceError,
-			field("prompt", jsonable(prompt)),
+			field("prompt", verdict.Python(prompt)),
 			field("model_result", rec.Result),
 			field("possible_answer", e.Answer),
 			inferenceLog(rec))}, nil
@@ -285,7 +285,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 			return Result{}, err
 		}
 		res.Verdict = fail(e, ErrNoLastMessage, MsgNoLastMessage,
-			field("prompt", jsonable(prompt)),
+			field("prompt", verdict.Python(prompt)),
 			field("model_result", rec.Result),
 			field("model_result_decoded", res.Decoded),
 			field("possible_answer", e.Answer),
@@ -313,9 +313,9 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 			field("standardized_model_response", c.StandardizedModelResponse),
 			field("standardized_possible_answers", c.StandardizedPossibleAnswers),
 		}),
-		field("prompt", jsonable(question)),
+		field("prompt", verdict.Python(question)),
 		field("model_result_raw", rec.Result),
-		field("last_non_fc_message", jsonable(last)),
+		field("last_non_fc_message", verdict.Python(last)),
 		field("possible_answer", e.Answer),
 		inferenceLog(rec))
 	return res, nil
@@ -394,40 +394,4 @@ func promptEntry(e *dataset.Entry) (*pyval.Dict, error) {
 	}
 	d.Delete(pyval.Str("function"))
 	return d, nil
-}
-
-// jsonable turns a Python value into a value the report's score-file writer
-// serialises as upstream's json.dump does: dicts keep their order
-// ([]verdict.Field), lists stay lists, other non-JSON values become str().
-func jsonable(v pyval.Value) any {
-	switch x := v.(type) {
-	case nil, pyval.NoneType:
-		return nil
-	case pyval.Bool:
-		return bool(x)
-	case pyval.Int:
-		return int64(x)
-	case pyval.Float:
-		return float64(x)
-	case pyval.Str:
-		return string(x)
-	case *pyval.List:
-		out := make([]any, len(x.Items))
-		for i, it := range x.Items {
-			out[i] = jsonable(it)
-		}
-		return out
-	case *pyval.Dict:
-		out := make([]verdict.Field, 0, x.Len())
-		for _, kv := range x.Items() {
-			key, ok := kv.Key.(pyval.Str)
-			k := string(key)
-			if !ok {
-				k = pyval.StrOf(kv.Key)
-			}
-			out = append(out, verdict.Field{Key: k, Value: jsonable(kv.Value)})
-		}
-		return out
-	}
-	return pyval.StrOf(v)
 }

@@ -224,7 +224,7 @@ func stateCheck(e *dataset.Entry, model, truth *engine.Session, execLog []any) (
 			mv, _ := ms.Get(kv.Key)
 			if mv == nil || !pyval.Equal(mv, kv.Value) {
 				diffs = append(diffs, verdict.Field{Key: name, Value: []verdict.Field{
-					{Key: "model", Value: Jsonable(mv)}, {Key: "ground_truth", Value: Jsonable(kv.Value)},
+					{Key: "model", Value: verdict.Python(mv)}, {Key: "ground_truth", Value: verdict.Python(kv.Value)},
 				}})
 			}
 		}
@@ -233,8 +233,8 @@ func stateCheck(e *dataset.Entry, model, truth *engine.Session, execLog []any) (
 				[]string{fmt.Sprintf("Model instance for %s does not match the state with ground truth instance.", cl)},
 				field("details", []verdict.Field{
 					{Key: "differences", Value: diffs},
-					{Key: "model_instance_state", Value: Jsonable(ms)},
-					{Key: "ground_truth_instance_state", Value: Jsonable(gs)},
+					{Key: "model_instance_state", Value: verdict.Python(ms)},
+					{Key: "ground_truth_instance_state", Value: verdict.Python(gs)},
 					{Key: "execution_result", Value: execLog},
 				})), true
 		}
@@ -326,50 +326,5 @@ func promptOf(e *dataset.Entry) any {
 	}
 	d.Delete(pyval.Str("function"))
 	d.SetStr("id", pyval.Str(e.ID))
-	return Jsonable(d)
-}
-
-// Jsonable turns a Python value into a JSON-marshalable Go value the way
-// upstream's make_json_serializable prepares score files: dicts keep their
-// order (as []verdict.Field, keys as str()), lists stay lists, and values
-// json.dumps cannot serialise become their str().
-func Jsonable(v pyval.Value) any {
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case pyval.NoneType:
-		return nil
-	case pyval.Bool:
-		return bool(x)
-	case pyval.Int:
-		return int64(x)
-	case pyval.Float:
-		return float64(x)
-	case pyval.Str:
-		return string(x)
-	case *pyval.List:
-		out := make([]any, len(x.Items))
-		for i, it := range x.Items {
-			out[i] = Jsonable(it)
-		}
-		return out
-	case pyval.Tuple:
-		out := make([]any, len(x))
-		for i, it := range x {
-			out[i] = Jsonable(it)
-		}
-		return out
-	case *pyval.Dict:
-		out := make([]verdict.Field, 0, x.Len())
-		for _, kv := range x.Items() {
-			k, ok := kv.Key.(pyval.Str)
-			key := string(k)
-			if !ok {
-				key = pyval.StrOf(kv.Key)
-			}
-			out = append(out, verdict.Field{Key: key, Value: Jsonable(kv.Value)})
-		}
-		return out
-	}
-	return pyval.StrOf(v)
+	return verdict.Python(d)
 }
