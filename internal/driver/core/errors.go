@@ -1,7 +1,9 @@
 package core
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -146,4 +148,28 @@ func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 		}
 	}
 	return 0
+}
+
+// ArgumentsText is a tool call's arguments as text: a JSON string's
+// content as is (the OpenAI wire form, and pre-v0.14 Ollama), an object's
+// compact JSON text with key order and number spelling unchanged (Ollama,
+// and compatible servers that send the object itself). Absent or null
+// arguments give ifNone.
+func ArgumentsText(raw json.RawMessage, ifNone string) (string, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ifNone, nil
+	}
+	if raw[0] == '"' {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return "", err
+		}
+		return s, nil
+	}
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		return "", err
+	}
+	return buf.String(), nil
 }

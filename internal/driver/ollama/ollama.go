@@ -236,33 +236,11 @@ func (d *Driver) parse(body []byte, latency time.Duration) (core.Response, error
 		Raw:          json.RawMessage(last),
 	}
 	for i, tc := range w.Message.ToolCalls {
-		args, err := compactArguments(tc.Function.Arguments)
+		args, err := core.ArgumentsText(tc.Function.Arguments, "{}")
 		if err != nil {
 			return core.Response{}, core.DecodeError(core.ProviderOllama, body, fmt.Errorf("tool call %d arguments: %w", i, err))
 		}
 		out.ToolCalls = append(out.ToolCalls, core.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
 	}
 	return out, nil
-}
-
-// compactArguments re-encodes an arguments object compactly, keeping key
-// order and number spelling. Pre-v0.14 servers sent a JSON string; its
-// content is returned as is.
-func compactArguments(raw json.RawMessage) (string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return "{}", nil
-	}
-	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", err
-		}
-		return s, nil
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return "", err
-	}
-	return buf.String(), nil
 }

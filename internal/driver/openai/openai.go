@@ -209,7 +209,7 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 		out.Reasoning = *msg.Reasoning
 	}
 	for i, tc := range msg.ToolCalls {
-		args, err := argumentsText(tc.Function.Arguments)
+		args, err := core.ArgumentsText(tc.Function.Arguments, "")
 		if err != nil {
 			return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, fmt.Errorf("tool call %d arguments: %w", i, err))
 		}
@@ -219,27 +219,4 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 		out.InputTokens, out.OutputTokens = w.Usage.PromptTokens, w.Usage.CompletionTokens
 	}
 	return out, nil
-}
-
-// argumentsText returns the arguments string as sent. The API defines it as
-// a JSON string holding JSON text; a few compatible servers send the object
-// itself, which is kept as its compact JSON text (key order and number
-// spelling unchanged).
-func argumentsText(raw json.RawMessage) (string, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		return "", nil
-	}
-	if raw[0] == '"' {
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", err
-		}
-		return s, nil
-	}
-	var buf bytes.Buffer
-	if err := json.Compact(&buf, raw); err != nil {
-		return "", err
-	}
-	return buf.String(), nil
 }
