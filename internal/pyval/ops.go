@@ -91,6 +91,23 @@ func bigToFloat(b *big.Int) (float64, error) {
 }
 
 // asFloat converts a number to float64 (int promotion rules).
+// anyFloat reports whether either operand is a float (Python's numeric
+// tower: the operation is then done in floats).
+func anyFloat(a, b Value) bool {
+	_, af := a.(Float)
+	_, bf := b.(Float)
+	return af || bf
+}
+
+// floatPair converts both operands to floats.
+func floatPair(a, b Value) (x, y float64, err error) {
+	if x, err = asFloat(a); err != nil {
+		return 0, 0, err
+	}
+	y, err = asFloat(b)
+	return x, y, err
+}
+
 func asFloat(v Value) (float64, error) {
 	switch x := v.(type) {
 	case Float:
@@ -257,14 +274,8 @@ func Sub(a, b Value) (Value, error) {
 
 // numArith handles + - * for numbers when the int64 fast path did not.
 func numArith(op byte, a, b Value) (Value, error) {
-	_, af := a.(Float)
-	_, bf := b.(Float)
-	if af || bf {
-		x, err := asFloat(a)
-		if err != nil {
-			return nil, err
-		}
-		y, err := asFloat(b)
+	if anyFloat(a, b) {
+		x, y, err := floatPair(a, b)
 		if err != nil {
 			return nil, err
 		}
@@ -396,14 +407,8 @@ func absI(x int64) int64 {
 // TrueDiv is a / b.
 func TrueDiv(a, b Value) (Value, error) {
 	if isNumber(a) && isNumber(b) {
-		_, af := a.(Float)
-		_, bf := b.(Float)
-		if af || bf {
-			x, err := asFloat(a)
-			if err != nil {
-				return nil, err
-			}
-			y, err := asFloat(b)
+		if anyFloat(a, b) {
+			x, y, err := floatPair(a, b)
 			if err != nil {
 				return nil, err
 			}
@@ -477,14 +482,8 @@ func floatMod(vx, wx float64) float64 {
 // FloorDiv is a // b.
 func FloorDiv(a, b Value) (Value, error) {
 	if isNumber(a) && isNumber(b) {
-		_, af := a.(Float)
-		_, bf := b.(Float)
-		if af || bf {
-			x, err := asFloat(a)
-			if err != nil {
-				return nil, err
-			}
-			y, err := asFloat(b)
+		if anyFloat(a, b) {
+			x, y, err := floatPair(a, b)
 			if err != nil {
 				return nil, err
 			}
@@ -525,14 +524,8 @@ func FloorDiv(a, b Value) (Value, error) {
 // Mod is a % b (numbers; str % args is printf-style formatting).
 func Mod(a, b Value) (Value, error) {
 	if isNumber(a) && isNumber(b) {
-		_, af := a.(Float)
-		_, bf := b.(Float)
-		if af || bf {
-			x, err := asFloat(a)
-			if err != nil {
-				return nil, err
-			}
-			y, err := asFloat(b)
+		if anyFloat(a, b) {
+			x, y, err := floatPair(a, b)
 			if err != nil {
 				return nil, err
 			}
@@ -580,9 +573,7 @@ const maxPowBits = 1 << 24
 // Pow is a ** b.
 func Pow(a, b Value) (Value, error) {
 	if isNumber(a) && isNumber(b) {
-		_, af := a.(Float)
-		_, bf := b.(Float)
-		if !af && !bf {
+		if !anyFloat(a, b) {
 			bx, by := toBig(a), toBig(b)
 			if by.Sign() >= 0 {
 				if bx.Sign() == 0 || bx.CmpAbs(big.NewInt(1)) == 0 {
@@ -601,11 +592,7 @@ func Pow(a, b Value) (Value, error) {
 			}
 			// negative exponent: float result
 		}
-		x, err := asFloat(a)
-		if err != nil {
-			return nil, err
-		}
-		y, err := asFloat(b)
+		x, y, err := floatPair(a, b)
 		if err != nil {
 			return nil, err
 		}
