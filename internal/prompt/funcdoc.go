@@ -338,39 +338,38 @@ func pyTypeName(meta pyval.Value) (string, error) {
 		}
 		switch ts {
 		case "array", "list", "tuple":
-			hasItems, err := pyIn("items", meta)
+			inner, ok, err := pyInnerTypeName(meta, "items")
 			if err != nil {
 				return "", err
 			}
-			if hasItems {
-				items, err := pyItem(meta, "items")
-				if err != nil {
-					return "", err
-				}
-				inner, err := pyTypeName(items)
-				if err != nil {
-					return "", err
-				}
+			if ok {
 				return "list[" + inner + "]", nil
 			}
 		case "object", "dict":
-			hasAP, err := pyIn("additionalProperties", meta)
+			inner, ok, err := pyInnerTypeName(meta, "additionalProperties")
 			if err != nil {
 				return "", err
 			}
-			if hasAP {
-				ap, err := pyItem(meta, "additionalProperties")
-				if err != nil {
-					return "", err
-				}
-				inner, err := pyTypeName(ap)
-				if err != nil {
-					return "", err
-				}
+			if ok {
 				return "dict[str, " + inner + "]", nil
 			}
 			return "dict", nil
 		}
 	}
 	return pyval.StrOf(t), nil
+}
+
+// pyInnerTypeName is the Python type name of meta[key] (an array's "items",
+// an object's "additionalProperties"), and whether meta has that key.
+func pyInnerTypeName(meta pyval.Value, key string) (string, bool, error) {
+	has, err := pyIn(key, meta)
+	if err != nil || !has {
+		return "", false, err
+	}
+	v, err := pyItem(meta, key)
+	if err != nil {
+		return "", false, err
+	}
+	name, err := pyTypeName(v)
+	return name, err == nil, err
 }
