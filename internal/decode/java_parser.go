@@ -206,18 +206,9 @@ func javaNumber(src string, i int) (int, string, bool) {
 			j++
 		}
 	}
-	if j < n && (src[j] == 'e' || src[j] == 'E') {
-		k := j + 1
-		if k < n && (src[k] == '+' || src[k] == '-') {
-			k++
-		}
-		if k < n && src[k] >= '0' && src[k] <= '9' {
-			for k < n && isDigit(src[k]) {
-				k++
-			}
-			j = k
-			float = true
-		}
+	if k, ok := scanExponent(src, j, isDigit); ok {
+		j = k
+		float = true
 	}
 	if j < n {
 		switch src[j] {

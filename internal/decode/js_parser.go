@@ -177,17 +177,8 @@ func jsNumberEnd(src string, i int) int {
 			j++
 		}
 	}
-	if j < n && (src[j] == 'e' || src[j] == 'E') {
-		k := j + 1
-		if k < n && (src[k] == '+' || src[k] == '-') {
-			k++
-		}
-		if k < n && src[k] >= '0' && src[k] <= '9' {
-			for k < n && isD(src[k]) {
-				k++
-			}
-			j = k
-		}
+	if k, ok := scanExponent(src, j, isD); ok {
+		j = k
 	}
 	return j
 }

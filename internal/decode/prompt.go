@@ -59,3 +59,25 @@ func sliceInner(s string) string {
 	}
 	return string(r[1 : len(r)-1])
 }
+
+// scanExponent reads a numeric literal's exponent part ("e", an optional
+// sign, a decimal digit, then more characters accepted by digit) starting
+// at j, for the Java and JavaScript literal scanners; it returns the index
+// after it and whether there was one.
+func scanExponent(src string, j int, digit func(byte) bool) (int, bool) {
+	n := len(src)
+	if j >= n || (src[j] != 'e' && src[j] != 'E') {
+		return j, false
+	}
+	k := j + 1
+	if k < n && (src[k] == '+' || src[k] == '-') {
+		k++
+	}
+	if k >= n || src[k] < '0' || src[k] > '9' {
+		return j, false
+	}
+	for k < n && digit(src[k]) {
+		k++
+	}
+	return k, true
+}
