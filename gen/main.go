@@ -72,13 +72,7 @@ func fatal(err error) {
 func Generate(src *dataset.Source) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	for _, c := range category.All() {
-		var entries []*dataset.Entry
-		var err error
-		if c.IsFormatSensitivity() {
-			entries, err = prompt.FormatSensitivityEntries(src)
-		} else {
-			entries, err = src.Load(string(c))
-		}
+		entries, err := prompt.LoadCategory(src, string(c))
 		if err != nil {
 			return nil, err
 		}

@@ -33,13 +33,7 @@ func cmdTestCategories(args []string) error {
 		n := c.EntryCount()
 		note := ""
 		if srcErr == nil {
-			var entries []*dataset.Entry
-			var err error
-			if c.IsFormatSensitivity() {
-				entries, err = prompt.FormatSensitivityEntries(src)
-			} else {
-				entries, err = src.Load(string(c))
-			}
+			entries, err := prompt.LoadCategory(src, string(c))
 			if err != nil {
 				return err
 			}

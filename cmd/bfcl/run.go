@@ -186,13 +186,7 @@ func selectJobs(src *dataset.Source, cats listFlag, ids, runIDs string) ([]job, 
 		}
 	}
 	for _, c := range cs {
-		var entries []*dataset.Entry
-		var err error
-		if c.IsFormatSensitivity() {
-			entries, err = prompt.FormatSensitivityEntries(src)
-		} else {
-			entries, err = src.Load(string(c))
-		}
+		entries, err := prompt.LoadCategory(src, string(c))
 		if err != nil {
 			return nil, err
 		}

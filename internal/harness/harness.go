@@ -107,13 +107,7 @@ func (h *Harness) Entry(c, id string) (*dataset.Entry, error) {
 	}
 	m, ok := h.entries[c]
 	if !ok {
-		var list []*dataset.Entry
-		var err error
-		if c == prompt.FormatSensitivityCategory {
-			list, err = prompt.FormatSensitivityEntries(h.cfg.Source)
-		} else {
-			list, err = h.cfg.Source.Load(c)
-		}
+		list, err := prompt.LoadCategory(h.cfg.Source, c)
 		if err != nil {
 			h.loadErr[c] = err
 			return nil, err

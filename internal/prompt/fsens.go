@@ -101,3 +101,12 @@ func FormatSensitivityEntries(src *dataset.Source) ([]*dataset.Entry, error) {
 	}
 	return out, nil
 }
+
+// LoadCategory is the entries of any category: src.Load for the data set's
+// own categories, FormatSensitivityEntries for format_sensitivity.
+func LoadCategory(src *dataset.Source, category string) ([]*dataset.Entry, error) {
+	if category == FormatSensitivityCategory {
+		return FormatSensitivityEntries(src)
+	}
+	return src.Load(category)
+}
