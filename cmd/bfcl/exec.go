@@ -116,15 +116,15 @@ func execEntry(src *dataset.Source, lc *longcontext.Data, cache map[string]map[s
 		o.Error = fmt.Sprintf("no entry %s in %s", req.ID, c)
 		return o
 	}
-	cfgV, err := pyval.FromJSON(e.InitialConfig)
+	conf, err := e.InitialConfigDict()
 	if err != nil {
 		o.Error = err.Error()
 		return o
 	}
-	long := strings.Contains(string(c), "long_context")
+	long := e.LongContext()
 	s := engine.New(sim.NewEnv(lc), engine.Config{
 		ModelName: model + "_eval", EntryID: e.ID, Involved: e.InvolvedClasses,
-		InitialConfig: cfgV.(*pyval.Dict), LongContext: long,
+		InitialConfig: conf, LongContext: long,
 	})
 	if err := s.Init(); err != nil {
 		o.Error = err.Error()

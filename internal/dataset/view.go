@@ -134,3 +134,28 @@ func strOf(d *pyval.Dict, k string) string {
 	s, _ := v.(pyval.Str)
 	return string(s)
 }
+
+// InitialConfigDict decodes initial_config (class name -> configuration)
+// into Python values, in document order; an entry without one gives an
+// empty dict.
+func (e *Entry) InitialConfigDict() (*pyval.Dict, error) {
+	if len(e.InitialConfig) == 0 {
+		return pyval.NewDict(), nil
+	}
+	v, err := pyval.FromJSON(e.InitialConfig)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: initial_config: %w", e.Where(), err)
+	}
+	d, ok := v.(*pyval.Dict)
+	if !ok {
+		return nil, fmt.Errorf("dataset: %s: initial_config is not an object", e.Where())
+	}
+	return d, nil
+}
+
+// LongContext reports whether the backends run in long-context mode for
+// this entry, as upstream decides it: "long_context" (or "composite") in the
+// category.
+func (e *Entry) LongContext() bool {
+	return strings.Contains(e.Category, "long_context") || strings.Contains(e.Category, "composite")
+}

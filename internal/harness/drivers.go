@@ -114,16 +114,12 @@ func DefaultExecutor(cfg Config) func(e *dataset.Entry) (infer.Executor, error) 
 				return nil, err
 			}
 			conf = c
-		} else if len(e.InitialConfig) > 0 {
-			v, err := pyval.FromJSON(e.InitialConfig)
+		} else {
+			c, err := e.InitialConfigDict()
 			if err != nil {
-				return nil, fmt.Errorf("%s: initial_config: %w", e.Where(), err)
+				return nil, err
 			}
-			d, ok := v.(*pyval.Dict)
-			if !ok {
-				return nil, fmt.Errorf("%s: initial_config is not an object", e.Where())
-			}
-			conf = d
+			conf = c
 		}
 		name := cfg.Model.Model
 		if name == "" {
@@ -135,7 +131,7 @@ func DefaultExecutor(cfg Config) func(e *dataset.Entry) (infer.Executor, error) 
 			EntryID:       e.ID,
 			Involved:      e.InvolvedClasses,
 			InitialConfig: conf,
-			LongContext:   strings.Contains(e.Category, "long_context") || strings.Contains(e.Category, "composite"),
+			LongContext:   e.LongContext(),
 		})
 		// Upstream creates the instances before the first request.
 		if err := s.Init(); err != nil {

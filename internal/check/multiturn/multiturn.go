@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/decode"
@@ -144,17 +143,12 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 }
 
 func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *Result) (verdict.Verdict, error) {
-	cfgVal, err := pyval.FromJSON(e.InitialConfig)
+	cfg, err := e.InitialConfigDict()
 	if err != nil {
-		return verdict.Verdict{}, fmt.Errorf("initial_config of %s: %w", e.ID, err)
-	}
-	cfg, ok := cfgVal.(*pyval.Dict)
-	if !ok {
-		return verdict.Verdict{}, fmt.Errorf("initial_config of %s is not an object", e.ID)
+		return verdict.Verdict{}, err
 	}
 	env := sim.NewEnv(o.LongContext)
-	cat := e.Category
-	longContext := strings.Contains(cat, "long_context") || strings.Contains(cat, "composite")
+	longContext := e.LongContext()
 	model := engine.New(env, engine.Config{ModelName: o.ModelName + "_eval", EntryID: e.ID, Involved: e.InvolvedClasses, InitialConfig: cfg, LongContext: longContext})
 	truth := engine.New(env, engine.Config{ModelName: o.ModelName + "_ground_truth_eval", EntryID: e.ID, Involved: e.InvolvedClasses, InitialConfig: cfg, LongContext: longContext})
 
