@@ -172,16 +172,16 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 		if uncombined == nil {
 			uncombined = [][]string{}
 		}
-		execLog = append(execLog, []verdict.Field{{Key: "model", Value: uncombined}, {Key: "ground_truth", Value: nonNil(gtOut)}})
+		execLog = append(execLog, verdict.Fields{{Key: "model", Value: uncombined}, {Key: "ground_truth", Value: nonNil(gtOut)}})
 
 		if len(gtCalls) > 0 && len(steps) == 0 {
 			return fail(e, ErrEmptyTurn, []string{fmt.Sprintf("Model response list is empty for turn %d", t)},
-				field("details", []verdict.Field{{Key: "execution_result", Value: execLog}})), nil
+				field("details", verdict.Fields{{Key: "execution_result", Value: execLog}})), nil
 		}
 		if len(gtCalls) == 0 {
 			if o.CheckIrrelevance && len(steps) > 0 {
 				return fail(e, ErrIrrelevance, []string{fmt.Sprintf("Model outputs valid function calls when it should not for turn %d.", t)},
-					field("details", []verdict.Field{{Key: "model response decoded", Value: steps}})), nil
+					field("details", verdict.Fields{{Key: "model response decoded", Value: steps}})), nil
 			}
 			continue
 		}
@@ -192,7 +192,7 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 		if len(missing) > 0 {
 			return fail(e, ErrResponseMismatch,
 				[]string{fmt.Sprintf("Model response execution results so far does not contain all the ground truth response execution results for turn %d.", t)},
-				field("details", []verdict.Field{
+				field("details", verdict.Fields{
 					{Key: "missing_items", Value: missing},
 					{Key: "model_response (including all previous turns)", Value: nonNil(allModel)},
 					{Key: "ground_truth_response (only the current turn)", Value: nonNil(gtOut)},
@@ -212,12 +212,12 @@ func stateCheck(e *dataset.Entry, model, truth *engine.Session, execLog []any) (
 			continue // unreachable: an empty model turn fails before
 		}
 		gs, ms := gi.State(), mi.State()
-		var diffs []verdict.Field
+		var diffs verdict.Fields
 		for _, kv := range gs.Items() {
 			name := string(kv.Key.(pyval.Str))
 			mv, _ := ms.Get(kv.Key)
 			if mv == nil || !pyval.Equal(mv, kv.Value) {
-				diffs = append(diffs, verdict.Field{Key: name, Value: []verdict.Field{
+				diffs = append(diffs, verdict.Field{Key: name, Value: verdict.Fields{
 					{Key: "model", Value: verdict.Python(mv)}, {Key: "ground_truth", Value: verdict.Python(kv.Value)},
 				}})
 			}
@@ -225,7 +225,7 @@ func stateCheck(e *dataset.Entry, model, truth *engine.Session, execLog []any) (
 		if len(diffs) > 0 {
 			return fail(e, ErrStateMismatch,
 				[]string{fmt.Sprintf("Model instance for %s does not match the state with ground truth instance.", cl)},
-				field("details", []verdict.Field{
+				field("details", verdict.Fields{
 					{Key: "differences", Value: diffs},
 					{Key: "model_instance_state", Value: verdict.Python(ms)},
 					{Key: "ground_truth_instance_state", Value: verdict.Python(gs)},
@@ -263,9 +263,9 @@ func DifferingAttributes(v verdict.Verdict) []string {
 		if f.Key != "details" {
 			continue
 		}
-		for _, d := range f.Value.([]verdict.Field) {
+		for _, d := range f.Value.(verdict.Fields) {
 			if d.Key == "differences" {
-				for _, a := range d.Value.([]verdict.Field) {
+				for _, a := range d.Value.(verdict.Fields) {
 					out = append(out, a.Key)
 				}
 			}
@@ -281,7 +281,7 @@ func MissingItems(v verdict.Verdict) []string {
 		if f.Key != "details" {
 			continue
 		}
-		for _, d := range f.Value.([]verdict.Field) {
+		for _, d := range f.Value.(verdict.Fields) {
 			if d.Key == "missing_items" {
 				return d.Value.([]string)
 			}
