@@ -16,7 +16,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/datafetch"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/evaluate"
-	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
@@ -91,15 +90,7 @@ func cmdModels(args []string) error {
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tPROVIDER\tMODEL\tMODE\tBASE URL")
-	gold := models.Gold()
-	list := []models.Model{gold}
-	if rc.Registry != nil {
-		list = rc.Registry.Models
-		if _, err := rc.Registry.Get(gold.Name); err != nil {
-			list = append([]models.Model{gold}, list...)
-		}
-	}
-	for _, m := range list {
+	for _, m := range rc.Registry.Models {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Name, m.Provider, m.Model, m.Mode, m.BaseURL)
 	}
 	if err := tw.Flush(); err != nil {

@@ -18,7 +18,7 @@ import (
 type Run struct {
 	Base         Base
 	ModelsFile   string           // the registry that was read ("" when none exists)
-	Registry     *models.Registry // nil when no registry file exists
+	Registry     *models.Registry // the registry file's models, and the built-in gold
 	Models       []models.Model   // the chosen models, overrides applied
 	DataDir      string           // "" means $BFCL_DATA_DIR's fallbacks (the download cache)
 	ResultDir    string
@@ -47,6 +47,7 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 		}
 		r.Registry, r.ModelsFile = reg, path
 	}
+	r.Registry = withGold(r.Registry)
 	if f.Has(Model) && !f.Folders {
 		names := f.List(Model)
 		if len(names) == 0 {
@@ -86,16 +87,22 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 	return r, nil
 }
 
-// Model returns the named registry entry, or the built-in gold model.
-func (r *Run) Model(name string) (models.Model, error) {
-	if r.Registry != nil {
-		m, err := r.Registry.Get(name)
-		if err == nil || name != "gold" {
-			return m, err
-		}
+// withGold adds the built-in gold model to a registry that does not define
+// its own.
+func withGold(reg *models.Registry) *models.Registry {
+	if reg == nil {
+		return &models.Registry{Models: []models.Model{models.Gold()}}
 	}
-	if name == "gold" {
-		return models.Gold(), nil
+	if _, err := reg.Get("gold"); err == nil {
+		return reg
+	}
+	return &models.Registry{File: reg.File, Models: append([]models.Model{models.Gold()}, reg.Models...)}
+}
+
+// Model returns the named registry entry (gold is built in).
+func (r *Run) Model(name string) (models.Model, error) {
+	if r.ModelsFile != "" || name == "gold" {
+		return r.Registry.Get(name)
 	}
 	return models.Model{}, fmt.Errorf("model %q: %w (looked for ./models.yaml and models.yaml at the module root; set %s or --models-file)", name, ErrNoModelsFile, ModelsFile.Env)
 }

@@ -9,12 +9,12 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/agentic"
+	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/driver"
 	"github.com/bfcl-go/bfcl/internal/engine"
 	"github.com/bfcl-go/bfcl/internal/gold"
 	"github.com/bfcl-go/bfcl/internal/infer"
-	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/prompt"
@@ -33,6 +33,9 @@ type producer interface {
 	// everyFormat reports that the provider answers prompt-mode formats even
 	// for an FC model entry (gold answers every format-sensitivity variant).
 	everyFormat() bool
+	// usesServices reports that entries run live against the agentic
+	// services (embedder, web search); replayed records do not.
+	usesServices() bool
 }
 
 // producerFor is the one place that knows the providers apart: replay reads
@@ -102,6 +105,7 @@ func DriverFor(m models.Model, cacheDir string) func(e *dataset.Entry) (driver.D
 type inferProducer struct{ all bool }
 
 func (p inferProducer) everyFormat() bool { return p.all }
+func (inferProducer) usesServices() bool  { return true }
 
 func (inferProducer) produce(ctx context.Context, h *Harness, e *dataset.Entry) (results.Record, infer.Stats, error) {
 	d, err := h.cfg.NewDriver(e)
@@ -128,7 +132,8 @@ func (inferProducer) produce(ctx context.Context, h *Harness, e *dataset.Entry) 
 // `model`, or its name), so a run costs no model call.
 type replayProducer struct{}
 
-func (replayProducer) everyFormat() bool { return false }
+func (replayProducer) everyFormat() bool  { return false }
+func (replayProducer) usesServices() bool { return false }
 
 func (replayProducer) produce(_ context.Context, h *Harness, e *dataset.Entry) (results.Record, infer.Stats, error) {
 	m := h.cfg.Model

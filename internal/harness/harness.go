@@ -88,6 +88,10 @@ func New(cfg Config) (*Harness, error) {
 	if cfg.NewExecutor == nil {
 		cfg.NewExecutor = DefaultExecutor(cfg)
 	}
+	prod := producerFor(cfg.Model)
+	if !prod.usesServices() {
+		cfg.Agentic = nil // stored records need no embedder or search provider
+	}
 	n := cfg.Model.Concurrency
 	if n <= 0 {
 		n = 1
@@ -96,7 +100,7 @@ func New(cfg Config) (*Harness, error) {
 		cfg:     cfg,
 		store:   results.NewStore(cfg.ResultDir, cfg.Model.Name),
 		sem:     make(chan struct{}, n),
-		prod:    producerFor(cfg.Model),
+		prod:    prod,
 		entries: map[string]map[string]*dataset.Entry{},
 		loadErr: map[string]error{},
 	}, nil
