@@ -215,6 +215,29 @@ var _ = Describe("the bfcl binary", Label("e2e"), func() {
 		Expect(filepath.Join(w, "result")).NotTo(BeADirectory(), "the flag defaults must not override the environment")
 	})
 
+	It("generate --model a,b runs both and scores them in one pass", func() {
+		data, ref := needData(), needReference()
+		w := GinkgoT().TempDir()
+		reg := ""
+		for _, m := range []string{"replay-a", "replay-b"} {
+			reg += "  - {name: " + m + ", provider: replay, model: openai_gpt-oss-120b, mode: fc, underscore_to_dot: true, replay_dir: " + filepath.Join(ref, refRun) + "}\n"
+		}
+		Expect(os.WriteFile(filepath.Join(w, "models.yaml"), []byte("models:\n"+reg), 0o644)).To(Succeed())
+		r := bfcl(w, cliEnv(data), "generate", "--model", "replay-a,replay-b", "--ids", "simple_python_0,simple_python_1", "--num-threads", "2")
+		Expect(r.exit).To(Equal(0), r.stderr)
+		for _, m := range []string{"replay-a", "replay-b"} {
+			Expect(ids(results.Path(filepath.Join(w, "result"), m, category.SimplePython))).To(Equal([]string{"simple_python_0", "simple_python_1"}))
+		}
+		b, err := os.ReadFile(filepath.Join(w, "score", "data_overall.csv"))
+		Expect(err).NotTo(HaveOccurred())
+		lines := strings.Split(string(b), "\n")
+		Expect(lines).To(HaveLen(3))
+		for _, l := range lines[1:] {
+			cols := strings.Split(l, ",")
+			Expect(cols[4:8]).NotTo(ContainElement("N/A"), "both models have this run's cost and latency columns: "+l)
+		}
+	})
+
 	It("generate --run-ids reads upstream's id file and ignores --test-category", func() {
 		w := runCase("generate-run-ids")
 		r := filepath.Join(w, "result")

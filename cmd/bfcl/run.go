@@ -55,7 +55,8 @@ func cmdGenerate(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	var rows []report.Row
+	var ran []harness.Ran
+	var failure error
 	for _, m := range rc.Models {
 		h, err := harness.FromConfig(rc, m)
 		if err != nil {
@@ -73,22 +74,29 @@ func cmdGenerate(args []string) error {
 			}
 		}
 		if len(sum.Ran) > 0 {
-			if rows, err = h.WriteScores(sum.Ran); err != nil {
-				return err
-			}
+			ran = append(ran, harness.Ran{H: h, Cats: sum.Ran})
 		}
 		if sum.Interrupted {
-			return fmt.Errorf("interrupted: %d of %d entries done; rerun the same command to resume", sum.Done, len(sel.Items))
+			failure = fmt.Errorf("interrupted: %d of %d entries done; rerun the same command to resume", sum.Done, len(sel.Items))
+			break
 		}
 		if sum.FirstError != nil {
-			return fmt.Errorf("%s: %d entries could not be run (first: %v); their results were not stored, rerun to retry them", m.Name, sum.Errors, sum.FirstError)
+			failure = fmt.Errorf("%s: %d entries could not be run (first: %v); their results were not stored, rerun to retry them", m.Name, sum.Errors, sum.FirstError)
+			break
 		}
+	}
+	// What did run is scored, also when the run stopped early.
+	rows, err := harness.WriteScores(ran)
+	if err != nil {
+		return err
 	}
 	if len(rows) > 0 {
 		fmt.Fprintf(os.Stdout, "BFCL v4 scores (score folder %s)\n", rc.ScoreDir)
-		return report.WriteTable(os.Stdout, rows)
+		if err := report.WriteTable(os.Stdout, rows); err != nil {
+			return err
+		}
 	}
-	return nil
+	return failure
 }
 
 var evaluateSettings = []*config.Setting{

@@ -17,37 +17,58 @@ import (
 // written at the end of a run and one written later from the result files
 // are the same bytes. It returns the leaderboard rows of the score folder.
 func (h *Harness) WriteScores(cats []category.Category) ([]report.Row, error) {
-	cats = category.SortCanonical(cats)
-	for _, c := range cats {
-		if err := results.Compact(h.store.Path(c)); err != nil {
-			return nil, err
-		}
-	}
-	return evaluate.Run(evaluate.Options{
-		Source:     h.cfg.Source,
-		ResultRoot: h.cfg.ResultDir,
-		ScoreRoot:  h.cfg.ScoreDir,
-		Models:     []string{h.cfg.Model.Name},
-		Categories: cats,
-		Partial:    true,
-		Registry:   h.registryWithModel(),
-		Notes:      map[string]map[string]string{results.ModelDir(h.cfg.Model.Name): h.runNotes(cats)},
-	})
+	return WriteScores([]Ran{{h, cats}})
 }
 
-// registryWithModel is the run's registry with the model as this run used
-// it (overrides applied), so scoring decodes its results the same way.
-func (h *Harness) registryWithModel() *models.Registry {
-	r := &models.Registry{Models: []models.Model{h.cfg.Model}}
-	if h.cfg.Registry != nil {
-		r.File = h.cfg.Registry.File
-		for _, m := range h.cfg.Registry.Models {
-			if m.Name != h.cfg.Model.Name {
-				r.Models = append(r.Models, m)
+// Ran is what one runner ran.
+type Ran struct {
+	H    *Harness
+	Cats []category.Category
+}
+
+// WriteScores scores several models of one run in one pass (so every
+// model's cost and latency columns come from this run, as `bfcl evaluate
+// --model a,b` gives them). The runners share their result and score roots.
+func WriteScores(runs []Ran) ([]report.Row, error) {
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	first := runs[0].H.cfg
+	o := evaluate.Options{Source: first.Source, ResultRoot: first.ResultDir, ScoreRoot: first.ScoreDir, Partial: true,
+		Notes: map[string]map[string]string{}}
+	reg := &models.Registry{}
+	if first.Registry != nil {
+		reg.File = first.Registry.File
+	}
+	seen := map[category.Category]bool{}
+	for _, r := range runs {
+		if r.H.cfg.ResultDir != first.ResultDir || r.H.cfg.ScoreDir != first.ScoreDir {
+			return nil, fmt.Errorf("harness: models of one run must share result and score folders")
+		}
+		for _, c := range r.Cats {
+			if err := results.Compact(r.H.store.Path(c)); err != nil {
+				return nil, err
+			}
+			if !seen[c] {
+				seen[c] = true
+				o.Categories = append(o.Categories, c)
+			}
+		}
+		m := r.H.cfg.Model
+		o.Models = append(o.Models, m.Name)
+		o.Notes[results.ModelDir(m.Name)] = r.H.runNotes(r.Cats)
+		reg.Models = append(reg.Models, m) // as this run used it (overrides applied)
+	}
+	if first.Registry != nil {
+		for _, m := range first.Registry.Models {
+			if _, err := reg.Get(m.Name); err != nil {
+				reg.Models = append(reg.Models, m)
 			}
 		}
 	}
-	return r
+	o.Registry = reg
+	o.Categories = category.SortCanonical(o.Categories)
+	return evaluate.Run(o)
 }
 
 // runNotes records the services this run's agentic categories used.
