@@ -96,6 +96,16 @@ var _ = Describe("NewClient", func() {
 		Expect(private.hits.Load()).To(BeZero())
 	})
 
+	It("never reaches it by other spellings of loopback either (system resolver)", func() {
+		c := netguard.Policy{}.NewClient(netguard.ClientOptions{})
+		port := portOf(private)
+		for _, host := range []string{"[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "2130706433", "0x7f.1", "127.1", "localhost", "[::1]", "0.0.0.0"} {
+			_, err := get(c, "http://"+host+":"+port+"/")
+			Expect(err).To(HaveOccurred(), host)
+		}
+		Expect(private.hits.Load()).To(BeZero())
+	})
+
 	It("reaches it with AllowPrivate", func() {
 		policy.AllowPrivate = true
 		c := policy.NewClient(netguard.ClientOptions{})
