@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -123,6 +124,31 @@ var _ = Describe("NewClient", func() {
 		_, err = get(c, public.URL+"/loop")
 		Expect(err).To(MatchError(ContainSubstring("stopped after 3 redirects")))
 		Expect(public.hits.Load() - before).To(BeEquivalentTo(4))
+	})
+
+	It("checks every connection, so a name that re-resolves to a private server (DNS rebinding) is refused", func() {
+		// the rebound answer: another loopback address on the public server's port
+		l, err := net.Listen("tcp", netip.AddrPortFrom(netip.MustParseAddr("127.0.0.2"), public.addrPort().Port()).String())
+		if err != nil {
+			Skip("cannot listen on 127.0.0.2: " + err.Error())
+		}
+		var hits atomic.Int64
+		rebound := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) })}
+		go rebound.Serve(l)
+		DeferCleanup(rebound.Close)
+		var lookups atomic.Int64
+		policy.Lookup = func(context.Context, string, string) ([]netip.Addr, error) {
+			if lookups.Add(1) == 1 {
+				return []netip.Addr{public.addrPort().Addr()}, nil
+			}
+			return []netip.Addr{netip.MustParseAddr("127.0.0.2")}, nil
+		}
+		u := "http://rebind.test:" + portOf(public) + "/"
+		Expect(get(policy.NewClient(netguard.ClientOptions{}), u)).To(Equal("hello"))
+		_, err = get(policy.NewClient(netguard.ClientOptions{}), u)
+		Expect(err).To(MatchError(ContainSubstring("127.0.0.2 is not a public address: loopback")))
+		Expect(hits.Load()).To(BeZero())
+		Expect(lookups.Load()).To(BeEquivalentTo(2))
 	})
 
 	It("reports a failed lookup", func() {
