@@ -40,7 +40,7 @@ func New(cfg core.Config) (*Driver, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("gemini driver: model name is empty")
 	}
-	cc := &genai.ClientConfig{APIKey: cfg.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: core.NewHTTPClient()}
+	cc := &genai.ClientConfig{APIKey: cfg.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: core.NewHTTPClient(cfg.MaxResponseBytes)}
 	if cfg.BaseURL != "" {
 		cc.HTTPOptions.BaseURL = cfg.BaseURL
 	}

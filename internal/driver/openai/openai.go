@@ -44,7 +44,7 @@ func New(cfg core.Config) (*Driver, error) {
 	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
 		return nil, fmt.Errorf("openai driver: base URL %q must start with http:// or https://", base)
 	}
-	return &Driver{cfg: cfg, endpoint: strings.TrimRight(base, "/") + "/chat/completions", http: core.NewHTTPClient()}, nil
+	return &Driver{cfg: cfg, endpoint: strings.TrimRight(base, "/") + "/chat/completions", http: core.NewHTTPClient(cfg.MaxResponseBytes)}, nil
 }
 
 // Name is "openai:<model>".
