@@ -40,7 +40,7 @@ var generateSettings = []*config.Setting{
 	config.Model, config.TestCategory, config.IDs, config.RunIDs, config.ModelsFile, config.DataDir,
 	config.ResultDir, config.ScoreDir, config.Rerun, config.Temperature, config.Concurrency,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
-	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch,
+	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
 }
 
 func cmdGenerate(args []string) error {

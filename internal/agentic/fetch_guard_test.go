@@ -21,7 +21,6 @@ import (
 
 var _ = Describe("a model asking for the evaluator's own network", func() {
 	It("gets upstream's fetch-error result, the private server no request, and the session goes on", func() {
-		GinkgoT().Setenv(websearch.AllowPrivateEnv, "")
 		var hits atomic.Int64
 		private := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			hits.Add(1)

@@ -83,6 +83,8 @@ var (
 		Usage: "embedding model (default all-minilm:l6-v2)"}
 	WebSearch = &Setting{Name: "websearch", Env: "BFCL_WEBSEARCH",
 		Usage: "web-search provider: serpapi | duckduckgo | offline:<dir> | off (default serpapi when SERPAPI_API_KEY is set)"}
+	WebSearchAllowPrivate = &Setting{Name: "websearch-allow-private", Env: "BFCL_WEBSEARCH_ALLOW_PRIVATE", Kind: Bool,
+		Usage: "let web-search fetches reach loopback, private and link-local addresses (an internal search mirror); off: the model under test chooses the URLs"}
 	Mode = &Setting{Name: "mode", Env: "BFCL_MODE",
 		Usage: "fc or prompt (default: the model entry's; evaluate: else detected per record)"}
 	UnderscoreToDot = &Setting{Name: "underscore-to-dot", Env: "BFCL_UNDERSCORE_TO_DOT", Kind: Bool,
@@ -97,7 +99,7 @@ var (
 func All() []*Setting {
 	return []*Setting{Model, ModelsFile, DataDir, ResultDir, ScoreDir, Rerun, Temperature, Concurrency,
 		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedURL, EmbedModel,
-		WebSearch, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance}
+		WebSearch, WebSearchAllowPrivate, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance}
 }
 
 // Flags holds the settings a command registered and what its command line
@@ -359,7 +361,7 @@ func Unknown(environ []string) []string {
 
 // otherEnv are variables read elsewhere on purpose (test material, CI
 // services, the shard engine variables, opt-ins of single packages).
-var otherEnv = []string{"BFCL_REFERENCE_DIR", "BFCL_OLLAMA_URL", "BFCL_PROJECT_ROOT", "BFCL_WEBSEARCH_ALLOW_PRIVATE", "BFCL_SHARD", "BFCL_SHARD_COUNT"}
+var otherEnv = []string{"BFCL_REFERENCE_DIR", "BFCL_OLLAMA_URL", "BFCL_PROJECT_ROOT", "BFCL_SHARD", "BFCL_SHARD_COUNT"}
 
 // ErrNoModelsFile is returned when a model other than gold is asked for and
 // no registry exists.

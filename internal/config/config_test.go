@@ -95,6 +95,7 @@ var _ = Describe("precedence: default < models.yaml < environment < flag", func(
 		{s: config.EmbedURL, get: str(config.EmbedURL), def: "", env: "http://e:1", flagVal: "http://f:2"},
 		{s: config.EmbedModel, get: str(config.EmbedModel), def: "", env: "e-model", flagVal: "f-model"},
 		{s: config.WebSearch, get: str(config.WebSearch), def: "", env: "duckduckgo", flagVal: "off"},
+		{s: config.WebSearchAllowPrivate, get: boolOf(func(r *config.Run) bool { return r.Agentic.AllowPrivate }), def: "false", env: "1", flagVal: "false", wantEnv: "true", wantFlag: "false"},
 		{s: config.TestCategory, get: str(config.TestCategory), def: "", env: "multi_turn", flagVal: "simple_python"},
 		{s: config.IDs, get: str(config.IDs), def: "", env: "simple_python_1", flagVal: "simple_python_2"},
 		{s: config.RunIDs, get: str(config.RunIDs), def: "", env: "ids-env.json", flagVal: "ids-flag.json"},

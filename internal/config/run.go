@@ -33,6 +33,7 @@ type Run struct {
 // Agentic are the settings of the agentic backends' services.
 type Agentic struct {
 	Embedder, EmbedURL, EmbedModel, WebSearch string
+	AllowPrivate                              bool // web-search fetches may reach non-public addresses
 }
 
 // Resolve applies the precedence to every registered setting. Models are
@@ -79,6 +80,11 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 	}
 	r.RequestCache = requestCache(f.String(RequestCache))
 	r.Agentic = Agentic{Embedder: f.String(Embedder), EmbedURL: f.String(EmbedURL), EmbedModel: f.String(EmbedModel), WebSearch: f.String(WebSearch)}
+	allow, _, err := f.Bool(WebSearchAllowPrivate)
+	if err != nil {
+		return nil, err
+	}
+	r.Agentic.AllowPrivate = allow
 	if r.Agentic.WebSearch == "" && f.Getenv != nil {
 		if k, ok := f.Getenv(websearch.SerpAPIKeyEnv); ok && k != "" {
 			r.Agentic.WebSearch = "serpapi" // upstream's provider, when its key is there

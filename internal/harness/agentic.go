@@ -18,6 +18,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/embed"
 	"github.com/bfcl-go/bfcl/internal/engine"
 	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/netguard"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/internal/websearch"
@@ -79,11 +80,12 @@ func NewAgenticServices(m models.Model, set config.Agentic, root string) *Agenti
 			ws = "offline:" + filepath.Join(root, "fixtures", "agentic", "websearch")
 		}
 	}
+	fetch := websearch.HTTPFetcher{Policy: &netguard.Policy{AllowPrivate: set.AllowPrivate}}
 	switch {
 	case ws == "serpapi":
-		s.Options.Search = websearch.Combine(websearch.SerpAPI{}, websearch.HTTPFetcher{})
+		s.Options.Search = websearch.Combine(websearch.SerpAPI{}, fetch)
 	case ws == "duckduckgo":
-		s.Options.Search = websearch.Combine(websearch.DuckDuckGo{}, websearch.HTTPFetcher{})
+		s.Options.Search = websearch.Combine(websearch.DuckDuckGo{}, fetch)
 	case strings.HasPrefix(ws, "offline:"):
 		off, err := websearch.NewOffline(strings.TrimPrefix(ws, "offline:"))
 		if err != nil {

@@ -28,7 +28,7 @@ var Settings = []*config.Setting{
 	config.Model, config.ModelsFile, config.DataDir, config.ResultDir, config.ScoreDir, config.Rerun,
 	config.Temperature, config.Concurrency, config.TestCategory, config.IDs, config.RunIDs,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
-	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch,
+	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
 }
 
 var flags struct {

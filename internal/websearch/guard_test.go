@@ -104,17 +104,11 @@ var _ = Describe("HTTPFetcher destination policy", func() {
 		Expect(err).To(MatchError("response body larger than the 1 KiB limit"))
 	})
 
-	It("defaults to public-only, and reads the opt-in from "+websearch.AllowPrivateEnv, func() {
-		GinkgoT().Setenv(websearch.AllowPrivateEnv, "")
+	It("defaults to public-only; a policy with AllowPrivate is the opt-in", func() {
 		_, err := websearch.HTTPFetcher{}.Fetch(context.Background(), private.URL+"/")
 		Expect(err).To(MatchError(netguard.ErrRefused))
 		Expect(privateHits.Load()).To(BeZero())
-		for v, allow := range map[string]bool{"": false, "0": false, "yes": false, "1": true, "true": true} {
-			GinkgoT().Setenv(websearch.AllowPrivateEnv, v)
-			Expect(websearch.FetchPolicy().AllowPrivate).To(Equal(allow), v)
-		}
-		GinkgoT().Setenv(websearch.AllowPrivateEnv, "1")
-		p, err := websearch.HTTPFetcher{}.Fetch(context.Background(), private.URL+"/")
+		p, err := websearch.HTTPFetcher{Policy: &netguard.Policy{AllowPrivate: true}}.Fetch(context.Background(), private.URL+"/")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(p.Text).To(Equal("internal credentials"))
 	})

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -35,19 +34,14 @@ var fetchHeaders = [][2]string{
 	{"Sec-Fetch-Dest", "document"},
 }
 
-// AllowPrivateEnv is the opt-in that lets HTTPFetcher reach non-public
-// addresses (BFCL_WEBSEARCH_ALLOW_PRIVATE=1), for search corpora served
-// from an internal mirror. Off by default: the URL comes from the model
-// under test, and on a laptop or a cluster the private network holds the
-// user's services and the cloud metadata endpoint.
-const AllowPrivateEnv = "BFCL_WEBSEARCH_ALLOW_PRIVATE"
-
-// FetchPolicy is the destination policy of a default HTTPFetcher: public
-// addresses only, unless AllowPrivateEnv is "1" (or "true").
-func FetchPolicy() netguard.Policy {
-	v := strings.ToLower(strings.TrimSpace(os.Getenv(AllowPrivateEnv)))
-	return netguard.Policy{AllowPrivate: v == "1" || v == "true"}
-}
+// FetchPolicy is the destination policy of an HTTPFetcher without one:
+// public addresses only. The opt-in for search corpora served from an
+// internal mirror (config's websearch-allow-private setting,
+// BFCL_WEBSEARCH_ALLOW_PRIVATE=1) gives the fetcher a Policy of its own. It
+// is off by default: the URL comes from the model under test, and on a
+// laptop or a cluster the private network holds the user's services and the
+// cloud metadata endpoint.
+func FetchPolicy() netguard.Policy { return netguard.Policy{} }
 
 // DefaultFetchTimeout bounds one page fetch, redirects and body included
 // (upstream's requests.get timeout=20).
