@@ -54,11 +54,7 @@ func cmdExec(args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	rc, err := f.Resolve(config.WorkingDir)
-	if err != nil {
-		return err
-	}
-	src, err := rc.Source()
+	_, src, err := resolveWithData(f)
 	if err != nil {
 		return err
 	}

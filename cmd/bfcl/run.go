@@ -12,6 +12,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/harness"
 	"github.com/bfcl-go/bfcl/internal/report"
@@ -34,6 +35,17 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		return fmt.Errorf("%w: %s: unexpected argument %q (boolean flags take --flag or --flag=false; --run-ids takes --run-ids=FILE)", errUsage, fs.Name(), fs.Arg(0))
 	}
 	return nil
+}
+
+// resolveWithData resolves a verb's settings (paths from the working
+// directory) and opens the data set.
+func resolveWithData(f *config.Flags) (*config.Run, *dataset.Source, error) {
+	rc, err := f.Resolve(config.WorkingDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := rc.Source()
+	return rc, src, err
 }
 
 var generateSettings = []*config.Setting{
@@ -123,11 +135,7 @@ func cmdEvaluate(args []string) error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	rc, err := f.Resolve(config.WorkingDir)
-	if err != nil {
-		return err
-	}
-	src, err := rc.Source()
+	rc, src, err := resolveWithData(f)
 	if err != nil {
 		return err
 	}
