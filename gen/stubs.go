@@ -5,25 +5,29 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/sim"
 )
 
 const (
 	pyvalPkg  = "github.com/bfcl-go/bfcl/internal/pyval"
 	pyargsPkg = "github.com/bfcl-go/bfcl/internal/pyargs"
-	simPkg    = "github.com/bfcl-go/bfcl/sim"
 )
+
+// docSource yields the function documents of a backend class
+// (*dataset.Source does).
+type docSource interface {
+	FuncDocs(class string) ([]json.RawMessage, error)
+}
 
 // docParam is one parameter of a function document.
 type docParam struct {
 	Type        string
 	Description string
-	Required    bool
 }
 
 // funcDoc is the part of a function document the stubs use.
@@ -32,7 +36,7 @@ type funcDoc struct {
 	Params      map[string]docParam
 }
 
-func readDocs(src *dataset.Source, class string) (map[string]funcDoc, string, error) {
+func readDocs(src docSource, class string) (map[string]funcDoc, string, error) {
 	file, ok := dataset.FuncDocFile(class)
 	if !ok {
 		return nil, "", fmt.Errorf("no function-document file for %s", class)
@@ -51,7 +55,6 @@ func readDocs(src *dataset.Source, class string) (map[string]funcDoc, string, er
 					Type        string `json:"type"`
 					Description string `json:"description"`
 				} `json:"properties"`
-				Required []string `json:"required"`
 			} `json:"parameters"`
 		}
 		if err := json.Unmarshal(raw, &d); err != nil {
@@ -60,11 +63,6 @@ func readDocs(src *dataset.Source, class string) (map[string]funcDoc, string, er
 		fd := funcDoc{Description: d.Description, Params: map[string]docParam{}}
 		for name, p := range d.Parameters.Properties {
 			fd.Params[name] = docParam{Type: p.Type, Description: p.Description}
-		}
-		for _, r := range d.Parameters.Required {
-			p := fd.Params[r]
-			p.Required = true
-			fd.Params[r] = p
 		}
 		out[d.Name] = fd
 	}
@@ -90,46 +88,132 @@ func argType(t string) string {
 	return "Any"
 }
 
-// goName turns snake_case into CamelCase.
+// goName turns a Python identifier (snake_case or camelCase) into an
+// exported Go name, spelling the initialisms ID and URL as Go does.
 func goName(s string) string {
 	var b strings.Builder
 	for _, part := range strings.Split(s, "_") {
-		if part == "" {
+		switch part {
+		case "":
 			continue
+		case "id":
+			b.WriteString("ID")
+		case "url":
+			b.WriteString("URL")
+		default:
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 		}
-		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 	}
 	return b.String()
 }
 
-// generateStubs renders generated/stubs: per backend class a file with an
-// argument struct, a binder and a dispatcher per public method, and one
-// file routing a call on any instance to its class's dispatcher.
-func generateStubs(src *dataset.Source) (map[string][]byte, error) {
-	files := map[string][]byte{}
-	reg := sim.Classes()
-	names := make([]string, 0, len(reg))
-	for n := range reg {
-		names = append(names, n)
+// stubParam is one parameter as the stubs see it: the name and default from
+// the signature table, the type and description from the function document.
+type stubParam struct {
+	Name    string // Python name
+	DocType string // schema type; "" when the document does not describe it
+	Doc     string // schema description
+	Default string // Python source of the default; "" when required
+}
+
+func (p stubParam) field() string { return goName(p.Name) }
+func (p stubParam) view() string  { return argType(p.DocType) }
+
+// stubMethod is one public method of a backend class.
+type stubMethod struct {
+	Class   string
+	Name    string // Python name
+	DocFile string // "" when no function document describes the method
+	Summary string // first sentence of the document's description
+	Params  []stubParam
+}
+
+func (m stubMethod) goName() string    { return goName(m.Name) }
+func (m stubMethod) argsType() string  { return m.Class + m.goName() + "Args" }
+func (m stubMethod) bindName() string  { return "Bind" + m.Class + m.goName() }
+func (m stubMethod) paramsVar() string { return lowerFirst(m.Class) + m.goName() + "Params" }
+func (m stubMethod) qualname() string  { return m.Class + "." + m.Name }
+
+// stubClass is one backend class.
+type stubClass struct {
+	Name    string
+	Module  string
+	DocFile string
+	Methods []stubMethod
+}
+
+// buildClass merges a class's row of the signature table with its function
+// documents. A document that names a method or parameter upstream's Python
+// lacks is an error: the model would be told of something no backend has.
+func buildClass(sig classSig, docs map[string]funcDoc, docFile string) (stubClass, error) {
+	c := stubClass{Name: sig.Class, Module: sig.Module, DocFile: docFile}
+	seen := map[string]bool{}
+	for _, s := range sig.Methods {
+		ps, err := parseSig(s)
+		if err != nil {
+			return stubClass{}, fmt.Errorf("gen/signatures.go: %s: %w", sig.Class, err)
+		}
+		seen[ps.Name] = true
+		doc, documented := docs[ps.Name]
+		m := stubMethod{Class: sig.Class, Name: ps.Name}
+		if documented {
+			m.DocFile, m.Summary = docFile, firstSentence(doc.Description)
+		}
+		for name := range doc.Params {
+			if !hasParam(ps, name) {
+				return stubClass{}, fmt.Errorf("%s: %s.%s: the function document has parameter %q that upstream's Python signature (gen/signatures.go) lacks", docFile, sig.Class, ps.Name, name)
+			}
+		}
+		for _, p := range ps.Params {
+			if p.Default != "" {
+				if _, err := defaultValue(p.Default); err != nil {
+					return stubClass{}, fmt.Errorf("gen/signatures.go: %s.%s: %w", sig.Class, ps.Name, err)
+				}
+			}
+			dp := doc.Params[p.Name]
+			m.Params = append(m.Params, stubParam{Name: p.Name, DocType: dp.Type, Doc: oneLine(dp.Description), Default: p.Default})
+		}
+		c.Methods = append(c.Methods, m)
 	}
-	sort.Strings(names)
-	for _, cl := range names {
-		c := reg[cl]
-		docs, docFile, err := readDocs(src, cl)
+	for _, name := range sortedDocNames(docs) {
+		if !seen[name] {
+			return stubClass{}, fmt.Errorf("%s: the function document describes %s.%s, which upstream's Python signatures (gen/signatures.go) lack", docFile, sig.Class, name)
+		}
+	}
+	return c, nil
+}
+
+// generateStubs renders generated/stubs: per backend class a file with the
+// argument structs, binders, the interface the backend implements, its
+// dispatcher and its method table, and one file routing a call on any
+// backend to its class's dispatcher.
+func generateStubs(src docSource) (map[string][]byte, error) {
+	files := map[string][]byte{}
+	var classes []stubClass
+	for _, sig := range signatures {
+		docs, docFile, err := readDocs(src, sig.Class)
 		if err != nil {
 			return nil, err
 		}
-		f, err := classStubs(c, docs, docFile)
+		c, err := buildClass(sig, docs, docFile)
 		if err != nil {
 			return nil, err
 		}
+		classes = append(classes, c)
 		var buf bytes.Buffer
-		if err := f.Render(&buf); err != nil {
-			return nil, fmt.Errorf("render stubs of %s: %w", cl, err)
+		if err := classFile(c).Render(&buf); err != nil {
+			return nil, fmt.Errorf("render stubs of %s: %w", c.Name, err)
 		}
 		files["stubs/zz_"+c.Module+".go"] = buf.Bytes()
 	}
-	f := routerFile(reg, names)
+	sort.Slice(classes, func(i, j int) bool { return classes[i].Name < classes[j].Name })
+	f := jen.NewFile("stubs")
+	header(f, "source: gen/signatures.go (the backend classes of upstream's bfcl_eval/eval_checker/multi_turn_eval/func_source_code/)")
+	f.Add(emitBackend())
+	f.Line()
+	f.Add(emitRouter(classes))
+	f.Line()
+	f.Add(emitHasMethod(classes))
 	var buf bytes.Buffer
 	if err := f.Render(&buf); err != nil {
 		return nil, fmt.Errorf("render stub router: %w", err)
@@ -138,153 +222,279 @@ func generateStubs(src *dataset.Source) (map[string][]byte, error) {
 	return files, nil
 }
 
-// classStubs renders, for each method m of class C:
+// classFile renders one class: per method its argument struct, parameter
+// table and binder; then the interface, the dispatcher and the method table.
+func classFile(c stubClass) *jen.File {
+	f := jen.NewFile("stubs")
+	header(f, "source: bfcl_eval/data/multi_turn_func_doc/"+c.DocFile+" and gen/signatures.go (upstream's func_source_code/"+c.Module+".py)")
+	for _, m := range c.Methods {
+		if len(m.Params) > 0 {
+			f.Add(emitArgs(m))
+			f.Line()
+			f.Add(emitParams(m))
+			f.Line()
+		}
+		f.Add(emitBinder(m))
+		f.Line()
+	}
+	f.Add(emitInterface(c))
+	f.Line()
+	f.Add(emitDispatcher(c))
+	f.Line()
+	f.Add(emitMethods(c))
+	return f
+}
+
+// describe is the sentence a method's generated comments end with.
+func (m stubMethod) describe() string {
+	if m.DocFile == "" {
+		return "No function document describes it; it is callable all the same, as upstream's eval allows."
+	}
+	return "Documented in " + m.DocFile + ": " + m.Summary
+}
+
+// pySignature is the method's Python signature as upstream declares it.
+func (m stubMethod) pySignature() string {
+	parts := make([]string, len(m.Params))
+	for i, p := range m.Params {
+		parts[i] = p.Name
+		if p.Default != "" {
+			parts[i] += "=" + p.Default
+		}
+	}
+	return m.Name + "(" + strings.Join(parts, ", ") + ")"
+}
+
+// emitArgs renders the argument struct of a method with parameters:
 //
-//	// CMArgs are the arguments of C.m (doc description).
+//	// CMArgs are the arguments of C.m(p, q=1). Documented in c.json: ...
 //	type CMArgs struct {
 //		P pyargs.Str // p: string, required. description
 //	}
-//	// BindCM binds Python call arguments to C.m's parameters.
-//	func BindCM(pos []pyval.Value, kw []pyval.KV) (CMArgs, error)
-//
-// and the class dispatcher
-//
-//	func callC(inst *sim.C, method string, pos []pyval.Value, kw []pyval.KV) (pyval.Value, error)
-func classStubs(c sim.Class, docs map[string]funcDoc, docFile string) (*jen.File, error) {
-	f := jen.NewFile("stubs")
-	header(f, "source: bfcl_eval/data/multi_turn_func_doc/"+docFile+" and the signatures in sim/"+c.Module+".go")
-	var cases []jen.Code
-	for _, m := range c.Methods {
-		doc, documented := docs[m.Name]
-		for name := range doc.Params {
-			if !hasParam(m, name) {
-				return nil, fmt.Errorf("%s.%s: the function document has parameter %q that the Python signature (sim) lacks", c.Name, m.Name, name)
+func emitArgs(m stubMethod) *jen.Statement {
+	fields := make([]jen.Code, len(m.Params))
+	for i, p := range m.Params {
+		typ := p.DocType
+		if typ == "" {
+			typ = "undocumented"
+		}
+		req := "required"
+		if p.Default != "" {
+			req = "default " + p.Default
+			if v, _ := defaultValue(p.Default); v == nil {
+				req += " (mutable: applied by the backend)"
 			}
 		}
-		typeName := c.Name + goName(m.Name) + "Args"
-		bindName := "Bind" + c.Name + goName(m.Name)
-		paramsVar := lowerFirst(c.Name) + goName(m.Name) + "Params"
-		summary := "is undocumented (a public method that no function document describes; callable all the same, as upstream's eval allows)"
-		if documented {
-			summary = "are documented in " + docFile + ": " + firstSentence(doc.Description)
+		comment := fmt.Sprintf("%s: %s, %s.", p.Name, typ, req)
+		if p.Doc != "" {
+			comment += " " + p.Doc
 		}
-		f.Comment(fmt.Sprintf("%s are the arguments of %s.%s, which %s", typeName, c.Name, m.Name, summary))
-		var fields []jen.Code
-		var assigns []jen.Code
-		for i, p := range m.Params {
-			dp := doc.Params[p.Name]
-			req := "optional"
-			if !p.Optional {
-				req = "required"
+		fields[i] = jen.Id(p.field()).Qual(pyargsPkg, p.view()).Comment(comment)
+	}
+	return jen.Comment(fmt.Sprintf("%s are the arguments of %s.%s. %s", m.argsType(), m.Class, m.pySignature(), m.describe())).Line().
+		Type().Id(m.argsType()).Struct(fields...)
+}
+
+// emitParams renders the parameter table Bind uses.
+func emitParams(m stubMethod) *jen.Statement {
+	items := make([]jen.Code, len(m.Params))
+	for i, p := range m.Params {
+		kv := []jen.Code{jen.Id("Name").Op(":").Lit(p.Name)}
+		if p.Default != "" {
+			kv = append(kv, jen.Id("Optional").Op(":").True())
+			if v, _ := defaultValue(p.Default); v != nil {
+				kv = append(kv, jen.Id("Default").Op(":").Add(v))
 			}
-			typ := dp.Type
-			if typ == "" {
-				typ = "any"
-			}
-			fields = append(fields, jen.Id(goName(p.Name)).Qual(pyargsPkg, argType(dp.Type)).Comment(fmt.Sprintf("%s: %s, %s. %s", p.Name, typ, req, oneLine(dp.Description))))
-			assigns = append(assigns, jen.Id(goName(p.Name)).Op(":").Qual(pyargsPkg, argType(dp.Type)).Values(jen.Id("V").Op(":").Id("v").Index(jen.Lit(i))))
 		}
-		f.Type().Id(typeName).Struct(fields...)
-		f.Line()
-		f.Var().Id(paramsVar).Op("=").Index().Qual(simPkg, "Param").ValuesFunc(func(g *jen.Group) {
-			for _, p := range m.Params {
-				d := jen.Dict{jen.Id("Name"): jen.Lit(p.Name)}
-				if p.Optional {
-					d[jen.Id("Optional")] = jen.True()
-				}
-				g.Values(d)
-			}
-		})
-		f.Line()
-		f.Comment(fmt.Sprintf("%s binds Python call arguments to %s.%s's parameters (CPython's rules and messages).", bindName, c.Name, m.Name))
-		boundVar := "v"
-		if len(m.Params) == 0 {
-			boundVar = "_"
+		items[i] = jen.Values(kv...)
+	}
+	typ := jen.Var().Id(m.paramsVar()).Op("=").Index().Qual(pyargsPkg, "Param")
+	if len(items) == 1 {
+		return typ.Values(items...)
+	}
+	return typ.Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+}
+
+// defaultValue is the Go value of an immutable Python default, or nil for a
+// mutable one ([] or {}), which upstream shares between calls and the
+// backend therefore applies itself.
+func defaultValue(src string) (jen.Code, error) {
+	switch src {
+	case "None":
+		return jen.Qual(pyvalPkg, "None"), nil
+	case "True":
+		return jen.Qual(pyvalPkg, "Bool").Call(jen.True()), nil
+	case "False":
+		return jen.Qual(pyvalPkg, "Bool").Call(jen.False()), nil
+	case "[]", "{}":
+		return nil, nil
+	}
+	if n, err := strconv.ParseInt(src, 10, 64); err == nil {
+		return jen.Qual(pyvalPkg, "Int").Call(jen.Lit(int(n))), nil
+	}
+	if strings.ContainsAny(src, ".eE") {
+		if x, err := strconv.ParseFloat(src, 64); err == nil {
+			return jen.Qual(pyvalPkg, "Float").Call(jen.Lit(x)), nil
 		}
-		f.Func().Id(bindName).Params(
-			jen.Id("pos").Index().Qual(pyvalPkg, "Value"),
-			jen.Id("kw").Index().Qual(pyvalPkg, "KV"),
-		).Params(jen.Id(typeName), jen.Error()).Block(
-			jen.List(jen.Id(boundVar), jen.Err()).Op(":=").Qual(pyargsPkg, "Bind").Call(jen.Lit(c.Name+"."+m.Name), jen.Id(paramsVar), jen.Id("pos"), jen.Id("kw")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(typeName).Values(), jen.Err())),
-			jen.Return(jen.Id(typeName).Values(assigns...), jen.Nil()),
+	}
+	if len(src) >= 2 && (src[0] == '"' || src[0] == '\'') && src[len(src)-1] == src[0] && !strings.ContainsRune(src, '\\') {
+		return jen.Qual(pyvalPkg, "Str").Call(jen.Lit(src[1 : len(src)-1])), nil
+	}
+	return nil, fmt.Errorf("default %s is not a literal the generator knows (None, True, False, a number, a plain string, [] or {})", src)
+}
+
+// emitBinder renders the binder of a method: its arguments struct, or only
+// an error for a method without parameters.
+func emitBinder(m stubMethod) *jen.Statement {
+	pos := jen.Id("pos").Index().Qual(pyvalPkg, "Value")
+	kw := jen.Id("kw").Index().Qual(pyvalPkg, "KV")
+	doc := jen.Comment(fmt.Sprintf("%s binds Python call arguments to %s's parameters (CPython's rules and messages).", m.bindName(), m.qualname())).Line()
+	if len(m.Params) == 0 {
+		return doc.Func().Id(m.bindName()).Params(pos, kw).Error().Block(
+			jen.List(jen.Id("_"), jen.Err()).Op(":=").Qual(pyargsPkg, "Bind").Call(jen.Lit(m.qualname()), jen.Nil(), jen.Id("pos"), jen.Id("kw")),
+			jen.Return(jen.Err()),
 		)
-		f.Line()
-		var callArgs []jen.Code
-		for _, p := range m.Params {
-			callArgs = append(callArgs, jen.Id("a").Dot(goName(p.Name)).Dot("V"))
+	}
+	assigns := make([]jen.Code, len(m.Params))
+	for i, p := range m.Params {
+		assigns[i] = jen.Id(p.field()).Op(":").Qual(pyargsPkg, p.view()).Values(jen.Id("V").Op(":").Id("v").Index(jen.Lit(i)))
+	}
+	return doc.Func().Id(m.bindName()).Params(pos, kw).Params(jen.Id(m.argsType()), jen.Error()).Block(
+		jen.List(jen.Id("v"), jen.Err()).Op(":=").Qual(pyargsPkg, "Bind").Call(jen.Lit(m.qualname()), jen.Id(m.paramsVar()), jen.Id("pos"), jen.Id("kw")),
+		jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Id(m.argsType()).Values(), jen.Err())),
+		jen.Return(jen.Id(m.argsType()).Values(assigns...), jen.Nil()),
+	)
+}
+
+// emitInterface renders the interface a backend class implements: one
+// method per public Python method, taking its arguments struct.
+func emitInterface(c stubClass) *jen.Statement {
+	methods := make([]jen.Code, 0, len(c.Methods))
+	for _, m := range c.Methods {
+		var params []jen.Code
+		if len(m.Params) > 0 {
+			params = append(params, jen.Id(m.argsType()))
 		}
-		argsVar := "a"
+		methods = append(methods, jen.Comment(fmt.Sprintf("%s is %s.", m.goName(), m.pySignature())).Line().
+			Id(m.goName()).Params(params...).Params(jen.Qual(pyvalPkg, "Value"), jen.Error()))
+	}
+	return jen.Comment(fmt.Sprintf("%s is what a backend of upstream's class %s implements (func_source_code/%s.py).", c.Name, c.Name, c.Module)).Line().
+		Type().Id(c.Name).Interface(methods...)
+}
+
+// emitDispatcher renders the function that binds a call to one of the
+// class's methods and calls it.
+func emitDispatcher(c stubClass) *jen.Statement {
+	cases := make([]jen.Code, 0, len(c.Methods)+1)
+	for _, m := range c.Methods {
+		var body []jen.Code
 		if len(m.Params) == 0 {
-			argsVar = "_"
+			body = []jen.Code{
+				jen.If(jen.Err().Op(":=").Id(m.bindName()).Call(jen.Id("pos"), jen.Id("kw")), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Id("inst").Dot(m.goName()).Call()),
+			}
+		} else {
+			body = []jen.Code{
+				jen.List(jen.Id("a"), jen.Err()).Op(":=").Id(m.bindName()).Call(jen.Id("pos"), jen.Id("kw")),
+				jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Id("inst").Dot(m.goName()).Call(jen.Id("a"))),
+			}
 		}
-		cases = append(cases, jen.Case(jen.Lit(m.Name)).Block(
-			jen.List(jen.Id(argsVar), jen.Err()).Op(":=").Id(bindName).Call(jen.Id("pos"), jen.Id("kw")),
-			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
-			jen.Return(jen.Id("inst").Dot(m.GoName).Call(callArgs...)),
-		))
+		cases = append(cases, jen.Case(jen.Lit(m.Name)).Block(body...))
 	}
 	cases = append(cases, jen.Default().Block(
 		jen.Return(jen.Nil(), jen.Qual(pyvalPkg, "NewAttributeError").Call(jen.Lit("'"+c.Name+"' object has no attribute '%s'"), jen.Id("method"))),
 	))
-	f.Comment(fmt.Sprintf("call%s dispatches a call on a %s instance.", c.Name, c.Name))
-	f.Func().Id("call"+c.Name).Params(
-		jen.Id("inst").Op("*").Qual(simPkg, c.Name),
+	return jen.Comment(fmt.Sprintf("call%s dispatches a call on a %s backend.", c.Name, c.Name)).Line().
+		Func().Id("call"+c.Name).Params(
+		jen.Id("inst").Id(c.Name),
 		jen.Id("method").String(),
 		jen.Id("pos").Index().Qual(pyvalPkg, "Value"),
 		jen.Id("kw").Index().Qual(pyvalPkg, "KV"),
 	).Params(jen.Qual(pyvalPkg, "Value"), jen.Error()).Block(jen.Switch(jen.Id("method")).Block(cases...))
-	return f, nil
 }
 
-// routerFile renders Call (route a call to the instance's class
-// dispatcher) and HasMethod.
-func routerFile(reg map[string]sim.Class, names []string) *jen.File {
-	f := jen.NewFile("stubs")
-	header(f, "source: the backend classes registered in sim/registry.go")
-	var cases []jen.Code
-	for _, n := range names {
-		cases = append(cases, jen.Case(jen.Op("*").Qual(simPkg, n)).Block(
-			jen.Return(jen.Id("call"+n).Call(jen.Id("x"), jen.Id("method"), jen.Id("pos"), jen.Id("kw"))),
-		))
+// emitMethods renders the class's method table (names, Go names, Python
+// parameters), sorted by name as inspect.getmembers lists them.
+func emitMethods(c stubClass) *jen.Statement {
+	rows := make([]jen.Code, len(c.Methods))
+	for i, m := range c.Methods {
+		kv := []jen.Code{jen.Id("Name").Op(":").Lit(m.Name), jen.Id("GoName").Op(":").Lit(m.goName())}
+		if len(m.Params) > 0 {
+			kv = append(kv, jen.Id("Params").Op(":").Id(m.paramsVar()))
+		}
+		rows[i] = jen.Values(kv...)
 	}
-	cases = append(cases, jen.Default().Block(jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("stubs: no dispatcher for %T"), jen.Id("inst")))))
-	f.Comment("Call binds pos and kw to the parameters of inst's method and calls it: the only path by which a call reaches a backend.")
-	f.Func().Id("Call").Params(
-		jen.Id("inst").Qual(simPkg, "Instance"),
+	return jen.Comment(fmt.Sprintf("%sMethods are the public methods of %s.", c.Name, c.Name)).Line().
+		Var().Id(c.Name+"Methods").Op("=").Index().Qual(pyargsPkg, "Method").Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, rows...)
+}
+
+// emitBackend renders the interface every backend satisfies.
+func emitBackend() *jen.Statement {
+	return jen.Comment("Backend is a backend instance; its upstream class name selects the interface it implements.").Line().
+		Type().Id("Backend").Interface(jen.Id("ClassName").Params().String())
+}
+
+// emitRouter renders Call: route a call on any backend to its class's
+// dispatcher.
+func emitRouter(classes []stubClass) *jen.Statement {
+	cases := make([]jen.Code, len(classes))
+	for i, c := range classes {
+		cases[i] = jen.Case(jen.Lit(c.Name)).Block(
+			jen.If(jen.List(jen.Id("x"), jen.Id("ok")).Op(":=").Id("inst").Assert(jen.Id(c.Name)), jen.Id("ok")).Block(
+				jen.Return(jen.Id("call"+c.Name).Call(jen.Id("x"), jen.Id("method"), jen.Id("pos"), jen.Id("kw"))),
+			),
+		)
+	}
+	return jen.Comment("Call binds pos and kw to the parameters of inst's method and calls it: the only path by which a call reaches a backend.").Line().
+		Func().Id("Call").Params(
+		jen.Id("inst").Id("Backend"),
 		jen.Id("method").String(),
 		jen.Id("pos").Index().Qual(pyvalPkg, "Value"),
 		jen.Id("kw").Index().Qual(pyvalPkg, "KV"),
 	).Params(jen.Qual(pyvalPkg, "Value"), jen.Error()).Block(
-		jen.Switch(jen.Id("x").Op(":=").Id("inst").Assert(jen.Type())).Block(cases...),
+		jen.Switch(jen.Id("inst").Dot("ClassName").Call()).Block(cases...),
+		jen.Return(jen.Nil(), jen.Qual("fmt", "Errorf").Call(jen.Lit("stubs: %T does not implement the interface of class %q"), jen.Id("inst"), jen.Id("inst").Dot("ClassName").Call())),
 	)
-	var hcases []jen.Code
-	for _, n := range names {
-		hcases = append(hcases, jen.Case(jen.Lit(n)).Block(
+}
+
+// emitHasMethod renders HasMethod.
+func emitHasMethod(classes []stubClass) *jen.Statement {
+	cases := make([]jen.Code, len(classes))
+	for i, c := range classes {
+		cases[i] = jen.Case(jen.Lit(c.Name)).Block(
 			jen.Switch(jen.Id("method")).Block(
 				jen.CaseFunc(func(g *jen.Group) {
-					for _, m := range reg[n].Methods {
+					for _, m := range c.Methods {
 						g.Lit(m.Name)
 					}
 				}).Block(jen.Return(jen.True())),
 			),
-		))
+		)
 	}
-	f.Comment("HasMethod reports whether class has the public method.")
-	f.Func().Id("HasMethod").Params(jen.List(jen.Id("class"), jen.Id("method")).String()).Bool().Block(
-		jen.Switch(jen.Id("class")).Block(hcases...),
+	return jen.Comment("HasMethod reports whether class has the public method.").Line().
+		Func().Id("HasMethod").Params(jen.List(jen.Id("class"), jen.Id("method")).String()).Bool().Block(
+		jen.Switch(jen.Id("class")).Block(cases...),
 		jen.Return(jen.False()),
 	)
-	return f
 }
 
-func hasParam(m sim.Method, name string) bool {
+func hasParam(m sigMethod, name string) bool {
 	for _, p := range m.Params {
 		if p.Name == name {
 			return true
 		}
 	}
 	return false
+}
+
+func sortedDocNames(docs map[string]funcDoc) []string {
+	out := make([]string, 0, len(docs))
+	for n := range docs {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func lowerFirst(s string) string {

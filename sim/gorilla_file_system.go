@@ -7,6 +7,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math"
 	"math/big"
 	"sort"
@@ -522,10 +523,8 @@ func (g *GorillaFileSystem) Pwd() (pyval.Value, error) {
 }
 
 // Ls is upstream's ls(a=False).
-func (g *GorillaFileSystem) Ls(a pyval.Value) (pyval.Value, error) {
-	if a == nil {
-		a = pyval.Bool(false)
-	}
+func (g *GorillaFileSystem) Ls(args stubs.GorillaFileSystemLsArgs) (pyval.Value, error) {
+	a := args.A.V
 	keys := g.currentDir.Contents.Keys()
 	if !pyval.Truthy(a) {
 		kept := keys[:0]
@@ -544,7 +543,8 @@ func (g *GorillaFileSystem) Ls(a pyval.Value) (pyval.Value, error) {
 }
 
 // Cd is upstream's cd(folder).
-func (g *GorillaFileSystem) Cd(folder pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Cd(args stubs.GorillaFileSystemCdArgs) (pyval.Value, error) {
+	folder := args.Folder.V
 	fs, ok := folder.(pyval.Str)
 	if !ok {
 		return nil, saNoAttr(folder, "rstrip")
@@ -617,7 +617,8 @@ func (g *GorillaFileSystem) navigate(path pyval.Value) (*Directory, *pyval.Dict,
 }
 
 // Mkdir is upstream's mkdir(dir_name).
-func (g *GorillaFileSystem) Mkdir(dirName pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Mkdir(args stubs.GorillaFileSystemMkdirArgs) (pyval.Value, error) {
+	dirName := args.DirName.V
 	ok, err := validName(dirName)
 	if err != nil {
 		return nil, err
@@ -639,7 +640,8 @@ func (g *GorillaFileSystem) Mkdir(dirName pyval.Value) (pyval.Value, error) {
 }
 
 // Touch is upstream's touch(file_name).
-func (g *GorillaFileSystem) Touch(fileName pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Touch(args stubs.GorillaFileSystemTouchArgs) (pyval.Value, error) {
+	fileName := args.FileName.V
 	ok, err := validName(fileName)
 	if err != nil {
 		return nil, err
@@ -661,7 +663,8 @@ func (g *GorillaFileSystem) Touch(fileName pyval.Value) (pyval.Value, error) {
 }
 
 // Echo is upstream's echo(content, file_name=None).
-func (g *GorillaFileSystem) Echo(content, fileName pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Echo(args stubs.GorillaFileSystemEchoArgs) (pyval.Value, error) {
+	content, fileName := args.Content.V, args.FileName.V
 	if fileName == nil || fileName == pyval.None {
 		return gfsResult("terminal_output", content), nil
 	}
@@ -695,7 +698,8 @@ func (g *GorillaFileSystem) Echo(content, fileName pyval.Value) (pyval.Value, er
 }
 
 // Cat is upstream's cat(file_name).
-func (g *GorillaFileSystem) Cat(fileName pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Cat(args stubs.GorillaFileSystemCatArgs) (pyval.Value, error) {
+	fileName := args.FileName.V
 	ok, err := validName(fileName)
 	if err != nil {
 		return nil, err
@@ -721,13 +725,8 @@ func (g *GorillaFileSystem) Cat(fileName pyval.Value) (pyval.Value, error) {
 }
 
 // Find is upstream's find(path='.', name=None).
-func (g *GorillaFileSystem) Find(path, name pyval.Value) (pyval.Value, error) {
-	if path == nil {
-		path = pyval.Str(".")
-	}
-	if name == nil {
-		name = pyval.None
-	}
+func (g *GorillaFileSystem) Find(args stubs.GorillaFileSystemFindArgs) (pyval.Value, error) {
+	path, name := args.Path.V, args.Name.V
 	target, errDict, err := g.navigate(path)
 	if err != nil {
 		return nil, err
@@ -791,10 +790,8 @@ func (g *GorillaFileSystem) localFile(name pyval.Value) (*File, error) {
 }
 
 // Wc is upstream's wc(file_name, mode='l').
-func (g *GorillaFileSystem) Wc(fileName, mode pyval.Value) (pyval.Value, error) {
-	if mode == nil {
-		mode = pyval.Str("l")
-	}
+func (g *GorillaFileSystem) Wc(args stubs.GorillaFileSystemWcArgs) (pyval.Value, error) {
+	fileName, mode := args.FileName.V, args.Mode.V
 	m, _ := mode.(pyval.Str)
 	if m != "l" && m != "w" && m != "c" {
 		return gfsError("wc: invalid mode '%s'", pyval.StrOf(mode)), nil
@@ -836,7 +833,8 @@ func gfsCount(n int, typ string) *pyval.Dict {
 }
 
 // Sort is upstream's sort(file_name).
-func (g *GorillaFileSystem) Sort(fileName pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Sort(args stubs.GorillaFileSystemSortArgs) (pyval.Value, error) {
+	fileName := args.FileName.V
 	f, err := g.localFile(fileName)
 	if err != nil {
 		return nil, err
@@ -853,7 +851,8 @@ func (g *GorillaFileSystem) Sort(fileName pyval.Value) (pyval.Value, error) {
 }
 
 // Grep is upstream's grep(file_name, pattern).
-func (g *GorillaFileSystem) Grep(fileName, pattern pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Grep(args stubs.GorillaFileSystemGrepArgs) (pyval.Value, error) {
+	fileName, pattern := args.FileName.V, args.Pattern.V
 	f, err := g.localFile(fileName)
 	if err != nil {
 		return nil, err
@@ -879,10 +878,8 @@ func (g *GorillaFileSystem) Grep(fileName, pattern pyval.Value) (pyval.Value, er
 }
 
 // Du is upstream's du(human_readable=False).
-func (g *GorillaFileSystem) Du(humanReadable pyval.Value) (pyval.Value, error) {
-	if humanReadable == nil {
-		humanReadable = pyval.Bool(false)
-	}
+func (g *GorillaFileSystem) Du(args stubs.GorillaFileSystemDuArgs) (pyval.Value, error) {
+	humanReadable := args.HumanReadable.V
 	var size func(v pyval.Value, depth int) (int64, error)
 	size = func(v pyval.Value, depth int) (int64, error) {
 		switch x := v.(type) {
@@ -939,10 +936,8 @@ func (g *GorillaFileSystem) Du(humanReadable pyval.Value) (pyval.Value, error) {
 }
 
 // Tail is upstream's tail(file_name, lines=10).
-func (g *GorillaFileSystem) Tail(fileName, lines pyval.Value) (pyval.Value, error) {
-	if lines == nil {
-		lines = pyval.Int(10)
-	}
+func (g *GorillaFileSystem) Tail(args stubs.GorillaFileSystemTailArgs) (pyval.Value, error) {
+	fileName, lines := args.FileName.V, args.Lines.V
 	f, err := g.localFile(fileName)
 	if err != nil {
 		return nil, err
@@ -981,7 +976,8 @@ func (g *GorillaFileSystem) Tail(fileName, lines pyval.Value) (pyval.Value, erro
 }
 
 // Diff is upstream's diff(file_name1, file_name2).
-func (g *GorillaFileSystem) Diff(fileName1, fileName2 pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Diff(args stubs.GorillaFileSystemDiffArgs) (pyval.Value, error) {
+	fileName1, fileName2 := args.FileName1.V, args.FileName2.V
 	has1, err := g.currentDir.has(fileName1)
 	if err != nil {
 		return nil, err
@@ -1056,7 +1052,8 @@ func (g *GorillaFileSystem) sourceItem(op, verb string, source, destination pyva
 // Mv is upstream's mv(source, destination). A moved directory is a new
 // Directory object that shares the old one's contents dict; the children
 // keep their old parent.
-func (g *GorillaFileSystem) Mv(source, destination pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Mv(args stubs.GorillaFileSystemMvArgs) (pyval.Value, error) {
+	source, destination := args.Source.V, args.Destination.V
 	item, errDict, err := g.sourceItem("mv", "move", source, destination)
 	if err != nil || errDict != nil {
 		return saDictOrNil(errDict), err
@@ -1108,7 +1105,8 @@ func (g *GorillaFileSystem) Mv(source, destination pyval.Value) (pyval.Value, er
 }
 
 // Rm is upstream's rm(file_name).
-func (g *GorillaFileSystem) Rm(fileName pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Rm(args stubs.GorillaFileSystemRmArgs) (pyval.Value, error) {
+	fileName := args.FileName.V
 	exists, err := g.currentDir.has(fileName)
 	if err != nil {
 		return nil, err
@@ -1129,7 +1127,8 @@ func (g *GorillaFileSystem) Rm(fileName pyval.Value) (pyval.Value, error) {
 }
 
 // Rmdir is upstream's rmdir(dir_name).
-func (g *GorillaFileSystem) Rmdir(dirName pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Rmdir(args stubs.GorillaFileSystemRmdirArgs) (pyval.Value, error) {
+	dirName := args.DirName.V
 	exists, err := g.currentDir.has(dirName)
 	if err != nil {
 		return nil, err
@@ -1157,7 +1156,8 @@ func (g *GorillaFileSystem) Rmdir(dirName pyval.Value) (pyval.Value, error) {
 // Its "already exists" check looks up "<destination>/<source>", which is
 // never a key, so copying onto an existing name raises _add_file's
 // ValueError, as upstream does.
-func (g *GorillaFileSystem) Cp(source, destination pyval.Value) (pyval.Value, error) {
+func (g *GorillaFileSystem) Cp(args stubs.GorillaFileSystemCpArgs) (pyval.Value, error) {
+	source, destination := args.Source.V, args.Destination.V
 	item, errDict, err := g.sourceItem("cp", "copy", source, destination)
 	if err != nil || errDict != nil {
 		return saDictOrNil(errDict), err
@@ -1216,29 +1216,10 @@ func saDictOrNil(d *pyval.Dict) pyval.Value {
 
 func classGorillaFileSystem() Class {
 	return Class{
-		Name:   "GorillaFileSystem",
-		Module: "gorilla_file_system",
-		New:    func(env *Env) Instance { return NewGorillaFileSystem(env) },
-		Methods: []Method{
-			{Name: "cat", GoName: "Cat", Params: []Param{{Name: "file_name"}}},
-			{Name: "cd", GoName: "Cd", Params: []Param{{Name: "folder"}}},
-			{Name: "cp", GoName: "Cp", Params: []Param{{Name: "source"}, {Name: "destination"}}},
-			{Name: "diff", GoName: "Diff", Params: []Param{{Name: "file_name1"}, {Name: "file_name2"}}},
-			{Name: "du", GoName: "Du", Params: []Param{{Name: "human_readable", Optional: true}}},
-			{Name: "echo", GoName: "Echo", Params: []Param{{Name: "content"}, {Name: "file_name", Optional: true}}},
-			{Name: "find", GoName: "Find", Params: []Param{{Name: "path", Optional: true}, {Name: "name", Optional: true}}},
-			{Name: "grep", GoName: "Grep", Params: []Param{{Name: "file_name"}, {Name: "pattern"}}},
-			{Name: "ls", GoName: "Ls", Params: []Param{{Name: "a", Optional: true}}},
-			{Name: "mkdir", GoName: "Mkdir", Params: []Param{{Name: "dir_name"}}},
-			{Name: "mv", GoName: "Mv", Params: []Param{{Name: "source"}, {Name: "destination"}}},
-			{Name: "pwd", GoName: "Pwd"},
-			{Name: "rm", GoName: "Rm", Params: []Param{{Name: "file_name"}}},
-			{Name: "rmdir", GoName: "Rmdir", Params: []Param{{Name: "dir_name"}}},
-			{Name: "sort", GoName: "Sort", Params: []Param{{Name: "file_name"}}},
-			{Name: "tail", GoName: "Tail", Params: []Param{{Name: "file_name"}, {Name: "lines", Optional: true}}},
-			{Name: "touch", GoName: "Touch", Params: []Param{{Name: "file_name"}}},
-			{Name: "wc", GoName: "Wc", Params: []Param{{Name: "file_name"}, {Name: "mode", Optional: true}}},
-		},
+		Name:    "GorillaFileSystem",
+		Module:  "gorilla_file_system",
+		New:     func(env *Env) Instance { return NewGorillaFileSystem(env) },
+		Methods: stubs.GorillaFileSystemMethods,
 	}
 }
 

@@ -12,6 +12,7 @@ package sim
 // matches mpmath 1.2 / CPython's decimal exactly.
 
 import (
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/bigmath"
 	"math"
 	"math/big"
@@ -94,7 +95,8 @@ func catchType(v pyval.Value, err error, msg string) (pyval.Value, error) {
 
 // Logarithm is upstream's logarithm(value, base, precision): mpmath with
 // mp.dps = precision; every exception becomes {"error": str(e)}.
-func (*MathAPI) Logarithm(value, base, precision pyval.Value) (pyval.Value, error) {
+func (*MathAPI) Logarithm(args stubs.MathAPILogarithmArgs) (pyval.Value, error) {
+	value, base, precision := args.Value.V, args.Base.V, args.Precision.V
 	ctx, err := newMPContext(precision)
 	if err != nil {
 		return mathError(err.Error()), nil
@@ -115,7 +117,8 @@ func (*MathAPI) Logarithm(value, base, precision pyval.Value) (pyval.Value, erro
 }
 
 // Mean is upstream's mean(numbers).
-func (*MathAPI) Mean(numbers pyval.Value) (pyval.Value, error) {
+func (*MathAPI) Mean(args stubs.MathAPIMeanArgs) (pyval.Value, error) {
+	numbers := args.Numbers.V
 	if !pyval.Truthy(numbers) {
 		return mathError("Cannot calculate mean of an empty list"), nil
 	}
@@ -140,7 +143,8 @@ func mathMean(numbers pyval.Value) (pyval.Value, error) {
 }
 
 // StandardDeviation is upstream's standard_deviation(numbers).
-func (*MathAPI) StandardDeviation(numbers pyval.Value) (pyval.Value, error) {
+func (*MathAPI) StandardDeviation(args stubs.MathAPIStandardDeviationArgs) (pyval.Value, error) {
+	numbers := args.Numbers.V
 	if !pyval.Truthy(numbers) {
 		return mathError("Cannot calculate standard deviation of an empty list"), nil
 	}
@@ -213,7 +217,8 @@ func siToMeters(unit string) pyval.Value {
 }
 
 // SiUnitConversion is upstream's si_unit_conversion(value, unit_in, unit_out).
-func (*MathAPI) SiUnitConversion(value, unitIn, unitOut pyval.Value) (pyval.Value, error) {
+func (*MathAPI) SiUnitConversion(args stubs.MathAPISiUnitConversionArgs) (pyval.Value, error) {
+	value, unitIn, unitOut := args.Value.V, args.UnitIn.V, args.UnitOut.V
 	if !isRealNumber(value) {
 		return mathError("Value must be a number"), nil
 	}
@@ -277,7 +282,8 @@ func imperialFactor(key string) (pyval.Value, bool) {
 }
 
 // ImperialSiConversion is upstream's imperial_si_conversion(value, unit_in, unit_out).
-func (*MathAPI) ImperialSiConversion(value, unitIn, unitOut pyval.Value) (pyval.Value, error) {
+func (*MathAPI) ImperialSiConversion(args stubs.MathAPIImperialSiConversionArgs) (pyval.Value, error) {
+	value, unitIn, unitOut := args.Value.V, args.UnitIn.V, args.UnitOut.V
 	if !isRealNumber(value) {
 		return mathError("Value must be a number"), nil
 	}
@@ -313,19 +319,22 @@ func (*MathAPI) ImperialSiConversion(value, unitIn, unitOut pyval.Value) (pyval.
 }
 
 // Add is upstream's add(a, b).
-func (*MathAPI) Add(a, b pyval.Value) (pyval.Value, error) {
+func (*MathAPI) Add(args stubs.MathAPIAddArgs) (pyval.Value, error) {
+	a, b := args.A.V, args.B.V
 	r, err := pyval.Add(a, b)
 	return catchType(r, err, "Both inputs must be numbers")
 }
 
 // Subtract is upstream's subtract(a, b).
-func (*MathAPI) Subtract(a, b pyval.Value) (pyval.Value, error) {
+func (*MathAPI) Subtract(args stubs.MathAPISubtractArgs) (pyval.Value, error) {
+	a, b := args.A.V, args.B.V
 	r, err := pyval.Sub(a, b)
 	return catchType(r, err, "Both inputs must be numbers")
 }
 
 // Multiply is upstream's multiply(a, b).
-func (*MathAPI) Multiply(a, b pyval.Value) (pyval.Value, error) {
+func (*MathAPI) Multiply(args stubs.MathAPIMultiplyArgs) (pyval.Value, error) {
+	a, b := args.A.V, args.B.V
 	if !isRealNumber(a) || !isRealNumber(b) {
 		return mathError("Both inputs must be numbers"), nil
 	}
@@ -334,7 +343,8 @@ func (*MathAPI) Multiply(a, b pyval.Value) (pyval.Value, error) {
 }
 
 // Divide is upstream's divide(a, b).
-func (*MathAPI) Divide(a, b pyval.Value) (pyval.Value, error) {
+func (*MathAPI) Divide(args stubs.MathAPIDivideArgs) (pyval.Value, error) {
+	a, b := args.A.V, args.B.V
 	if pyval.Equal(b, pyval.Int(0)) {
 		return mathError("Cannot divide by zero"), nil
 	}
@@ -344,7 +354,8 @@ func (*MathAPI) Divide(a, b pyval.Value) (pyval.Value, error) {
 
 // Power is upstream's power(base, exponent). A negative base with a
 // non-integral exponent gives a Python complex, as float.__pow__ does.
-func (*MathAPI) Power(base, exponent pyval.Value) (pyval.Value, error) {
+func (*MathAPI) Power(args stubs.MathAPIPowerArgs) (pyval.Value, error) {
+	base, exponent := args.Base.V, args.Exponent.V
 	r, err := pyPow(base, exponent)
 	return catchType(r, err, "Both inputs must be numbers")
 }
@@ -447,7 +458,8 @@ func pyFloatPow(iv, iw float64) (pyval.Value, error) {
 
 // SquareRoot is upstream's square_root(number, precision): decimal module
 // with getcontext().prec = precision.
-func (*MathAPI) SquareRoot(number, precision pyval.Value) (pyval.Value, error) {
+func (*MathAPI) SquareRoot(args stubs.MathAPISquareRootArgs) (pyval.Value, error) {
+	number, precision := args.Number.V, args.Precision.V
 	const msg = "Input must be a number or computation resulted in an invalid operation"
 	neg, err := pyval.Less(number, pyval.Int(0))
 	if err != nil {
@@ -477,22 +489,22 @@ func (*MathAPI) SquareRoot(number, precision pyval.Value) (pyval.Value, error) {
 }
 
 // AbsoluteValue is upstream's absolute_value(number).
-func (*MathAPI) AbsoluteValue(number pyval.Value) (pyval.Value, error) {
+func (*MathAPI) AbsoluteValue(args stubs.MathAPIAbsoluteValueArgs) (pyval.Value, error) {
+	number := args.Number.V
 	r, err := pyval.Abs(number)
 	return catchType(r, err, "Input must be a number")
 }
 
 // RoundNumber is upstream's round_number(number, decimal_places=0).
-func (*MathAPI) RoundNumber(number, decimalPlaces pyval.Value) (pyval.Value, error) {
-	if decimalPlaces == nil {
-		decimalPlaces = pyval.Int(0)
-	}
+func (*MathAPI) RoundNumber(args stubs.MathAPIRoundNumberArgs) (pyval.Value, error) {
+	number, decimalPlaces := args.Number.V, args.DecimalPlaces.V
 	r, err := pyval.Round(number, decimalPlaces)
 	return catchType(r, err, "First input must be a number, second input must be an integer")
 }
 
 // Percentage is upstream's percentage(part, whole).
-func (*MathAPI) Percentage(part, whole pyval.Value) (pyval.Value, error) {
+func (*MathAPI) Percentage(args stubs.MathAPIPercentageArgs) (pyval.Value, error) {
+	part, whole := args.Part.V, args.Whole.V
 	if pyval.Equal(whole, pyval.Int(0)) {
 		return mathError("Whole value cannot be zero"), nil
 	}
@@ -530,7 +542,8 @@ func minMax(numbers pyval.Value, op string) (pyval.Value, error) {
 }
 
 // MinValue is upstream's min_value(numbers).
-func (*MathAPI) MinValue(numbers pyval.Value) (pyval.Value, error) {
+func (*MathAPI) MinValue(args stubs.MathAPIMinValueArgs) (pyval.Value, error) {
+	numbers := args.Numbers.V
 	if !pyval.Truthy(numbers) {
 		return mathError("Cannot find minimum of an empty list"), nil
 	}
@@ -539,7 +552,8 @@ func (*MathAPI) MinValue(numbers pyval.Value) (pyval.Value, error) {
 }
 
 // MaxValue is upstream's max_value(numbers).
-func (*MathAPI) MaxValue(numbers pyval.Value) (pyval.Value, error) {
+func (*MathAPI) MaxValue(args stubs.MathAPIMaxValueArgs) (pyval.Value, error) {
+	numbers := args.Numbers.V
 	if !pyval.Truthy(numbers) {
 		return mathError("Cannot find maximum of an empty list"), nil
 	}
@@ -548,7 +562,8 @@ func (*MathAPI) MaxValue(numbers pyval.Value) (pyval.Value, error) {
 }
 
 // SumValues is upstream's sum_values(numbers).
-func (*MathAPI) SumValues(numbers pyval.Value) (pyval.Value, error) {
+func (*MathAPI) SumValues(args stubs.MathAPISumValuesArgs) (pyval.Value, error) {
+	numbers := args.Numbers.V
 	if !pyval.Truthy(numbers) {
 		return mathError("Cannot calculate sum of an empty list"), nil
 	}
@@ -568,25 +583,7 @@ func classMathAPI() Class {
 		Module:    "math_api",
 		Stateless: true,
 		New:       func(env *Env) Instance { return NewMathAPI(env) },
-		Methods: []Method{
-			{Name: "absolute_value", GoName: "AbsoluteValue", Params: []Param{{Name: "number"}}},
-			{Name: "add", GoName: "Add", Params: []Param{{Name: "a"}, {Name: "b"}}},
-			{Name: "divide", GoName: "Divide", Params: []Param{{Name: "a"}, {Name: "b"}}},
-			{Name: "imperial_si_conversion", GoName: "ImperialSiConversion", Params: []Param{{Name: "value"}, {Name: "unit_in"}, {Name: "unit_out"}}},
-			{Name: "logarithm", GoName: "Logarithm", Params: []Param{{Name: "value"}, {Name: "base"}, {Name: "precision"}}},
-			{Name: "max_value", GoName: "MaxValue", Params: []Param{{Name: "numbers"}}},
-			{Name: "mean", GoName: "Mean", Params: []Param{{Name: "numbers"}}},
-			{Name: "min_value", GoName: "MinValue", Params: []Param{{Name: "numbers"}}},
-			{Name: "multiply", GoName: "Multiply", Params: []Param{{Name: "a"}, {Name: "b"}}},
-			{Name: "percentage", GoName: "Percentage", Params: []Param{{Name: "part"}, {Name: "whole"}}},
-			{Name: "power", GoName: "Power", Params: []Param{{Name: "base"}, {Name: "exponent"}}},
-			{Name: "round_number", GoName: "RoundNumber", Params: []Param{{Name: "number"}, {Name: "decimal_places", Optional: true}}},
-			{Name: "si_unit_conversion", GoName: "SiUnitConversion", Params: []Param{{Name: "value"}, {Name: "unit_in"}, {Name: "unit_out"}}},
-			{Name: "square_root", GoName: "SquareRoot", Params: []Param{{Name: "number"}, {Name: "precision"}}},
-			{Name: "standard_deviation", GoName: "StandardDeviation", Params: []Param{{Name: "numbers"}}},
-			{Name: "subtract", GoName: "Subtract", Params: []Param{{Name: "a"}, {Name: "b"}}},
-			{Name: "sum_values", GoName: "SumValues", Params: []Param{{Name: "numbers"}}},
-		},
+		Methods:   stubs.MathAPIMethods,
 	}
 }
 

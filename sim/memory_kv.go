@@ -6,6 +6,7 @@ package sim
 // is rank_bm25 0.2.2's BM25Plus (internal/bm25), scores bit-identical.
 
 import (
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"regexp"
 	"strconv"
 
@@ -236,18 +237,21 @@ func kvListKeys(mem *pyval.Dict) (pyval.Value, error) {
 }
 
 // CoreMemoryAdd is core_memory_add(key, value).
-func (m *MemoryAPI_kv) CoreMemoryAdd(key, value pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_kv) CoreMemoryAdd(args stubs.MemoryAPI_kvCoreMemoryAddArgs) (pyval.Value, error) {
+	key, value := args.Key.V, args.Value.V
 	return kvAdd(m.coreMemory, key, value, kvMaxCoreMemorySize, kvMaxCoreMemoryEntryLength,
 		"Core memory is full. Please clear some entries.", "Key-value pair added.")
 }
 
 // CoreMemoryRemove is core_memory_remove(key).
-func (m *MemoryAPI_kv) CoreMemoryRemove(key pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_kv) CoreMemoryRemove(args stubs.MemoryAPI_kvCoreMemoryRemoveArgs) (pyval.Value, error) {
+	key := args.Key.V
 	return kvRemove(m.coreMemory, key)
 }
 
 // CoreMemoryReplace is core_memory_replace(key, value).
-func (m *MemoryAPI_kv) CoreMemoryReplace(key, value pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_kv) CoreMemoryReplace(args stubs.MemoryAPI_kvCoreMemoryReplaceArgs) (pyval.Value, error) {
+	key, value := args.Key.V, args.Value.V
 	return kvReplace(m.coreMemory, key, value, kvMaxCoreMemoryEntryLength)
 }
 
@@ -258,7 +262,8 @@ func (m *MemoryAPI_kv) CoreMemoryClear() (pyval.Value, error) {
 }
 
 // CoreMemoryRetrieve is core_memory_retrieve(key).
-func (m *MemoryAPI_kv) CoreMemoryRetrieve(key pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_kv) CoreMemoryRetrieve(args stubs.MemoryAPI_kvCoreMemoryRetrieveArgs) (pyval.Value, error) {
+	key := args.Key.V
 	return kvRetrieve(m.coreMemory, key)
 }
 
@@ -267,7 +272,8 @@ func (m *MemoryAPI_kv) CoreMemoryListKeys() (pyval.Value, error) { return kvList
 
 // CoreMemoryKeySearch is core_memory_key_search(query, k=5). An empty core
 // memory raises ZeroDivisionError("division by zero") as rank_bm25 does.
-func (m *MemoryAPI_kv) CoreMemoryKeySearch(query, k pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_kv) CoreMemoryKeySearch(args stubs.MemoryAPI_kvCoreMemoryKeySearchArgs) (pyval.Value, error) {
+	query, k := args.Query.V, args.K.V
 	return kvSimilaritySearch(query, m.coreMemory.Keys(), k)
 }
 
@@ -276,18 +282,21 @@ func (m *MemoryAPI_kv) CoreMemoryKeySearch(query, k pyval.Value) (pyval.Value, e
 func (m *MemoryAPI_kv) CoreMemoryRetrieveAll() (pyval.Value, error) { return m.coreMemory, nil }
 
 // ArchivalMemoryAdd is archival_memory_add(key, value).
-func (m *MemoryAPI_kv) ArchivalMemoryAdd(key, value pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_kv) ArchivalMemoryAdd(args stubs.MemoryAPI_kvArchivalMemoryAddArgs) (pyval.Value, error) {
+	key, value := args.Key.V, args.Value.V
 	return kvAdd(m.archivalMemory, key, value, kvMaxArchivalMemorySize, kvMaxArchivalMemoryEntryLength,
 		"Long term memory is full. Please clear some entries.", "Key added.")
 }
 
 // ArchivalMemoryRemove is archival_memory_remove(key).
-func (m *MemoryAPI_kv) ArchivalMemoryRemove(key pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_kv) ArchivalMemoryRemove(args stubs.MemoryAPI_kvArchivalMemoryRemoveArgs) (pyval.Value, error) {
+	key := args.Key.V
 	return kvRemove(m.archivalMemory, key)
 }
 
 // ArchivalMemoryReplace is archival_memory_replace(key, value).
-func (m *MemoryAPI_kv) ArchivalMemoryReplace(key, value pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_kv) ArchivalMemoryReplace(args stubs.MemoryAPI_kvArchivalMemoryReplaceArgs) (pyval.Value, error) {
+	key, value := args.Key.V, args.Value.V
 	return kvReplace(m.archivalMemory, key, value, kvMaxArchivalMemoryEntryLength)
 }
 
@@ -298,7 +307,8 @@ func (m *MemoryAPI_kv) ArchivalMemoryClear() (pyval.Value, error) {
 }
 
 // ArchivalMemoryRetrieve is archival_memory_retrieve(key).
-func (m *MemoryAPI_kv) ArchivalMemoryRetrieve(key pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_kv) ArchivalMemoryRetrieve(args stubs.MemoryAPI_kvArchivalMemoryRetrieveArgs) (pyval.Value, error) {
+	key := args.Key.V
 	return kvRetrieve(m.archivalMemory, key)
 }
 
@@ -308,32 +318,17 @@ func (m *MemoryAPI_kv) ArchivalMemoryListKeys() (pyval.Value, error) {
 }
 
 // ArchivalMemoryKeySearch is archival_memory_key_search(query, k=5).
-func (m *MemoryAPI_kv) ArchivalMemoryKeySearch(query, k pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_kv) ArchivalMemoryKeySearch(args stubs.MemoryAPI_kvArchivalMemoryKeySearchArgs) (pyval.Value, error) {
+	query, k := args.Query.V, args.K.V
 	return kvSimilaritySearch(query, m.archivalMemory.Keys(), k)
 }
 
 // classMemoryAPIKV describes MemoryAPI_kv for the registry (sim.Classes).
 func classMemoryAPIKV() Class {
 	return Class{
-		Name:   "MemoryAPI_kv",
-		Module: "memory_kv",
-		New:    func(env *Env) Instance { return NewMemoryAPIKV(env) },
-		Methods: []Method{
-			{Name: "archival_memory_add", GoName: "ArchivalMemoryAdd", Params: []Param{{Name: "key"}, {Name: "value"}}},
-			{Name: "archival_memory_clear", GoName: "ArchivalMemoryClear"},
-			{Name: "archival_memory_key_search", GoName: "ArchivalMemoryKeySearch", Params: []Param{{Name: "query"}, {Name: "k", Optional: true}}},
-			{Name: "archival_memory_list_keys", GoName: "ArchivalMemoryListKeys"},
-			{Name: "archival_memory_remove", GoName: "ArchivalMemoryRemove", Params: []Param{{Name: "key"}}},
-			{Name: "archival_memory_replace", GoName: "ArchivalMemoryReplace", Params: []Param{{Name: "key"}, {Name: "value"}}},
-			{Name: "archival_memory_retrieve", GoName: "ArchivalMemoryRetrieve", Params: []Param{{Name: "key"}}},
-			{Name: "core_memory_add", GoName: "CoreMemoryAdd", Params: []Param{{Name: "key"}, {Name: "value"}}},
-			{Name: "core_memory_clear", GoName: "CoreMemoryClear"},
-			{Name: "core_memory_key_search", GoName: "CoreMemoryKeySearch", Params: []Param{{Name: "query"}, {Name: "k", Optional: true}}},
-			{Name: "core_memory_list_keys", GoName: "CoreMemoryListKeys"},
-			{Name: "core_memory_remove", GoName: "CoreMemoryRemove", Params: []Param{{Name: "key"}}},
-			{Name: "core_memory_replace", GoName: "CoreMemoryReplace", Params: []Param{{Name: "key"}, {Name: "value"}}},
-			{Name: "core_memory_retrieve", GoName: "CoreMemoryRetrieve", Params: []Param{{Name: "key"}}},
-			{Name: "core_memory_retrieve_all", GoName: "CoreMemoryRetrieveAll"},
-		},
+		Name:    "MemoryAPI_kv",
+		Module:  "memory_kv",
+		New:     func(env *Env) Instance { return NewMemoryAPIKV(env) },
+		Methods: stubs.MemoryAPI_kvMethods,
 	}
 }

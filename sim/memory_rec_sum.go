@@ -5,6 +5,7 @@ package sim
 // the size limit are protocol constants reproduced from that file.
 
 import (
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"strconv"
 	"strings"
 
@@ -85,7 +86,8 @@ func recSumTooLong(what string) string {
 }
 
 // MemoryAppend is memory_append(text).
-func (m *MemoryAPI_rec_sum) MemoryAppend(text pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_rec_sum) MemoryAppend(args stubs.MemoryAPI_rec_sumMemoryAppendArgs) (pyval.Value, error) {
+	text := args.Text.V
 	t := pyval.StrOf(text)
 	if memStrLen(m.memory+t) > recSumMaxEntryLength {
 		return memStatus("error", recSumTooLong("appending")), nil
@@ -95,7 +97,8 @@ func (m *MemoryAPI_rec_sum) MemoryAppend(text pyval.Value) (pyval.Value, error) 
 }
 
 // MemoryUpdate is memory_update(text).
-func (m *MemoryAPI_rec_sum) MemoryUpdate(text pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_rec_sum) MemoryUpdate(args stubs.MemoryAPI_rec_sumMemoryUpdateArgs) (pyval.Value, error) {
+	text := args.Text.V
 	t := pyval.StrOf(text)
 	if memStrLen(t) > recSumMaxEntryLength {
 		return memStatus("error", recSumTooLong("updating")), nil
@@ -113,7 +116,8 @@ func (m *MemoryAPI_rec_sum) MemoryClear() (pyval.Value, error) {
 // MemoryReplace is memory_replace(old_text, new_text): every occurrence is
 // replaced (str.replace; an empty old_text inserts new_text between all
 // characters); only new_text's length is checked.
-func (m *MemoryAPI_rec_sum) MemoryReplace(oldText, newText pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_rec_sum) MemoryReplace(args stubs.MemoryAPI_rec_sumMemoryReplaceArgs) (pyval.Value, error) {
+	oldText, newText := args.OldText.V, args.NewText.V
 	o, n := pyval.StrOf(oldText), pyval.StrOf(newText)
 	if !strings.Contains(m.memory, o) {
 		return memStatus("error", "Text '"+o+"' not found in memory."), nil
@@ -136,15 +140,9 @@ func (m *MemoryAPI_rec_sum) MemoryRetrieve() (pyval.Value, error) {
 // classMemoryAPIRecSum describes MemoryAPI_rec_sum for the registry.
 func classMemoryAPIRecSum() Class {
 	return Class{
-		Name:   "MemoryAPI_rec_sum",
-		Module: "memory_rec_sum",
-		New:    func(env *Env) Instance { return NewMemoryAPIRecSum(env) },
-		Methods: []Method{
-			{Name: "memory_append", GoName: "MemoryAppend", Params: []Param{{Name: "text"}}},
-			{Name: "memory_clear", GoName: "MemoryClear"},
-			{Name: "memory_replace", GoName: "MemoryReplace", Params: []Param{{Name: "old_text"}, {Name: "new_text"}}},
-			{Name: "memory_retrieve", GoName: "MemoryRetrieve"},
-			{Name: "memory_update", GoName: "MemoryUpdate", Params: []Param{{Name: "text"}}},
-		},
+		Name:    "MemoryAPI_rec_sum",
+		Module:  "memory_rec_sum",
+		New:     func(env *Env) Instance { return NewMemoryAPIRecSum(env) },
+		Methods: stubs.MemoryAPI_rec_sumMethods,
 	}
 }

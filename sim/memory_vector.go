@@ -18,6 +18,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math"
 	"sort"
 	"strconv"
@@ -441,17 +442,20 @@ func (m *MemoryAPI_vector) CoreMemoryContext() (string, error) {
 }
 
 // CoreMemoryAdd is core_memory_add(text).
-func (m *MemoryAPI_vector) CoreMemoryAdd(text pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_vector) CoreMemoryAdd(args stubs.MemoryAPI_vectorCoreMemoryAddArgs) (pyval.Value, error) {
+	text := args.Text.V
 	return m.coreMemory.Add(text)
 }
 
 // CoreMemoryRemove is core_memory_remove(vec_id).
-func (m *MemoryAPI_vector) CoreMemoryRemove(vecID pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_vector) CoreMemoryRemove(args stubs.MemoryAPI_vectorCoreMemoryRemoveArgs) (pyval.Value, error) {
+	vecID := args.VecID.V
 	return m.coreMemory.Remove(vecID)
 }
 
 // CoreMemoryUpdate is core_memory_update(vec_id, new_text).
-func (m *MemoryAPI_vector) CoreMemoryUpdate(vecID, newText pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_vector) CoreMemoryUpdate(args stubs.MemoryAPI_vectorCoreMemoryUpdateArgs) (pyval.Value, error) {
+	vecID, newText := args.VecID.V, args.NewText.V
 	return m.coreMemory.Update(vecID, newText)
 }
 
@@ -459,7 +463,8 @@ func (m *MemoryAPI_vector) CoreMemoryUpdate(vecID, newText pyval.Value) (pyval.V
 func (m *MemoryAPI_vector) CoreMemoryClear() (pyval.Value, error) { return m.coreMemory.Clear() }
 
 // CoreMemoryRetrieve is core_memory_retrieve(query, top_k=5).
-func (m *MemoryAPI_vector) CoreMemoryRetrieve(query, topK pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_vector) CoreMemoryRetrieve(args stubs.MemoryAPI_vectorCoreMemoryRetrieveArgs) (pyval.Value, error) {
+	query, topK := args.Query.V, args.TopK.V
 	return vecResult(m.coreMemory.Retrieve(query, topK))
 }
 
@@ -469,17 +474,20 @@ func (m *MemoryAPI_vector) CoreMemoryRetrieveAll() (pyval.Value, error) {
 }
 
 // ArchivalMemoryAdd is archival_memory_add(text).
-func (m *MemoryAPI_vector) ArchivalMemoryAdd(text pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_vector) ArchivalMemoryAdd(args stubs.MemoryAPI_vectorArchivalMemoryAddArgs) (pyval.Value, error) {
+	text := args.Text.V
 	return m.archivalMemory.Add(text)
 }
 
 // ArchivalMemoryRemove is archival_memory_remove(vec_id).
-func (m *MemoryAPI_vector) ArchivalMemoryRemove(vecID pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_vector) ArchivalMemoryRemove(args stubs.MemoryAPI_vectorArchivalMemoryRemoveArgs) (pyval.Value, error) {
+	vecID := args.VecID.V
 	return m.archivalMemory.Remove(vecID)
 }
 
 // ArchivalMemoryUpdate is archival_memory_update(vec_id, new_text).
-func (m *MemoryAPI_vector) ArchivalMemoryUpdate(vecID, newText pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_vector) ArchivalMemoryUpdate(args stubs.MemoryAPI_vectorArchivalMemoryUpdateArgs) (pyval.Value, error) {
+	vecID, newText := args.VecID.V, args.NewText.V
 	return m.archivalMemory.Update(vecID, newText)
 }
 
@@ -489,7 +497,8 @@ func (m *MemoryAPI_vector) ArchivalMemoryClear() (pyval.Value, error) {
 }
 
 // ArchivalMemoryRetrieve is archival_memory_retrieve(query, top_k=5).
-func (m *MemoryAPI_vector) ArchivalMemoryRetrieve(query, topK pyval.Value) (pyval.Value, error) {
+func (m *MemoryAPI_vector) ArchivalMemoryRetrieve(args stubs.MemoryAPI_vectorArchivalMemoryRetrieveArgs) (pyval.Value, error) {
+	query, topK := args.Query.V, args.TopK.V
 	return vecResult(m.archivalMemory.Retrieve(query, topK))
 }
 
@@ -511,23 +520,10 @@ func vecResult(v pyval.Value, err error) (pyval.Value, error) {
 // classMemoryAPIVector describes MemoryAPI_vector for the registry.
 func classMemoryAPIVector() Class {
 	return Class{
-		Name:   "MemoryAPI_vector",
-		Module: "memory_vector",
-		New:    func(env *Env) Instance { return NewMemoryAPIVector(env) },
-		Methods: []Method{
-			{Name: "archival_memory_add", GoName: "ArchivalMemoryAdd", Params: []Param{{Name: "text"}}},
-			{Name: "archival_memory_clear", GoName: "ArchivalMemoryClear"},
-			{Name: "archival_memory_remove", GoName: "ArchivalMemoryRemove", Params: []Param{{Name: "vec_id"}}},
-			{Name: "archival_memory_retrieve", GoName: "ArchivalMemoryRetrieve", Params: []Param{{Name: "query"}, {Name: "top_k", Optional: true}}},
-			{Name: "archival_memory_retrieve_all", GoName: "ArchivalMemoryRetrieveAll"},
-			{Name: "archival_memory_update", GoName: "ArchivalMemoryUpdate", Params: []Param{{Name: "vec_id"}, {Name: "new_text"}}},
-			{Name: "core_memory_add", GoName: "CoreMemoryAdd", Params: []Param{{Name: "text"}}},
-			{Name: "core_memory_clear", GoName: "CoreMemoryClear"},
-			{Name: "core_memory_remove", GoName: "CoreMemoryRemove", Params: []Param{{Name: "vec_id"}}},
-			{Name: "core_memory_retrieve", GoName: "CoreMemoryRetrieve", Params: []Param{{Name: "query"}, {Name: "top_k", Optional: true}}},
-			{Name: "core_memory_retrieve_all", GoName: "CoreMemoryRetrieveAll"},
-			{Name: "core_memory_update", GoName: "CoreMemoryUpdate", Params: []Param{{Name: "vec_id"}, {Name: "new_text"}}},
-		},
+		Name:    "MemoryAPI_vector",
+		Module:  "memory_vector",
+		New:     func(env *Env) Instance { return NewMemoryAPIVector(env) },
+		Methods: stubs.MemoryAPI_vectorMethods,
 	}
 }
 

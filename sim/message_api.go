@@ -6,6 +6,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/pyrandom"
@@ -164,7 +165,8 @@ func (m *MessageAPI) ListUsers() (pyval.Value, error) {
 }
 
 // GetUserID is upstream's get_user_id(user).
-func (m *MessageAPI) GetUserID(user pyval.Value) (pyval.Value, error) {
+func (m *MessageAPI) GetUserID(args stubs.MessageAPIGetUserIDArgs) (pyval.Value, error) {
+	user := args.User.V
 	in, err := pyval.Contains(m.userMap, user)
 	if err != nil {
 		return nil, err
@@ -180,7 +182,8 @@ func (m *MessageAPI) GetUserID(user pyval.Value) (pyval.Value, error) {
 }
 
 // MessageLogin is upstream's message_login(user_id).
-func (m *MessageAPI) MessageLogin(userID pyval.Value) (pyval.Value, error) {
+func (m *MessageAPI) MessageLogin(args stubs.MessageAPIMessageLoginArgs) (pyval.Value, error) {
+	userID := args.UserID.V
 	um, err := m.userMapDict("values")
 	if err != nil {
 		return nil, err
@@ -204,7 +207,8 @@ func (m *MessageAPI) MessageGetLoginStatus() (pyval.Value, error) {
 }
 
 // SendMessage is upstream's send_message(receiver_id, message).
-func (m *MessageAPI) SendMessage(receiverID, message pyval.Value) (pyval.Value, error) {
+func (m *MessageAPI) SendMessage(args stubs.MessageAPISendMessageArgs) (pyval.Value, error) {
+	receiverID, message := args.ReceiverID.V, args.Message.V
 	if !pyval.Truthy(m.currentUser) {
 		return m.notLoggedIn(), nil
 	}
@@ -242,7 +246,8 @@ func (m *MessageAPI) SendMessage(receiverID, message pyval.Value) (pyval.Value, 
 // DeleteMessage is upstream's delete_message(receiver_id): it finds the
 // latest message to the receiver but, like upstream's list.remove, deletes
 // the first message equal to it.
-func (m *MessageAPI) DeleteMessage(receiverID pyval.Value) (pyval.Value, error) {
+func (m *MessageAPI) DeleteMessage(args stubs.MessageAPIDeleteMessageArgs) (pyval.Value, error) {
+	receiverID := args.ReceiverID.V
 	if !pyval.Truthy(m.currentUser) {
 		return m.notLoggedIn(), nil
 	}
@@ -295,7 +300,8 @@ func (m *MessageAPI) ViewMessagesSent() (pyval.Value, error) {
 }
 
 // AddContact is upstream's add_contact(user_name).
-func (m *MessageAPI) AddContact(userName pyval.Value) (pyval.Value, error) {
+func (m *MessageAPI) AddContact(args stubs.MessageAPIAddContactArgs) (pyval.Value, error) {
+	userName := args.UserName.V
 	in, err := pyval.Contains(m.userMap, userName)
 	if err != nil {
 		return nil, err
@@ -338,7 +344,8 @@ func pyZfill(s string, width int) string {
 }
 
 // SearchMessages is upstream's search_messages(keyword).
-func (m *MessageAPI) SearchMessages(keyword pyval.Value) (pyval.Value, error) {
+func (m *MessageAPI) SearchMessages(args stubs.MessageAPISearchMessagesArgs) (pyval.Value, error) {
+	keyword := args.Keyword.V
 	if !pyval.Truthy(m.currentUser) {
 		return m.notLoggedIn(), nil
 	}
@@ -395,20 +402,9 @@ func (m *MessageAPI) GetMessageStats() (pyval.Value, error) {
 
 func classMessageAPI() Class {
 	return Class{
-		Name:   "MessageAPI",
-		Module: "message_api",
-		New:    func(env *Env) Instance { return NewMessageAPI(env) },
-		Methods: []Method{
-			{Name: "add_contact", GoName: "AddContact", Params: []Param{{Name: "user_name"}}},
-			{Name: "delete_message", GoName: "DeleteMessage", Params: []Param{{Name: "receiver_id"}}},
-			{Name: "get_message_stats", GoName: "GetMessageStats"},
-			{Name: "get_user_id", GoName: "GetUserID", Params: []Param{{Name: "user"}}},
-			{Name: "list_users", GoName: "ListUsers"},
-			{Name: "message_get_login_status", GoName: "MessageGetLoginStatus"},
-			{Name: "message_login", GoName: "MessageLogin", Params: []Param{{Name: "user_id"}}},
-			{Name: "search_messages", GoName: "SearchMessages", Params: []Param{{Name: "keyword"}}},
-			{Name: "send_message", GoName: "SendMessage", Params: []Param{{Name: "receiver_id"}, {Name: "message"}}},
-			{Name: "view_messages_sent", GoName: "ViewMessagesSent"},
-		},
+		Name:    "MessageAPI",
+		Module:  "message_api",
+		New:     func(env *Env) Instance { return NewMessageAPI(env) },
+		Methods: stubs.MessageAPIMethods,
 	}
 }

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"strings"
 	"unicode"
 
@@ -236,7 +237,8 @@ func caseIgnorable(r rune) bool {
 }
 
 // AuthenticateTwitter is upstream's authenticate_twitter(username, password).
-func (t *TwitterAPI) AuthenticateTwitter(username, password pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) AuthenticateTwitter(args stubs.TwitterAPIAuthenticateTwitterArgs) (pyval.Value, error) {
+	username, password := args.Username.V, args.Password.V
 	if pyval.Equal(username, t.username) && pyval.Equal(password, t.password) {
 		t.authenticated = pyval.Bool(true)
 		return oneKey("authentication_status", pyval.Bool(true)), nil
@@ -251,7 +253,8 @@ func (t *TwitterAPI) PostingGetLoginStatus() (pyval.Value, error) {
 
 // PostTweet is upstream's post_tweet(content, tags=[], mentions=[]). The
 // returned dict is the stored tweet itself.
-func (t *TwitterAPI) PostTweet(content, tags, mentions pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) PostTweet(args stubs.TwitterAPIPostTweetArgs) (pyval.Value, error) {
+	content, tags, mentions := args.Content.V, args.Tags.V, args.Mentions.V
 	if tags == nil {
 		tags = t.defaultTags
 	}
@@ -279,7 +282,8 @@ func (t *TwitterAPI) PostTweet(content, tags, mentions pyval.Value) (pyval.Value
 }
 
 // Retweet is upstream's retweet(tweet_id).
-func (t *TwitterAPI) Retweet(tweetID pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) Retweet(args stubs.TwitterAPIRetweetArgs) (pyval.Value, error) {
+	tweetID := args.TweetID.V
 	if !pyval.Truthy(t.authenticated) {
 		return t.notAuth("retweeting"), nil
 	}
@@ -319,7 +323,8 @@ func (t *TwitterAPI) Retweet(tweetID pyval.Value) (pyval.Value, error) {
 // Comment is upstream's comment(tweet_id, comment_content). New comment
 // keys are whatever tweet_id is (an int), next to the str keys that came
 // from the initial config.
-func (t *TwitterAPI) Comment(tweetID, commentContent pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) Comment(args stubs.TwitterAPICommentArgs) (pyval.Value, error) {
+	tweetID, commentContent := args.TweetID.V, args.CommentContent.V
 	if !pyval.Truthy(t.authenticated) {
 		return t.notAuth("commenting"), nil
 	}
@@ -355,7 +360,8 @@ func (t *TwitterAPI) Comment(tweetID, commentContent pyval.Value) (pyval.Value, 
 // Mention is upstream's mention(tweet_id, mentioned_usernames) (no
 // authentication check upstream). It extends the tweet's mentions list in
 // place, which may be post_tweet's shared default list.
-func (t *TwitterAPI) Mention(tweetID, mentionedUsernames pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) Mention(args stubs.TwitterAPIMentionArgs) (pyval.Value, error) {
+	tweetID, mentionedUsernames := args.TweetID.V, args.MentionedUsernames.V
 	ok, err := t.tweetExists(tweetID)
 	if err != nil {
 		return nil, err
@@ -384,7 +390,8 @@ func (t *TwitterAPI) Mention(tweetID, mentionedUsernames pyval.Value) (pyval.Val
 }
 
 // FollowUser is upstream's follow_user(username_to_follow).
-func (t *TwitterAPI) FollowUser(usernameToFollow pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) FollowUser(args stubs.TwitterAPIFollowUserArgs) (pyval.Value, error) {
+	usernameToFollow := args.UsernameToFollow.V
 	if !pyval.Truthy(t.authenticated) {
 		return t.notAuth("following"), nil
 	}
@@ -410,7 +417,8 @@ func (t *TwitterAPI) ListAllFollowing() (pyval.Value, error) {
 }
 
 // UnfollowUser is upstream's unfollow_user(username_to_unfollow).
-func (t *TwitterAPI) UnfollowUser(usernameToUnfollow pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) UnfollowUser(args stubs.TwitterAPIUnfollowUserArgs) (pyval.Value, error) {
+	usernameToUnfollow := args.UsernameToUnfollow.V
 	if !pyval.Truthy(t.authenticated) {
 		return t.notAuth("unfollowing"), nil
 	}
@@ -443,7 +451,8 @@ func saRemove(lst, v pyval.Value) error {
 }
 
 // GetTweet is upstream's get_tweet(tweet_id): the stored tweet dict.
-func (t *TwitterAPI) GetTweet(tweetID pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) GetTweet(args stubs.TwitterAPIGetTweetArgs) (pyval.Value, error) {
+	tweetID := args.TweetID.V
 	ok, err := t.tweetExists(tweetID)
 	if err != nil {
 		return nil, err
@@ -470,7 +479,8 @@ func (t *TwitterAPI) tweetsBy(username pyval.Value) ([]pyval.Value, error) {
 }
 
 // GetUserTweets is upstream's get_user_tweets(username) (a list).
-func (t *TwitterAPI) GetUserTweets(username pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) GetUserTweets(args stubs.TwitterAPIGetUserTweetsArgs) (pyval.Value, error) {
+	username := args.Username.V
 	out, err := t.tweetsBy(username)
 	if err != nil {
 		return nil, err
@@ -480,7 +490,8 @@ func (t *TwitterAPI) GetUserTweets(username pyval.Value) (pyval.Value, error) {
 
 // SearchTweets is upstream's search_tweets(keyword) (a list): keyword in
 // the lower-cased content or equal to a lower-cased tag.
-func (t *TwitterAPI) SearchTweets(keyword pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) SearchTweets(args stubs.TwitterAPISearchTweetsArgs) (pyval.Value, error) {
+	keyword := args.Keyword.V
 	var out []pyval.Value
 	for _, tw := range t.tweets.Values() {
 		kw, err := saLower(keyword)
@@ -526,7 +537,8 @@ func (t *TwitterAPI) SearchTweets(keyword pyval.Value) (pyval.Value, error) {
 }
 
 // GetTweetComments is upstream's get_tweet_comments(tweet_id).
-func (t *TwitterAPI) GetTweetComments(tweetID pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) GetTweetComments(args stubs.TwitterAPIGetTweetCommentsArgs) (pyval.Value, error) {
+	tweetID := args.TweetID.V
 	ok, err := t.tweetExists(tweetID)
 	if err != nil {
 		return nil, err
@@ -553,7 +565,8 @@ func saDictGet(d, key, def pyval.Value) (pyval.Value, error) {
 }
 
 // GetUserStats is upstream's get_user_stats(username).
-func (t *TwitterAPI) GetUserStats(username pyval.Value) (pyval.Value, error) {
+func (t *TwitterAPI) GetUserStats(args stubs.TwitterAPIGetUserStatsArgs) (pyval.Value, error) {
+	username := args.Username.V
 	tw, err := t.tweetsBy(username)
 	if err != nil {
 		return nil, err
@@ -581,24 +594,9 @@ func (t *TwitterAPI) GetUserStats(username pyval.Value) (pyval.Value, error) {
 
 func classTwitterAPI() Class {
 	return Class{
-		Name:   "TwitterAPI",
-		Module: "posting_api",
-		New:    func(env *Env) Instance { return NewTwitterAPI(env) },
-		Methods: []Method{
-			{Name: "authenticate_twitter", GoName: "AuthenticateTwitter", Params: []Param{{Name: "username"}, {Name: "password"}}},
-			{Name: "comment", GoName: "Comment", Params: []Param{{Name: "tweet_id"}, {Name: "comment_content"}}},
-			{Name: "follow_user", GoName: "FollowUser", Params: []Param{{Name: "username_to_follow"}}},
-			{Name: "get_tweet", GoName: "GetTweet", Params: []Param{{Name: "tweet_id"}}},
-			{Name: "get_tweet_comments", GoName: "GetTweetComments", Params: []Param{{Name: "tweet_id"}}},
-			{Name: "get_user_stats", GoName: "GetUserStats", Params: []Param{{Name: "username"}}},
-			{Name: "get_user_tweets", GoName: "GetUserTweets", Params: []Param{{Name: "username"}}},
-			{Name: "list_all_following", GoName: "ListAllFollowing"},
-			{Name: "mention", GoName: "Mention", Params: []Param{{Name: "tweet_id"}, {Name: "mentioned_usernames"}}},
-			{Name: "post_tweet", GoName: "PostTweet", Params: []Param{{Name: "content"}, {Name: "tags", Optional: true}, {Name: "mentions", Optional: true}}},
-			{Name: "posting_get_login_status", GoName: "PostingGetLoginStatus"},
-			{Name: "retweet", GoName: "Retweet", Params: []Param{{Name: "tweet_id"}}},
-			{Name: "search_tweets", GoName: "SearchTweets", Params: []Param{{Name: "keyword"}}},
-			{Name: "unfollow_user", GoName: "UnfollowUser", Params: []Param{{Name: "username_to_unfollow"}}},
-		},
+		Name:    "TwitterAPI",
+		Module:  "posting_api",
+		New:     func(env *Env) Instance { return NewTwitterAPI(env) },
+		Methods: stubs.TwitterAPIMethods,
 	}
 }

@@ -1,5 +1,7 @@
 package sim
 
+import "github.com/bfcl-go/bfcl/generated/stubs"
+
 // Classes returns every backend class by upstream class name. Each call
 // builds a fresh table; nothing here is shared mutable state.
 func Classes() map[string]Class {
@@ -22,3 +24,21 @@ func Classes() map[string]Class {
 	}
 	return out
 }
+
+// Each backend implements the interface its class's function documents and
+// upstream signature generate: a changed document fails the build here or
+// in the method that reads the changed parameter.
+var (
+	_ stubs.GorillaFileSystem = (*GorillaFileSystem)(nil)
+	_ stubs.MathAPI           = (*MathAPI)(nil)
+	_ stubs.MessageAPI        = (*MessageAPI)(nil)
+	_ stubs.TwitterAPI        = (*TwitterAPI)(nil)
+	_ stubs.TicketAPI         = (*TicketAPI)(nil)
+	_ stubs.TradingBot        = (*TradingBot)(nil)
+	_ stubs.TravelAPI         = (*TravelAPI)(nil)
+	_ stubs.VehicleControlAPI = (*VehicleControlAPI)(nil)
+	_ stubs.MemoryAPI_kv      = (*MemoryAPI_kv)(nil)
+	_ stubs.MemoryAPI_vector  = (*MemoryAPI_vector)(nil)
+	_ stubs.MemoryAPI_rec_sum = (*MemoryAPI_rec_sum)(nil)
+	_ stubs.WebSearchAPI      = (*WebSearchAPI)(nil)
+)

@@ -3,17 +3,21 @@
 // bfcl_eval/eval_checker/multi_turn_eval/func_source_code/ that behave
 // exactly as the originals (results, errors, state, randomness).
 //
-// Calls reach a backend only through the generated typed stubs
-// (generated/stubs), which bind Python-style positional and keyword
-// arguments using the signatures declared here and then call the exported
-// method. Method arguments are dynamic Python values (pyval.Value) so that a
-// model passing a string where an int is expected gets exactly what upstream
-// would give it; a nil argument means "not supplied" and the method applies
-// the Python default itself.
+// The generated stubs (generated/stubs) are the contract: from the function
+// documents and upstream's Python signatures they define, per class, an
+// interface whose methods take a generated arguments struct, and each
+// backend here implements it (asserted at compile time in registry.go).
+// Calls reach a backend only through the stubs, which bind Python-style
+// positional and keyword arguments with CPython's rules and fill immutable
+// defaults. The struct's fields are typed views (package pyargs) that keep
+// the model's dynamic value, so a model passing a string where an int is
+// expected gets exactly what upstream would give it; a mutable default
+// (post_tweet's tags=[]) is left nil and applied by the backend.
 package sim
 
 import (
 	"github.com/bfcl-go/bfcl/internal/longcontext"
+	"github.com/bfcl-go/bfcl/internal/pyargs"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
@@ -73,17 +77,11 @@ func (e *Env) postTweetDefaults() (tags, mentions *pyval.List) {
 }
 
 // Param is one parameter of a backend method's Python signature.
-type Param struct {
-	Name     string // Python parameter name
-	Optional bool   // has a default value in the Python signature
-}
+type Param = pyargs.Param
 
-// Method is one public method of a backend class.
-type Method struct {
-	Name   string  // Python method name, e.g. "place_order"
-	GoName string  // exported Go method name on the class type, e.g. "PlaceOrder"
-	Params []Param // in Python declaration order (self excluded)
-}
+// Method is one public method of a backend class, as the generated stubs
+// list it (generated/stubs, from upstream's signatures).
+type Method = pyargs.Method
 
 // Class describes one backend class.
 type Class struct {

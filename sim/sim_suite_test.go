@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math/big"
 	"os"
 	"path/filepath"
@@ -325,64 +326,13 @@ func firstDiff(a, b string) string {
 	return fmt.Sprintf("…[%d]%s", start, a[start:end])
 }
 
-// invoke binds Python-style arguments to the Go method named by the
-// registry and calls it.
+// invoke calls a public method as the engine does: through the generated
+// stubs, which bind Python-style arguments and dispatch to the backend.
 func invoke(c Class, inst Instance, name string, args []pyval.Value, kwargs []pyval.KV) (pyval.Value, error) {
-	var m *Method
-	for i := range c.Methods {
-		if c.Methods[i].Name == name {
-			m = &c.Methods[i]
-		}
-	}
-	if m == nil {
+	if !hasMethod(c, name) {
 		return nil, fmt.Errorf("test harness: %s has no method %s", c.Name, name)
 	}
-	if len(args) > len(m.Params) {
-		return nil, pyval.NewTypeError("%s.%s() takes %d positional arguments but %d were given", c.Name, name, len(m.Params)+1, len(args)+1)
-	}
-	vals := make([]pyval.Value, len(m.Params))
-	copy(vals, args)
-	for _, kw := range kwargs {
-		k := string(kw.Key.(pyval.Str))
-		found := false
-		for i, p := range m.Params {
-			if p.Name == k {
-				vals[i] = kw.Value
-				found = true
-			}
-		}
-		if !found {
-			return nil, pyval.NewTypeError("%s.%s() got an unexpected keyword argument '%s'", c.Name, name, k)
-		}
-	}
-	for i, p := range m.Params {
-		if vals[i] == nil && !p.Optional {
-			return nil, pyval.NewTypeError("%s.%s() missing 1 required positional argument: '%s'", c.Name, name, p.Name)
-		}
-	}
-	meth := reflect.ValueOf(inst).MethodByName(m.GoName)
-	if !meth.IsValid() {
-		return nil, fmt.Errorf("test harness: %T has no Go method %s", inst, m.GoName)
-	}
-	in := make([]reflect.Value, len(vals))
-	valueType := reflect.TypeOf((*pyval.Value)(nil)).Elem()
-	for i, v := range vals {
-		if v == nil {
-			in[i] = reflect.Zero(valueType)
-		} else {
-			in[i] = reflect.ValueOf(&v).Elem()
-		}
-	}
-	out := meth.Call(in)
-	var err error
-	if !out[1].IsNil() {
-		err = out[1].Interface().(error)
-	}
-	var res pyval.Value
-	if !out[0].IsNil() {
-		res = out[0].Interface().(pyval.Value)
-	}
-	return res, err
+	return stubs.Call(inst, name, args, kwargs)
 }
 
 // ---- a small parser for the literal call strings of the traces ----

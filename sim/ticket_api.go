@@ -7,6 +7,7 @@ package sim
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math/bits"
 	"strings"
 	"unicode/utf8"
@@ -55,13 +56,8 @@ func (t *TicketAPI) State() *pyval.Dict {
 
 // CreateTicket is upstream's create_ticket(title, description="", priority=1).
 // The returned dict is the queued ticket itself.
-func (t *TicketAPI) CreateTicket(title, description, priority pyval.Value) (pyval.Value, error) {
-	if description == nil {
-		description = pyval.Str("")
-	}
-	if priority == nil {
-		priority = pyval.Int(1)
-	}
+func (t *TicketAPI) CreateTicket(args stubs.TicketAPICreateTicketArgs) (pyval.Value, error) {
+	title, description, priority := args.Title.V, args.Description.V, args.Priority.V
 	if !pyval.Truthy(t.currentUser) {
 		return oneKey("error", pyval.Str("User not authenticated. Please log in to create a ticket.")), nil
 	}
@@ -128,7 +124,8 @@ func (t *TicketAPI) foundTicket(ticketID pyval.Value) (pyval.Value, pyval.Value,
 }
 
 // GetTicket is upstream's get_ticket(ticket_id): the ticket dict itself.
-func (t *TicketAPI) GetTicket(ticketID pyval.Value) (pyval.Value, error) {
+func (t *TicketAPI) GetTicket(args stubs.TicketAPIGetTicketArgs) (pyval.Value, error) {
+	ticketID := args.TicketID.V
 	tk, errDict, err := t.foundTicket(ticketID)
 	if err != nil || errDict != nil {
 		return errDict, err
@@ -137,7 +134,8 @@ func (t *TicketAPI) GetTicket(ticketID pyval.Value) (pyval.Value, error) {
 }
 
 // CloseTicket is upstream's close_ticket(ticket_id).
-func (t *TicketAPI) CloseTicket(ticketID pyval.Value) (pyval.Value, error) {
+func (t *TicketAPI) CloseTicket(args stubs.TicketAPICloseTicketArgs) (pyval.Value, error) {
+	ticketID := args.TicketID.V
 	tk, errDict, err := t.foundTicket(ticketID)
 	if err != nil || errDict != nil {
 		return errDict, err
@@ -156,7 +154,8 @@ func (t *TicketAPI) CloseTicket(ticketID pyval.Value) (pyval.Value, error) {
 }
 
 // ResolveTicket is upstream's resolve_ticket(ticket_id, resolution).
-func (t *TicketAPI) ResolveTicket(ticketID, resolution pyval.Value) (pyval.Value, error) {
+func (t *TicketAPI) ResolveTicket(args stubs.TicketAPIResolveTicketArgs) (pyval.Value, error) {
+	ticketID, resolution := args.TicketID.V, args.Resolution.V
 	tk, errDict, err := t.foundTicket(ticketID)
 	if err != nil || errDict != nil {
 		return errDict, err
@@ -180,17 +179,18 @@ func (t *TicketAPI) ResolveTicket(ticketID, resolution pyval.Value) (pyval.Value
 // EditTicket is upstream's edit_ticket(ticket_id, updates). Invalid field
 // names are listed in CPython's set iteration order (PYTHONHASHSEED=0),
 // which cpythonSetDifference reproduces.
-func (t *TicketAPI) EditTicket(ticketID, updates pyval.Value) (pyval.Value, error) {
+func (t *TicketAPI) EditTicket(args stubs.TicketAPIEditTicketArgs) (pyval.Value, error) {
+	ticketID := args.TicketID.V
 	tk, errDict, err := t.foundTicket(ticketID)
 	if err != nil || errDict != nil {
 		return errDict, err
 	}
-	ud, ok := updates.(*pyval.Dict)
-	if !ok {
-		return nil, saNoAttr(updates, "keys")
+	keys, err := args.Updates.Keys()
+	if err != nil {
+		return nil, err
 	}
 	valid := []pyval.Value{pyval.Str("title"), pyval.Str("description"), pyval.Str("status"), pyval.Str("priority")}
-	invalid := cpythonSetDifference(ud.Keys(), valid)
+	invalid := cpythonSetDifference(keys, valid)
 	if len(invalid) > 0 {
 		parts := make([]string, len(invalid))
 		for i, k := range invalid {
@@ -202,7 +202,11 @@ func (t *TicketAPI) EditTicket(ticketID, updates pyval.Value) (pyval.Value, erro
 		}
 		return oneKey("error", pyval.Str("Invalid fields for update: "+strings.Join(parts, ", "))), nil
 	}
-	for _, kv := range ud.Items() {
+	items, err := args.Updates.Items()
+	if err != nil {
+		return nil, err
+	}
+	for _, kv := range items {
 		if kv.Value != pyval.None {
 			if err := saSetItem(tk, kv.Key, kv.Value); err != nil {
 				return nil, err
@@ -213,7 +217,8 @@ func (t *TicketAPI) EditTicket(ticketID, updates pyval.Value) (pyval.Value, erro
 }
 
 // TicketLogin is upstream's ticket_login(username, password).
-func (t *TicketAPI) TicketLogin(username, password pyval.Value) (pyval.Value, error) {
+func (t *TicketAPI) TicketLogin(args stubs.TicketAPITicketLoginArgs) (pyval.Value, error) {
+	username, password := args.Username.V, args.Password.V
 	if pyval.Truthy(username) && pyval.Truthy(password) {
 		t.currentUser = username
 		return oneKey("success", pyval.Bool(true)), nil
@@ -237,10 +242,8 @@ func (t *TicketAPI) Logout() (pyval.Value, error) {
 
 // GetUserTickets is upstream's get_user_tickets(status=None): a list (of
 // one error dict when nobody is logged in).
-func (t *TicketAPI) GetUserTickets(status pyval.Value) (pyval.Value, error) {
-	if status == nil {
-		status = pyval.None
-	}
+func (t *TicketAPI) GetUserTickets(args stubs.TicketAPIGetUserTicketsArgs) (pyval.Value, error) {
+	status := args.Status.V
 	if !pyval.Truthy(t.currentUser) {
 		return pyval.NewList(oneKey("error", pyval.Str("User not authenticated. Please log in to view tickets."))), nil
 	}
@@ -284,20 +287,10 @@ func (t *TicketAPI) GetUserTickets(status pyval.Value) (pyval.Value, error) {
 
 func classTicketAPI() Class {
 	return Class{
-		Name:   "TicketAPI",
-		Module: "ticket_api",
-		New:    func(env *Env) Instance { return NewTicketAPI(env) },
-		Methods: []Method{
-			{Name: "close_ticket", GoName: "CloseTicket", Params: []Param{{Name: "ticket_id"}}},
-			{Name: "create_ticket", GoName: "CreateTicket", Params: []Param{{Name: "title"}, {Name: "description", Optional: true}, {Name: "priority", Optional: true}}},
-			{Name: "edit_ticket", GoName: "EditTicket", Params: []Param{{Name: "ticket_id"}, {Name: "updates"}}},
-			{Name: "get_ticket", GoName: "GetTicket", Params: []Param{{Name: "ticket_id"}}},
-			{Name: "get_user_tickets", GoName: "GetUserTickets", Params: []Param{{Name: "status", Optional: true}}},
-			{Name: "logout", GoName: "Logout"},
-			{Name: "resolve_ticket", GoName: "ResolveTicket", Params: []Param{{Name: "ticket_id"}, {Name: "resolution"}}},
-			{Name: "ticket_get_login_status", GoName: "TicketGetLoginStatus"},
-			{Name: "ticket_login", GoName: "TicketLogin", Params: []Param{{Name: "username"}, {Name: "password"}}},
-		},
+		Name:    "TicketAPI",
+		Module:  "ticket_api",
+		New:     func(env *Env) Instance { return NewTicketAPI(env) },
+		Methods: stubs.TicketAPIMethods,
 	}
 }
 

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"fmt"
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math"
 	"regexp"
 	"strconv"
@@ -177,7 +178,8 @@ func (t *TradingBot) GetCurrentTime() (pyval.Value, error) {
 }
 
 // GetSymbolByName is upstream's get_symbol_by_name.
-func (t *TradingBot) GetSymbolByName(name pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) GetSymbolByName(args stubs.TradingBotGetSymbolByNameArgs) (pyval.Value, error) {
+	name := args.Name.V
 	symbolMap := sbDict(
 		"Apple", pyval.Str("AAPL"),
 		"Google", pyval.Str("GOOG"),
@@ -201,7 +203,8 @@ func (t *TradingBot) GetSymbolByName(name pyval.Value) (pyval.Value, error) {
 }
 
 // GetStockInfo is upstream's get_stock_info.
-func (t *TradingBot) GetStockInfo(symbol pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) GetStockInfo(args stubs.TradingBotGetStockInfoArgs) (pyval.Value, error) {
+	symbol := args.Symbol.V
 	in, err := sbHas(t.stocks, symbol)
 	if err != nil {
 		return nil, err
@@ -227,7 +230,8 @@ func (t *TradingBot) GetStockInfo(symbol pyval.Value) (pyval.Value, error) {
 }
 
 // GetOrderDetails is upstream's get_order_details.
-func (t *TradingBot) GetOrderDetails(orderID pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) GetOrderDetails(args stubs.TradingBotGetOrderDetailsArgs) (pyval.Value, error) {
+	orderID := args.OrderID.V
 	in, err := sbHas(t.orders, orderID)
 	if err != nil {
 		return nil, err
@@ -275,7 +279,8 @@ func (t *TradingBot) GetOrderDetails(orderID pyval.Value) (pyval.Value, error) {
 }
 
 // CancelOrder is upstream's cancel_order.
-func (t *TradingBot) CancelOrder(orderID pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) CancelOrder(args stubs.TradingBotCancelOrderArgs) (pyval.Value, error) {
+	orderID := args.OrderID.V
 	in, err := sbHas(t.orders, orderID)
 	if err != nil {
 		return nil, err
@@ -298,7 +303,8 @@ func (t *TradingBot) CancelOrder(orderID pyval.Value) (pyval.Value, error) {
 }
 
 // PlaceOrder is upstream's place_order.
-func (t *TradingBot) PlaceOrder(orderType, symbol, price, amount pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Value, error) {
+	orderType, symbol, price, amount := args.OrderType.V, args.Symbol.V, args.Price.V, args.Amount.V
 	if !pyval.Truthy(t.authenticated) {
 		return sbError("User not authenticated. Please log in to place an order."), nil
 	}
@@ -393,7 +399,8 @@ func (t *TradingBot) PlaceOrder(orderType, symbol, price, amount pyval.Value) (p
 }
 
 // WithdrawFunds is upstream's withdraw_funds.
-func (t *TradingBot) WithdrawFunds(amount pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) WithdrawFunds(args stubs.TradingBotWithdrawFundsArgs) (pyval.Value, error) {
+	amount := args.Amount.V
 	if !pyval.Truthy(t.authenticated) {
 		return sbError("User not authenticated. Please log in to make a transaction."), nil
 	}
@@ -442,7 +449,7 @@ func (t *TradingBot) GetAccountInfo() (pyval.Value, error) {
 }
 
 // TradingLogin is upstream's trading_login (credentials are not checked).
-func (t *TradingBot) TradingLogin(username, password pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) TradingLogin(_ stubs.TradingBotTradingLoginArgs) (pyval.Value, error) {
 	if pyval.Truthy(t.authenticated) {
 		return sbDict("status", pyval.Str("Already logged in")), nil
 	}
@@ -465,7 +472,8 @@ func (t *TradingBot) TradingLogout() (pyval.Value, error) {
 }
 
 // FundAccount is upstream's fund_account.
-func (t *TradingBot) FundAccount(amount pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) FundAccount(args stubs.TradingBotFundAccountArgs) (pyval.Value, error) {
+	amount := args.Amount.V
 	if !pyval.Truthy(t.authenticated) {
 		return sbError("User not authenticated. Please log in to fund the account."), nil
 	}
@@ -492,7 +500,8 @@ func (t *TradingBot) FundAccount(amount pyval.Value) (pyval.Value, error) {
 }
 
 // RemoveStockFromWatchlist is upstream's remove_stock_from_watchlist.
-func (t *TradingBot) RemoveStockFromWatchlist(symbol pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) RemoveStockFromWatchlist(args stubs.TradingBotRemoveStockFromWatchlistArgs) (pyval.Value, error) {
+	symbol := args.Symbol.V
 	if !pyval.Truthy(t.authenticated) {
 		return sbError("User not authenticated. Please log in to modify the watchlist."), nil
 	}
@@ -534,13 +543,8 @@ func (t *TradingBot) GetOrderHistory() (pyval.Value, error) {
 }
 
 // GetTransactionHistory is upstream's get_transaction_history.
-func (t *TradingBot) GetTransactionHistory(startDate, endDate pyval.Value) (pyval.Value, error) {
-	if startDate == nil {
-		startDate = pyval.None
-	}
-	if endDate == nil {
-		endDate = pyval.None
-	}
+func (t *TradingBot) GetTransactionHistory(args stubs.TradingBotGetTransactionHistoryArgs) (pyval.Value, error) {
+	startDate, endDate := args.StartDate.V, args.EndDate.V
 	if !pyval.Truthy(t.authenticated) {
 		return pyval.NewList(sbError("User not authenticated. Please log in to view transaction history.")), nil
 	}
@@ -585,7 +589,8 @@ func (t *TradingBot) GetTransactionHistory(startDate, endDate pyval.Value) (pyva
 }
 
 // GetAvailableStocks is upstream's get_available_stocks.
-func (t *TradingBot) GetAvailableStocks(sector pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) GetAvailableStocks(args stubs.TradingBotGetAvailableStocksArgs) (pyval.Value, error) {
+	sector := args.Sector.V
 	tech := []pyval.Value{pyval.Str("AAPL"), pyval.Str("GOOG"), pyval.Str("MSFT"), pyval.Str("NVDA")}
 	auto := []pyval.Value{pyval.Str("TSLA"), pyval.Str("F"), pyval.Str("GM")}
 	if t.longContext {
@@ -609,7 +614,8 @@ func (t *TradingBot) GetAvailableStocks(sector pyval.Value) (pyval.Value, error)
 }
 
 // FilterStocksByPrice is upstream's filter_stocks_by_price.
-func (t *TradingBot) FilterStocksByPrice(stocks, minPrice, maxPrice pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) FilterStocksByPrice(args stubs.TradingBotFilterStocksByPriceArgs) (pyval.Value, error) {
+	stocks, minPrice, maxPrice := args.Stocks.V, args.MinPrice.V, args.MaxPrice.V
 	items, err := sbIter(stocks)
 	if err != nil {
 		return nil, err
@@ -647,7 +653,8 @@ func (t *TradingBot) FilterStocksByPrice(stocks, minPrice, maxPrice pyval.Value)
 }
 
 // AddToWatchlist is upstream's add_to_watchlist (no authentication check).
-func (t *TradingBot) AddToWatchlist(stock pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) AddToWatchlist(args stubs.TradingBotAddToWatchlistArgs) (pyval.Value, error) {
+	stock := args.Stock.V
 	if sbListIndex(t.watchList.Items, stock) < 0 {
 		in, err := sbHas(t.stocks, stock)
 		if err != nil {
@@ -661,7 +668,8 @@ func (t *TradingBot) AddToWatchlist(stock pyval.Value) (pyval.Value, error) {
 }
 
 // NotifyPriceChange is upstream's notify_price_change.
-func (t *TradingBot) NotifyPriceChange(stocks, threshold pyval.Value) (pyval.Value, error) {
+func (t *TradingBot) NotifyPriceChange(args stubs.TradingBotNotifyPriceChangeArgs) (pyval.Value, error) {
+	stocks, threshold := args.Stocks.V, args.Threshold.V
 	items, err := sbIter(stocks)
 	if err != nil {
 		return nil, err
@@ -704,34 +712,11 @@ func (t *TradingBot) NotifyPriceChange(stocks, threshold pyval.Value) (pyval.Val
 
 // classTradingBot describes TradingBot for the registry.
 func classTradingBot() Class {
-	p := func(name string) Param { return Param{Name: name} }
-	opt := func(name string) Param { return Param{Name: name, Optional: true} }
 	return Class{
-		Name:   "TradingBot",
-		Module: "trading_bot",
-		New:    func(env *Env) Instance { return NewTradingBot(env) },
-		Methods: []Method{
-			{Name: "add_to_watchlist", GoName: "AddToWatchlist", Params: []Param{p("stock")}},
-			{Name: "cancel_order", GoName: "CancelOrder", Params: []Param{p("order_id")}},
-			{Name: "filter_stocks_by_price", GoName: "FilterStocksByPrice", Params: []Param{p("stocks"), p("min_price"), p("max_price")}},
-			{Name: "fund_account", GoName: "FundAccount", Params: []Param{p("amount")}},
-			{Name: "get_account_info", GoName: "GetAccountInfo"},
-			{Name: "get_available_stocks", GoName: "GetAvailableStocks", Params: []Param{p("sector")}},
-			{Name: "get_current_time", GoName: "GetCurrentTime"},
-			{Name: "get_order_details", GoName: "GetOrderDetails", Params: []Param{p("order_id")}},
-			{Name: "get_order_history", GoName: "GetOrderHistory"},
-			{Name: "get_stock_info", GoName: "GetStockInfo", Params: []Param{p("symbol")}},
-			{Name: "get_symbol_by_name", GoName: "GetSymbolByName", Params: []Param{p("name")}},
-			{Name: "get_transaction_history", GoName: "GetTransactionHistory", Params: []Param{opt("start_date"), opt("end_date")}},
-			{Name: "get_watchlist", GoName: "GetWatchlist"},
-			{Name: "notify_price_change", GoName: "NotifyPriceChange", Params: []Param{p("stocks"), p("threshold")}},
-			{Name: "place_order", GoName: "PlaceOrder", Params: []Param{p("order_type"), p("symbol"), p("price"), p("amount")}},
-			{Name: "remove_stock_from_watchlist", GoName: "RemoveStockFromWatchlist", Params: []Param{p("symbol")}},
-			{Name: "trading_get_login_status", GoName: "TradingGetLoginStatus"},
-			{Name: "trading_login", GoName: "TradingLogin", Params: []Param{p("username"), p("password")}},
-			{Name: "trading_logout", GoName: "TradingLogout"},
-			{Name: "withdraw_funds", GoName: "WithdrawFunds", Params: []Param{p("amount")}},
-		},
+		Name:    "TradingBot",
+		Module:  "trading_bot",
+		New:     func(env *Env) Instance { return NewTradingBot(env) },
+		Methods: stubs.TradingBotMethods,
 	}
 }
 

@@ -6,6 +6,7 @@ package sim
 // exactly from that file.
 
 import (
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/longcontext"
@@ -199,7 +200,8 @@ func tvFlightCostKey(from, to, class, date pyval.Value) string {
 
 // AuthenticateTravel is upstream's authenticate_travel (credentials are not
 // checked).
-func (t *TravelAPI) AuthenticateTravel(clientID, clientSecret, refreshToken, grantType, userFirstName, userLastName pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) AuthenticateTravel(args stubs.TravelAPIAuthenticateTravelArgs) (pyval.Value, error) {
+	grantType, userFirstName, userLastName := args.GrantType.V, args.UserFirstName.V, args.UserLastName.V
 	t.tokenExpiresIn = pyval.Int(2)
 	t.accessToken = pyval.Str(sbItoa(t.random.RandInt(100000, 999999)))
 	t.tokenType = pyval.Str("Bearer")
@@ -221,12 +223,13 @@ func (t *TravelAPI) TravelGetLoginStatus() (pyval.Value, error) {
 }
 
 // GetBudgetFiscalYear is upstream's get_budget_fiscal_year.
-func (t *TravelAPI) GetBudgetFiscalYear(lastModifiedAfter, includeRemoved pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) GetBudgetFiscalYear(_ stubs.TravelAPIGetBudgetFiscalYearArgs) (pyval.Value, error) {
 	return sbDict("budget_fiscal_year", pyval.Str("2018")), nil
 }
 
 // RegisterCreditCard is upstream's register_credit_card.
-func (t *TravelAPI) RegisterCreditCard(accessToken, cardNumber, expirationDate, cardholderName, cardVerificationNumber pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) RegisterCreditCard(args stubs.TravelAPIRegisterCreditCardArgs) (pyval.Value, error) {
+	accessToken, cardNumber, expirationDate, cardholderName, cardVerificationNumber := args.AccessToken.V, args.CardNumber.V, args.ExpirationDate.V, args.CardholderName.V, args.CardVerificationNumber.V
 	if t.tokenExpiresIn == pyval.None {
 		return sbError("Token not initialized"), nil
 	}
@@ -255,7 +258,12 @@ func (t *TravelAPI) RegisterCreditCard(accessToken, cardNumber, expirationDate, 
 }
 
 // GetFlightCost is upstream's get_flight_cost.
-func (t *TravelAPI) GetFlightCost(travelFrom, travelTo, travelDate, travelClass pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) GetFlightCost(args stubs.TravelAPIGetFlightCostArgs) (pyval.Value, error) {
+	return t.flightCost(args.TravelFrom.V, args.TravelTo.V, args.TravelDate.V, args.TravelClass.V)
+}
+
+// flightCost is get_flight_cost as book_flight calls it (self.get_flight_cost).
+func (t *TravelAPI) flightCost(travelFrom, travelTo, travelDate, travelClass pyval.Value) (pyval.Value, error) {
 	routes := tvBaseCosts()
 	if err := pyval.CheckHashable(pyval.Tuple{travelFrom, travelTo}); err != nil {
 		return nil, err
@@ -331,7 +339,8 @@ func (t *TravelAPI) GetFlightCost(travelFrom, travelTo, travelDate, travelClass 
 }
 
 // GetCreditCardBalance is upstream's get_credit_card_balance.
-func (t *TravelAPI) GetCreditCardBalance(accessToken, cardID pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) GetCreditCardBalance(args stubs.TravelAPIGetCreditCardBalanceArgs) (pyval.Value, error) {
+	accessToken, cardID := args.AccessToken.V, args.CardID.V
 	if t.tokenExpired() {
 		return sbError("Token expired"), nil
 	}
@@ -360,7 +369,8 @@ func tvBookingError(msg string) *pyval.Dict {
 }
 
 // BookFlight is upstream's book_flight.
-func (t *TravelAPI) BookFlight(accessToken, cardID, travelDate, travelFrom, travelTo, travelClass pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value, error) {
+	accessToken, cardID, travelDate, travelFrom, travelTo, travelClass := args.AccessToken.V, args.CardID.V, args.TravelDate.V, args.TravelFrom.V, args.TravelTo.V, args.TravelClass.V
 	if t.tokenExpired() {
 		return tvBookingError("Token expired"), nil
 	}
@@ -410,7 +420,7 @@ func (t *TravelAPI) BookFlight(accessToken, cardID, travelDate, travelFrom, trav
 		// `PYTHONHASHSEED=0 python3.12 -c 'print({"economy", "business", "first"})'`).
 		return tvBookingError("Invalid travel class. Must be one of {'first', 'business', 'economy'}"), nil
 	}
-	if _, err := t.GetFlightCost(travelFrom, travelTo, travelDate, travelClass); err != nil {
+	if _, err := t.flightCost(travelFrom, travelTo, travelDate, travelClass); err != nil {
 		if pyval.IsException(err, "ValueError") {
 			return tvBookingError(err.Error()), nil
 		}
@@ -471,10 +481,8 @@ func (t *TravelAPI) BookFlight(accessToken, cardID, travelDate, travelFrom, trav
 }
 
 // RetrieveInvoice is upstream's retrieve_invoice.
-func (t *TravelAPI) RetrieveInvoice(accessToken, bookingID, insuranceID pyval.Value) (pyval.Value, error) {
-	if bookingID == nil {
-		bookingID = pyval.None
-	}
+func (t *TravelAPI) RetrieveInvoice(args stubs.TravelAPIRetrieveInvoiceArgs) (pyval.Value, error) {
+	accessToken, bookingID := args.AccessToken.V, args.BookingID.V
 	if t.tokenExpired() {
 		return sbError("Token expired"), nil
 	}
@@ -501,7 +509,8 @@ func (t *TravelAPI) RetrieveInvoice(accessToken, bookingID, insuranceID pyval.Va
 }
 
 // GetBookingHistory is upstream's get_booking_history (a deep copy).
-func (t *TravelAPI) GetBookingHistory(accessToken pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) GetBookingHistory(args stubs.TravelAPIGetBookingHistoryArgs) (pyval.Value, error) {
+	accessToken := args.AccessToken.V
 	if t.tokenExpired() {
 		return sbError("Token expired"), nil
 	}
@@ -522,7 +531,8 @@ func (t *TravelAPI) ListAllAirports() (pyval.Value, error) {
 }
 
 // CancelBooking is upstream's cancel_booking.
-func (t *TravelAPI) CancelBooking(accessToken, bookingID pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) CancelBooking(args stubs.TravelAPICancelBookingArgs) (pyval.Value, error) {
+	accessToken, bookingID := args.AccessToken.V, args.BookingID.V
 	fail := func(msg string) *pyval.Dict {
 		return sbDict("cancel_status", pyval.Bool(false), "error", pyval.Str(msg))
 	}
@@ -560,7 +570,8 @@ func (t *TravelAPI) CancelBooking(accessToken, bookingID pyval.Value) (pyval.Val
 }
 
 // ComputeExchangeRate is upstream's compute_exchange_rate.
-func (t *TravelAPI) ComputeExchangeRate(baseCurrency, targetCurrency, value pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) ComputeExchangeRate(args stubs.TravelAPIComputeExchangeRateArgs) (pyval.Value, error) {
+	baseCurrency, targetCurrency, value := args.BaseCurrency.V, args.TargetCurrency.V, args.Value.V
 	rates := []struct {
 		from, to string
 		rate     pyval.Value
@@ -606,7 +617,8 @@ func (t *TravelAPI) ComputeExchangeRate(baseCurrency, targetCurrency, value pyva
 
 // VerifyTravelerInformation is upstream's verify_traveler_information. The
 // age is computed against today's date (upstream's datetime.today()).
-func (t *TravelAPI) VerifyTravelerInformation(firstName, lastName, dateOfBirth, passportNumber pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) VerifyTravelerInformation(args stubs.TravelAPIVerifyTravelerInformationArgs) (pyval.Value, error) {
+	firstName, lastName, dateOfBirth, passportNumber := args.FirstName.V, args.LastName.V, args.DateOfBirth.V, args.PassportNumber.V
 	fail := func(msg string) *pyval.Dict {
 		return sbDict("verification_status", pyval.Bool(false), "verification_failure", pyval.Str(msg))
 	}
@@ -641,7 +653,8 @@ func (t *TravelAPI) VerifyTravelerInformation(firstName, lastName, dateOfBirth, 
 }
 
 // SetBudgetLimit is upstream's set_budget_limit.
-func (t *TravelAPI) SetBudgetLimit(accessToken, budgetLimit pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) SetBudgetLimit(args stubs.TravelAPISetBudgetLimitArgs) (pyval.Value, error) {
+	accessToken, budgetLimit := args.AccessToken.V, args.BudgetLimit.V
 	if t.tokenExpired() {
 		return sbError("Token expired"), nil
 	}
@@ -657,7 +670,8 @@ func (t *TravelAPI) SetBudgetLimit(accessToken, budgetLimit pyval.Value) (pyval.
 }
 
 // GetNearestAirportByCity is upstream's get_nearest_airport_by_city.
-func (t *TravelAPI) GetNearestAirportByCity(location pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) GetNearestAirportByCity(args stubs.TravelAPIGetNearestAirportByCityArgs) (pyval.Value, error) {
+	location := args.Location.V
 	airportMap := sbDict(
 		"Rivermist", pyval.Str("RMS"),
 		"Stonebrook", pyval.Str("SBK"),
@@ -691,7 +705,8 @@ func (t *TravelAPI) GetNearestAirportByCity(location pyval.Value) (pyval.Value, 
 }
 
 // PurchaseInsurance is upstream's purchase_insurance.
-func (t *TravelAPI) PurchaseInsurance(accessToken, insuranceType, bookingID, insuranceCost, cardID pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) PurchaseInsurance(args stubs.TravelAPIPurchaseInsuranceArgs) (pyval.Value, error) {
+	accessToken, bookingID, insuranceCost, cardID := args.AccessToken.V, args.BookingID.V, args.InsuranceCost.V, args.CardID.V
 	fail := func(msg string) *pyval.Dict {
 		return sbDict("insurance_status", pyval.Bool(false), "error", pyval.Str(msg))
 	}
@@ -735,7 +750,8 @@ func (t *TravelAPI) PurchaseInsurance(accessToken, insuranceType, bookingID, ins
 }
 
 // ContactCustomerSupport is upstream's contact_customer_support.
-func (t *TravelAPI) ContactCustomerSupport(bookingID, message pyval.Value) (pyval.Value, error) {
+func (t *TravelAPI) ContactCustomerSupport(args stubs.TravelAPIContactCustomerSupportArgs) (pyval.Value, error) {
+	bookingID := args.BookingID.V
 	in, err := sbHas(t.bookingRecord, bookingID)
 	if err != nil {
 		return nil, err
@@ -753,31 +769,10 @@ func (t *TravelAPI) GetAllCreditCards() (pyval.Value, error) {
 
 // classTravelAPI describes TravelAPI for the registry.
 func classTravelAPI() Class {
-	p := func(name string) Param { return Param{Name: name} }
-	opt := func(name string) Param { return Param{Name: name, Optional: true} }
 	return Class{
-		Name:   "TravelAPI",
-		Module: "travel_booking",
-		New:    func(env *Env) Instance { return NewTravelAPI(env) },
-		Methods: []Method{
-			{Name: "authenticate_travel", GoName: "AuthenticateTravel", Params: []Param{p("client_id"), p("client_secret"), p("refresh_token"), p("grant_type"), p("user_first_name"), p("user_last_name")}},
-			{Name: "book_flight", GoName: "BookFlight", Params: []Param{p("access_token"), p("card_id"), p("travel_date"), p("travel_from"), p("travel_to"), p("travel_class")}},
-			{Name: "cancel_booking", GoName: "CancelBooking", Params: []Param{p("access_token"), p("booking_id")}},
-			{Name: "compute_exchange_rate", GoName: "ComputeExchangeRate", Params: []Param{p("base_currency"), p("target_currency"), p("value")}},
-			{Name: "contact_customer_support", GoName: "ContactCustomerSupport", Params: []Param{p("booking_id"), p("message")}},
-			{Name: "get_all_credit_cards", GoName: "GetAllCreditCards"},
-			{Name: "get_booking_history", GoName: "GetBookingHistory", Params: []Param{p("access_token")}},
-			{Name: "get_budget_fiscal_year", GoName: "GetBudgetFiscalYear", Params: []Param{opt("lastModifiedAfter"), opt("includeRemoved")}},
-			{Name: "get_credit_card_balance", GoName: "GetCreditCardBalance", Params: []Param{p("access_token"), p("card_id")}},
-			{Name: "get_flight_cost", GoName: "GetFlightCost", Params: []Param{p("travel_from"), p("travel_to"), p("travel_date"), p("travel_class")}},
-			{Name: "get_nearest_airport_by_city", GoName: "GetNearestAirportByCity", Params: []Param{p("location")}},
-			{Name: "list_all_airports", GoName: "ListAllAirports"},
-			{Name: "purchase_insurance", GoName: "PurchaseInsurance", Params: []Param{p("access_token"), p("insurance_type"), p("booking_id"), p("insurance_cost"), p("card_id")}},
-			{Name: "register_credit_card", GoName: "RegisterCreditCard", Params: []Param{p("access_token"), p("card_number"), p("expiration_date"), p("cardholder_name"), p("card_verification_number")}},
-			{Name: "retrieve_invoice", GoName: "RetrieveInvoice", Params: []Param{p("access_token"), opt("booking_id"), opt("insurance_id")}},
-			{Name: "set_budget_limit", GoName: "SetBudgetLimit", Params: []Param{p("access_token"), p("budget_limit")}},
-			{Name: "travel_get_login_status", GoName: "TravelGetLoginStatus"},
-			{Name: "verify_traveler_information", GoName: "VerifyTravelerInformation", Params: []Param{p("first_name"), p("last_name"), p("date_of_birth"), p("passport_number")}},
-		},
+		Name:    "TravelAPI",
+		Module:  "travel_booking",
+		New:     func(env *Env) Instance { return NewTravelAPI(env) },
+		Methods: stubs.TravelAPIMethods,
 	}
 }

@@ -5,6 +5,7 @@ package sim
 // protocol constants reproduced byte for byte from that file.
 
 import (
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math"
 
 	"github.com/bfcl-go/bfcl/internal/longcontext"
@@ -187,7 +188,8 @@ func sbBetween(lo, x, hi pyval.Value) (bool, error) {
 }
 
 // StartEngine is upstream's startEngine.
-func (v *VehicleControlAPI) StartEngine(ignitionMode pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) StartEngine(args stubs.VehicleControlAPIStartEngineArgs) (pyval.Value, error) {
+	ignitionMode := args.IgnitionMode.V
 	if pyval.Equal(ignitionMode, pyval.Str("STOP")) {
 		v.engineState = pyval.Str("stopped")
 	}
@@ -233,7 +235,8 @@ func (v *VehicleControlAPI) StartEngine(ignitionMode pyval.Value) (pyval.Value, 
 }
 
 // FillFuelTank is upstream's fillFuelTank.
-func (v *VehicleControlAPI) FillFuelTank(fuelAmount pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) FillFuelTank(args stubs.VehicleControlAPIFillFuelTankArgs) (pyval.Value, error) {
+	fuelAmount := args.FuelAmount.V
 	neg, err := sbCompare("<", fuelAmount, pyval.Int(0))
 	if err != nil {
 		return nil, err
@@ -269,7 +272,8 @@ func (v *VehicleControlAPI) FillFuelTank(fuelAmount pyval.Value) (pyval.Value, e
 }
 
 // LockDoors is upstream's lockDoors.
-func (v *VehicleControlAPI) LockDoors(unlock, door pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) LockDoors(args stubs.VehicleControlAPILockDoorsArgs) (pyval.Value, error) {
+	unlock, door := args.Unlock.V, args.Door.V
 	target, step := pyval.Str("locked"), pyval.Int(-1)
 	if pyval.Truthy(unlock) {
 		target, step = pyval.Str("unlocked"), pyval.Int(1)
@@ -295,16 +299,8 @@ func (v *VehicleControlAPI) LockDoors(unlock, door pyval.Value) (pyval.Value, er
 }
 
 // AdjustClimateControl is upstream's adjustClimateControl.
-func (v *VehicleControlAPI) AdjustClimateControl(temperature, unit, fanSpeed, mode pyval.Value) (pyval.Value, error) {
-	if unit == nil {
-		unit = pyval.Str("celsius")
-	}
-	if fanSpeed == nil {
-		fanSpeed = pyval.Int(50)
-	}
-	if mode == nil {
-		mode = pyval.Str("auto")
-	}
+func (v *VehicleControlAPI) AdjustClimateControl(args stubs.VehicleControlAPIAdjustClimateControlArgs) (pyval.Value, error) {
+	temperature, unit, fanSpeed, mode := args.Temperature.V, args.Unit.V, args.FanSpeed.V, args.Mode.V
 	ok, err := sbBetween(pyval.Int(0), fanSpeed, pyval.Int(100))
 	if err != nil {
 		return nil, err
@@ -357,7 +353,8 @@ func (v *VehicleControlAPI) GetOutsideTemperatureFromWeatherCom() (pyval.Value, 
 }
 
 // SetHeadlights is upstream's setHeadlights.
-func (v *VehicleControlAPI) SetHeadlights(mode pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) SetHeadlights(args stubs.VehicleControlAPISetHeadlightsArgs) (pyval.Value, error) {
+	mode := args.Mode.V
 	if sbListIndex([]pyval.Value{pyval.Str("on"), pyval.Str("off"), pyval.Str("auto")}, mode) < 0 {
 		return sbError("Invalid headlight mode."), nil
 	}
@@ -370,7 +367,8 @@ func (v *VehicleControlAPI) SetHeadlights(mode pyval.Value) (pyval.Value, error)
 }
 
 // DisplayCarStatus is upstream's displayCarStatus.
-func (v *VehicleControlAPI) DisplayCarStatus(option pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) DisplayCarStatus(args stubs.VehicleControlAPIDisplayCarStatusArgs) (pyval.Value, error) {
+	option := args.Option.V
 	status := pyval.NewDict()
 	if v.longContext {
 		status.SetStr("metadata", v.lc(longcontext.CarStatusMetadataExtension))
@@ -406,7 +404,8 @@ func (v *VehicleControlAPI) DisplayCarStatus(option pyval.Value) (pyval.Value, e
 }
 
 // ActivateParkingBrake is upstream's activateParkingBrake.
-func (v *VehicleControlAPI) ActivateParkingBrake(mode pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) ActivateParkingBrake(args stubs.VehicleControlAPIActivateParkingBrakeArgs) (pyval.Value, error) {
+	mode := args.Mode.V
 	if sbListIndex([]pyval.Value{pyval.Str("engage"), pyval.Str("release")}, mode) < 0 {
 		return sbError("Invalid mode"), nil
 	}
@@ -428,7 +427,8 @@ func (v *VehicleControlAPI) ActivateParkingBrake(mode pyval.Value) (pyval.Value,
 }
 
 // PressBrakePedal is upstream's pressBrakePedal.
-func (v *VehicleControlAPI) PressBrakePedal(pedalPosition pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) PressBrakePedal(args stubs.VehicleControlAPIPressBrakePedalArgs) (pyval.Value, error) {
+	pedalPosition := args.PedalPosition.V
 	ok, err := sbBetween(pyval.Int(0), pedalPosition, pyval.Int(1))
 	if err != nil {
 		return nil, err
@@ -462,7 +462,8 @@ func (v *VehicleControlAPI) ReleaseBrakePedal() (pyval.Value, error) {
 }
 
 // SetCruiseControl is upstream's setCruiseControl.
-func (v *VehicleControlAPI) SetCruiseControl(speed, activate, distanceToNextVehicle pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) SetCruiseControl(args stubs.VehicleControlAPISetCruiseControlArgs) (pyval.Value, error) {
+	speed, activate, distanceToNextVehicle := args.Speed.V, args.Activate.V, args.DistanceToNextVehicle.V
 	dist, err := sbFloat(distanceToNextVehicle)
 	if err != nil {
 		return nil, err
@@ -494,13 +495,15 @@ func (v *VehicleControlAPI) GetCurrentSpeed() (pyval.Value, error) {
 }
 
 // DisplayLog is upstream's display_log.
-func (v *VehicleControlAPI) DisplayLog(messages pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) DisplayLog(args stubs.VehicleControlAPIDisplayLogArgs) (pyval.Value, error) {
+	messages := args.Messages.V
 	return sbDict("log", messages), nil
 }
 
 // EstimateDriveFeasibilityByMileage is upstream's
 // estimate_drive_feasibility_by_mileage.
-func (v *VehicleControlAPI) EstimateDriveFeasibilityByMileage(distance pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) EstimateDriveFeasibilityByMileage(args stubs.VehicleControlAPIEstimateDriveFeasibilityByMileageArgs) (pyval.Value, error) {
+	distance := args.Distance.V
 	reach, err := pyval.Mul(v.fuelLevel, pyval.Float(vcMilePerGallon))
 	if err != nil {
 		return nil, err
@@ -513,7 +516,8 @@ func (v *VehicleControlAPI) EstimateDriveFeasibilityByMileage(distance pyval.Val
 }
 
 // LiterToGallon is upstream's liter_to_gallon.
-func (v *VehicleControlAPI) LiterToGallon(liter pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) LiterToGallon(args stubs.VehicleControlAPILiterToGallonArgs) (pyval.Value, error) {
+	liter := args.Liter.V
 	g, err := pyval.Mul(liter, pyval.Float(0.264172))
 	if err != nil {
 		return nil, err
@@ -522,7 +526,8 @@ func (v *VehicleControlAPI) LiterToGallon(liter pyval.Value) (pyval.Value, error
 }
 
 // GallonToLiter is upstream's gallon_to_liter.
-func (v *VehicleControlAPI) GallonToLiter(gallon pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) GallonToLiter(args stubs.VehicleControlAPIGallonToLiterArgs) (pyval.Value, error) {
+	gallon := args.Gallon.V
 	l, err := pyval.Mul(gallon, pyval.Float(3.78541))
 	if err != nil {
 		return nil, err
@@ -532,7 +537,8 @@ func (v *VehicleControlAPI) GallonToLiter(gallon pyval.Value) (pyval.Value, erro
 
 // EstimateDistance is upstream's estimate_distance (zipcode pairs, either
 // order).
-func (v *VehicleControlAPI) EstimateDistance(cityA, cityB pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) EstimateDistance(args stubs.VehicleControlAPIEstimateDistanceArgs) (pyval.Value, error) {
+	cityA, cityB := args.CityA.V, args.CityB.V
 	pairs := []struct {
 		a, b string
 		km   float64
@@ -565,7 +571,8 @@ func (v *VehicleControlAPI) EstimateDistance(cityA, cityB pyval.Value) (pyval.Va
 }
 
 // GetZipcodeBasedOnCity is upstream's get_zipcode_based_on_city.
-func (v *VehicleControlAPI) GetZipcodeBasedOnCity(city pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) GetZipcodeBasedOnCity(args stubs.VehicleControlAPIGetZipcodeBasedOnCityArgs) (pyval.Value, error) {
+	city := args.City.V
 	zips := []struct{ city, zip string }{
 		{"Rivermist", "83214"},
 		{"Stonebrook", "74532"},
@@ -589,7 +596,8 @@ func (v *VehicleControlAPI) GetZipcodeBasedOnCity(city pyval.Value) (pyval.Value
 
 // SetNavigation is upstream's set_navigation (the destination is stored
 // before the concatenation that may raise).
-func (v *VehicleControlAPI) SetNavigation(destination pyval.Value) (pyval.Value, error) {
+func (v *VehicleControlAPI) SetNavigation(args stubs.VehicleControlAPISetNavigationArgs) (pyval.Value, error) {
+	destination := args.Destination.V
 	v.destination = destination
 	msg, err := pyval.Add(pyval.Str("Navigating to "), destination)
 	if err != nil {
@@ -639,35 +647,10 @@ func (v *VehicleControlAPI) FindNearestTireShop() (pyval.Value, error) {
 
 // classVehicleControlAPI describes VehicleControlAPI for the registry.
 func classVehicleControlAPI() Class {
-	p := func(name string) Param { return Param{Name: name} }
-	opt := func(name string) Param { return Param{Name: name, Optional: true} }
 	return Class{
-		Name:   "VehicleControlAPI",
-		Module: "vehicle_control",
-		New:    func(env *Env) Instance { return NewVehicleControlAPI(env) },
-		Methods: []Method{
-			{Name: "activateParkingBrake", GoName: "ActivateParkingBrake", Params: []Param{p("mode")}},
-			{Name: "adjustClimateControl", GoName: "AdjustClimateControl", Params: []Param{p("temperature"), opt("unit"), opt("fanSpeed"), opt("mode")}},
-			{Name: "check_tire_pressure", GoName: "CheckTirePressure"},
-			{Name: "displayCarStatus", GoName: "DisplayCarStatus", Params: []Param{p("option")}},
-			{Name: "display_log", GoName: "DisplayLog", Params: []Param{p("messages")}},
-			{Name: "estimate_distance", GoName: "EstimateDistance", Params: []Param{p("cityA"), p("cityB")}},
-			{Name: "estimate_drive_feasibility_by_mileage", GoName: "EstimateDriveFeasibilityByMileage", Params: []Param{p("distance")}},
-			{Name: "fillFuelTank", GoName: "FillFuelTank", Params: []Param{p("fuelAmount")}},
-			{Name: "find_nearest_tire_shop", GoName: "FindNearestTireShop"},
-			{Name: "gallon_to_liter", GoName: "GallonToLiter", Params: []Param{p("gallon")}},
-			{Name: "get_current_speed", GoName: "GetCurrentSpeed"},
-			{Name: "get_outside_temperature_from_google", GoName: "GetOutsideTemperatureFromGoogle"},
-			{Name: "get_outside_temperature_from_weather_com", GoName: "GetOutsideTemperatureFromWeatherCom"},
-			{Name: "get_zipcode_based_on_city", GoName: "GetZipcodeBasedOnCity", Params: []Param{p("city")}},
-			{Name: "liter_to_gallon", GoName: "LiterToGallon", Params: []Param{p("liter")}},
-			{Name: "lockDoors", GoName: "LockDoors", Params: []Param{p("unlock"), p("door")}},
-			{Name: "pressBrakePedal", GoName: "PressBrakePedal", Params: []Param{p("pedalPosition")}},
-			{Name: "releaseBrakePedal", GoName: "ReleaseBrakePedal"},
-			{Name: "setCruiseControl", GoName: "SetCruiseControl", Params: []Param{p("speed"), p("activate"), p("distanceToNextVehicle")}},
-			{Name: "setHeadlights", GoName: "SetHeadlights", Params: []Param{p("mode")}},
-			{Name: "set_navigation", GoName: "SetNavigation", Params: []Param{p("destination")}},
-			{Name: "startEngine", GoName: "StartEngine", Params: []Param{p("ignitionMode")}},
-		},
+		Name:    "VehicleControlAPI",
+		Module:  "vehicle_control",
+		New:     func(env *Env) Instance { return NewVehicleControlAPI(env) },
+		Methods: stubs.VehicleControlAPIMethods,
 	}
 }

@@ -11,6 +11,7 @@ package sim
 import (
 	"context"
 	"fmt"
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
@@ -72,13 +73,8 @@ func webError(msg string) *pyval.Dict { return memStatus("error", msg) }
 // SearchEngineQuery is search_engine_query(keywords, max_results=10,
 // region="wt-wt"): the first max_results organic results as
 // {"title", "href", "body"} dicts ("body" only with show_snippet), a list.
-func (w *WebSearchAPI) SearchEngineQuery(keywords, maxResults, region pyval.Value) (pyval.Value, error) {
-	if maxResults == nil {
-		maxResults = pyval.Int(10)
-	}
-	if region == nil {
-		region = pyval.Str("wt-wt")
-	}
+func (w *WebSearchAPI) SearchEngineQuery(args stubs.WebSearchAPISearchEngineQueryArgs) (pyval.Value, error) {
+	keywords, maxResults, region := args.Keywords.V, args.MaxResults.V, args.Region.V
 	if err := w.needProvider(); err != nil {
 		return nil, err
 	}
@@ -123,10 +119,8 @@ func (w *WebSearchAPI) SearchEngineQuery(keywords, maxResults, region pyval.Valu
 // with the raw page, its markdown or its text ("truncate"); failures are
 // {"error": "An error occurred while fetching <url>: <reason>"}. A url not
 // starting with http:// or https:// raises ValueError.
-func (w *WebSearchAPI) FetchURLContent(url, mode pyval.Value) (pyval.Value, error) {
-	if mode == nil {
-		mode = pyval.Str("raw")
-	}
+func (w *WebSearchAPI) FetchURLContent(args stubs.WebSearchAPIFetchURLContentArgs) (pyval.Value, error) {
+	url, mode := args.URL.V, args.Mode.V
 	u, err := memStrArg(url, "startswith")
 	if err != nil {
 		return nil, err
@@ -164,12 +158,9 @@ func (w *WebSearchAPI) FetchURLContent(url, mode pyval.Value) (pyval.Value, erro
 // classWebSearchAPI describes WebSearchAPI for the registry.
 func classWebSearchAPI() Class {
 	return Class{
-		Name:   "WebSearchAPI",
-		Module: "web_search",
-		New:    func(env *Env) Instance { return NewWebSearchAPI(env) },
-		Methods: []Method{
-			{Name: "fetch_url_content", GoName: "FetchURLContent", Params: []Param{{Name: "url"}, {Name: "mode", Optional: true}}},
-			{Name: "search_engine_query", GoName: "SearchEngineQuery", Params: []Param{{Name: "keywords"}, {Name: "max_results", Optional: true}, {Name: "region", Optional: true}}},
-		},
+		Name:    "WebSearchAPI",
+		Module:  "web_search",
+		New:     func(env *Env) Instance { return NewWebSearchAPI(env) },
+		Methods: stubs.WebSearchAPIMethods,
 	}
 }

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/agentic"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/embed"
@@ -52,7 +53,7 @@ var _ = Describe("MemorySystemPrompt", func() {
 		p, err := agentic.MemorySystemPrompt("memory_kv", "customer", kv)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(p).To(HaveSuffix("Here is the content of your Core Memory from previous interactions:\nThere is no content in the core memory at this point.\n"))
-		kv.CoreMemoryAdd(pyval.Str("braces"), pyval.Str("{memory_content} {{x}}"))
+		_, _ = stubs.Call(kv, "core_memory_add", []pyval.Value{pyval.Str("braces"), pyval.Str("{memory_content} {{x}}")}, nil)
 		p, err = agentic.MemorySystemPrompt("memory_kv", "customer", kv)
 		Expect(err).NotTo(HaveOccurred())
 		// substituted text is not formatted again
@@ -65,7 +66,7 @@ var _ = Describe("MemorySystemPrompt", func() {
 
 	It("uses the unified template for rec_sum", func() {
 		rs := sim.NewMemoryAPIRecSum(&sim.Env{})
-		rs.MemoryAppend(pyval.Str("User is Michael."))
+		_, _ = stubs.Call(rs, "memory_append", []pyval.Value{pyval.Str("User is Michael.")}, nil)
 		p, err := agentic.MemorySystemPrompt("memory_rec_sum", "finance", rs)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(p).To(HaveSuffix("Here is the content of your memory system from previous interactions:\nUser is Michael.\n"))
@@ -220,13 +221,13 @@ func fact(i int) string { return "fact number " + pyval.Repr(pyval.Int(int64(i))
 
 func remember(m sim.MemoryBackend, i int) {
 	var err error
-	switch x := m.(type) {
+	switch m.(type) {
 	case *sim.MemoryAPI_kv:
-		_, err = x.CoreMemoryAdd(pyval.Str("fact_"+pyval.Repr(pyval.Int(int64(i)))), pyval.Str(fact(i)))
+		_, err = stubs.Call(m, "core_memory_add", []pyval.Value{pyval.Str("fact_" + pyval.Repr(pyval.Int(int64(i)))), pyval.Str(fact(i))}, nil)
 	case *sim.MemoryAPI_vector:
-		_, err = x.CoreMemoryAdd(pyval.Str(fact(i)))
+		_, err = stubs.Call(m, "core_memory_add", []pyval.Value{pyval.Str(fact(i))}, nil)
 	case *sim.MemoryAPI_rec_sum:
-		_, err = x.MemoryAppend(pyval.Str(fact(i) + ". "))
+		_, err = stubs.Call(m, "memory_append", []pyval.Value{pyval.Str(fact(i) + ". ")}, nil)
 	}
 	Expect(err).NotTo(HaveOccurred())
 }

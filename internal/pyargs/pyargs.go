@@ -11,16 +11,33 @@ import (
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/sim"
 )
+
+// Param is one parameter of a method's Python signature (self excluded).
+type Param struct {
+	Name     string // Python parameter name
+	Optional bool   // has a default in the Python signature
+	// Default is the value Bind supplies when the caller does not. It is nil
+	// for a required parameter and for a mutable default (a list upstream
+	// shares between calls), which the backend applies itself.
+	Default pyval.Value
+}
+
+// Method is one public method of a backend class.
+type Method struct {
+	Name   string  // Python method name, e.g. "place_order"
+	GoName string  // Go method name on the backend, e.g. "PlaceOrder"
+	Params []Param // in Python declaration order
+}
 
 // Bind assigns pos and kw to params as CPython does for a method
 // (self excluded from params but counted in messages), returning one value
-// per parameter; nil marks a parameter left to its default. qualname is
+// per parameter; a parameter left out gets its Default (nil for a mutable
+// default, which the backend applies). qualname is
 // "Class.method". Errors are TypeErrors with CPython's text, checked in
 // CPython's order: unexpected or duplicated keywords first, then too many
 // positional arguments, then missing required ones.
-func Bind(qualname string, params []sim.Param, pos []pyval.Value, kw []pyval.KV) ([]pyval.Value, error) {
+func Bind(qualname string, params []Param, pos []pyval.Value, kw []pyval.KV) ([]pyval.Value, error) {
 	out := make([]pyval.Value, len(params))
 	n := len(pos)
 	if n > len(params) {
@@ -78,6 +95,11 @@ func Bind(qualname string, params []sim.Param, pos []pyval.Value, kw []pyval.KV)
 			word = "arguments"
 		}
 		return nil, pyval.NewTypeError("%s() missing %d required positional %s: %s", qualname, len(missing), word, joinNames(missing))
+	}
+	for i, p := range params {
+		if out[i] == nil {
+			out[i] = p.Default
+		}
 	}
 	return out, nil
 }

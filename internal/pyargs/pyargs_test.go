@@ -6,12 +6,11 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/pyargs"
 	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/sim"
 )
 
 // Expected texts are CPython 3.12's for a method
 // `def m(self, a, b, c=1)` of class C (and variants), as str(TypeError).
-var params = []sim.Param{{Name: "a"}, {Name: "b"}, {Name: "c", Optional: true}}
+var params = []pyargs.Param{{Name: "a"}, {Name: "b"}, {Name: "c", Optional: true}}
 
 func kw(pairs ...any) []pyval.KV {
 	var out []pyval.KV
@@ -28,6 +27,16 @@ var _ = Describe("Bind", func() {
 		v, err := pyargs.Bind("C.m", params, []pyval.Value{one}, kw("b", two))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(v).To(Equal([]pyval.Value{one, two, nil}))
+	})
+
+	It("supplies a parameter's default when the caller leaves it out", func() {
+		withDefault := []pyargs.Param{{Name: "a"}, {Name: "c", Optional: true, Default: pyval.Int(1)}}
+		v, err := pyargs.Bind("C.m", withDefault, []pyval.Value{two}, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(v).To(Equal([]pyval.Value{two, one}))
+		v, err = pyargs.Bind("C.m", withDefault, []pyval.Value{two}, kw("c", two))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(v).To(Equal([]pyval.Value{two, two}))
 	})
 
 	DescribeTable("CPython's TypeError texts",
@@ -47,9 +56,9 @@ var _ = Describe("Bind", func() {
 	It("counts self for methods without parameters", func() {
 		_, err := pyargs.Bind("C.n", nil, []pyval.Value{one}, nil)
 		Expect(err).To(MatchError("C.n() takes 1 positional argument but 2 were given"))
-		_, err = pyargs.Bind("C.p", []sim.Param{{Name: "x"}}, []pyval.Value{one, one}, nil)
+		_, err = pyargs.Bind("C.p", []pyargs.Param{{Name: "x"}}, []pyval.Value{one, one}, nil)
 		Expect(err).To(MatchError("C.p() takes 2 positional arguments but 3 were given"))
-		_, err = pyargs.Bind("C.q", []sim.Param{{Name: "x"}, {Name: "y"}, {Name: "z"}}, nil, nil)
+		_, err = pyargs.Bind("C.q", []pyargs.Param{{Name: "x"}, {Name: "y"}, {Name: "z"}}, nil, nil)
 		Expect(err).To(MatchError("C.q() missing 3 required positional arguments: 'x', 'y', and 'z'"))
 	})
 

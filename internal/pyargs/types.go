@@ -81,3 +81,37 @@ func (a Dict) Get() (*pyval.Dict, bool) { d, ok := a.V.(*pyval.Dict); return d, 
 
 // Supplied reports whether the caller passed the argument.
 func (a Any) Supplied() bool { return a.V != nil }
+
+// Keys is d.keys() as upstream calls it on the argument: the keys in
+// insertion order, or the AttributeError Python raises when the model sent
+// something other than a dict.
+func (a Dict) Keys() ([]pyval.Value, error) {
+	d, ok := a.V.(*pyval.Dict)
+	if !ok {
+		return nil, noAttr(a.V, "keys")
+	}
+	return d.Keys(), nil
+}
+
+// Items is d.items(): the pairs in insertion order, or Python's
+// AttributeError for a value that is not a dict.
+func (a Dict) Items() ([]pyval.KV, error) {
+	d, ok := a.V.(*pyval.Dict)
+	if !ok {
+		return nil, noAttr(a.V, "items")
+	}
+	return d.Items(), nil
+}
+
+// Iter is list(v) of the argument: its items, or Python's TypeError for a
+// value that is not iterable. The slice may alias the list: do not modify it.
+func (a List) Iter() ([]pyval.Value, error) { return pyval.Iterate(a.V) }
+
+// noAttr is the AttributeError of v.name; an argument left to a mutable
+// default (nil here) is reported as the None Python would never pass.
+func noAttr(v pyval.Value, name string) error {
+	if v == nil {
+		v = pyval.None
+	}
+	return pyval.NewAttributeError("'%s' object has no attribute '%s'", v.TypeName(), name)
+}
