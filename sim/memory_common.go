@@ -283,62 +283,6 @@ func memAppendJSONKey(b []byte, k pyval.Value) ([]byte, error) {
 // memStrLen is len(s) for a Python str: code points.
 func memStrLen(s string) int { return len([]rune(s)) }
 
-// memPyLower is Python's str.lower: the default lowercase mapping, with
-// SpecialCasing's U+0130 and the Final_Sigma context that Go's
-// strings.ToLower lacks.
-func memPyLower(s string) string {
-	rs := []rune(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for i, r := range rs {
-		switch {
-		case r < 0x80:
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			b.WriteRune(r)
-		case r == 0x130:
-			b.WriteString("i\u0307")
-		case r == 0x3A3:
-			if memPyFinalSigma(rs, i) {
-				b.WriteRune(0x3C2)
-			} else {
-				b.WriteRune(0x3C3)
-			}
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
-
-func memPyFinalSigma(rs []rune, i int) bool {
-	cased := func(r rune) bool {
-		return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) ||
-			unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
-	}
-	ignorable := func(r rune) bool {
-		switch r {
-		case '\'', '.', ':', 0xB7, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0x2027,
-			0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
-			return true
-		}
-		return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
-	}
-	j := i - 1
-	for j >= 0 && ignorable(rs[j]) {
-		j--
-	}
-	if j < 0 || !cased(rs[j]) {
-		return false
-	}
-	k := i + 1
-	for k < len(rs) && ignorable(rs[k]) {
-		k++
-	}
-	return k == len(rs) || !cased(rs[k])
-}
-
 // memPySplit is Python's str.split() with no arguments: runs of Unicode
 // whitespace (str.isspace, which also counts U+001C..U+001F) separate
 // fields; leading and trailing whitespace yield nothing.

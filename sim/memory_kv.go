@@ -163,7 +163,7 @@ func kvTokenize(s string) []string {
 			out = append(out, s[i])
 		}
 	}
-	return memPySplit(memPyLower(string(out)))
+	return memPySplit(pyval.Lower(string(out)))
 }
 
 // kvAdd is core/archival_memory_add.

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"github.com/bfcl-go/bfcl/generated/stubs"
 	"strings"
-	"unicode"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
@@ -178,62 +177,7 @@ func saLower(v pyval.Value) (pyval.Str, error) {
 	if !ok {
 		return "", saNoAttr(v, "lower")
 	}
-	return pyval.Str(pyLower(string(s))), nil
-}
-
-// pyLower is str.lower(): full lower-casing as CPython does it (İ becomes
-// "i̇", a capital sigma in final position becomes ς).
-func pyLower(s string) string {
-	if !strings.ContainsAny(s, "İΣ") {
-		return strings.ToLower(s)
-	}
-	runes := []rune(s)
-	var b strings.Builder
-	for i, r := range runes {
-		switch r {
-		case 'İ':
-			b.WriteString("i\u0307")
-		case 'Σ':
-			if finalSigma(runes, i) {
-				b.WriteRune('ς')
-			} else {
-				b.WriteRune('σ')
-			}
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
-
-// finalSigma is CPython's Final_Sigma test: a cased letter before (case-
-// ignorable characters skipped) and none after.
-func finalSigma(runes []rune, i int) bool {
-	j := i - 1
-	for j >= 0 && caseIgnorable(runes[j]) {
-		j--
-	}
-	if j < 0 || !cased(runes[j]) {
-		return false
-	}
-	j = i + 1
-	for j < len(runes) && caseIgnorable(runes[j]) {
-		j++
-	}
-	return j == len(runes) || !cased(runes[j])
-}
-
-func cased(r rune) bool {
-	return unicode.IsLower(r) || unicode.IsUpper(r) || unicode.IsTitle(r) ||
-		unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
-}
-
-func caseIgnorable(r rune) bool {
-	switch r {
-	case '\'', '.', ':', 0x00B7, 0x0387, 0x055F, 0x05F4, 0x2018, 0x2019, 0x2024, 0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
-		return true
-	}
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+	return pyval.Str(pyval.Lower(string(s))), nil
 }
 
 // AuthenticateTwitter is upstream's authenticate_twitter(username, password).

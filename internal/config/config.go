@@ -281,15 +281,16 @@ func (b Base) Dir() string {
 		return "."
 	}
 	if b == ModuleRootBase {
-		if r, ok := moduleRoot(wd); ok {
+		if r, ok := ModuleRoot(wd); ok {
 			return r
 		}
 	}
 	return wd
 }
 
-// moduleRoot walks up from dir to the folder holding go.mod.
-func moduleRoot(dir string) (string, bool) {
+// ModuleRoot walks up from dir to the folder holding go.mod (the one walker
+// of the module; tests reach it through testenv.ModuleRoot).
+func ModuleRoot(dir string) (string, bool) {
 	for d := dir; ; d = filepath.Dir(d) {
 		if st, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && st.Mode().IsRegular() {
 			return d, true
@@ -325,7 +326,7 @@ func (f *Flags) ModelsFile(base Base) (path string, explicit bool) {
 		wd = "."
 	}
 	candidates := []string{filepath.Join(wd, "models.yaml")}
-	if r, ok := moduleRoot(wd); ok {
+	if r, ok := ModuleRoot(wd); ok {
 		candidates = append(candidates, filepath.Join(r, "models.yaml"))
 	}
 	for _, c := range candidates {

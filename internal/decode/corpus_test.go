@@ -12,6 +12,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/decode"
 	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
 // fixtures/ast/decode/corpus.jsonl holds upstream's decoder output (repr or
@@ -29,22 +30,8 @@ type corpusLine struct {
 	Error     string          `json:"error"`
 }
 
-func moduleRoot() string {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
 func loadCorpus() []corpusLine {
-	path := filepath.Join(moduleRoot(), "fixtures", "ast", "decode", "corpus.jsonl")
+	path := filepath.Join(testenv.ModuleRoot(), "fixtures", "ast", "decode", "corpus.jsonl")
 	f, err := os.Open(path)
 	Expect(err).NotTo(HaveOccurred(), "corpus %s", path)
 	defer f.Close()

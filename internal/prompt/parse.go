@@ -207,24 +207,13 @@ func convertValueByType(raw, typ string) (pyval.Value, error) {
 	case "float":
 		return pyval.ToFloat(pyval.Str(raw))
 	case "boolean":
-		return pyval.Bool(pyLower(raw) == "true"), nil
+		return pyval.Bool(pyval.Lower(raw) == "true"), nil
 	case "null":
 		return pyval.None, nil
 	case "array", "tuple", "object", "dict":
 		return literalEval(raw)
 	}
 	return pyval.Str(raw), nil
-}
-
-// pyLower is str.lower() as far as comparing with "true" needs: a string
-// that lowercases to "true" is made of the letters of "true" in any case
-// (plus, in Python, the Kelvin sign and similar do not lowercase to ASCII
-// t/r/u/e), so ASCII lowering decides the comparison exactly.
-func pyLower(s string) string {
-	if len(s) != 4 {
-		return s
-	}
-	return strings.ToLower(s)
 }
 
 // literalEval is ast.literal_eval on a str: leading spaces and tabs

@@ -12,32 +12,12 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/pyexpr"
 	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
-// dataDir returns $BFCL_DATA_DIR, else ../shared/bfcl next to the module
-// root.
-func dataDir() string {
-	if d := os.Getenv("BFCL_DATA_DIR"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "bfcl")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
 func readLongContext() (string, string, bool) {
-	path := filepath.Join(dataDir(), "long_context.py")
+	data, _ := testenv.DataDir()
+	path := filepath.Join(data, "long_context.py")
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return path, "", false

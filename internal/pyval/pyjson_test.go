@@ -10,28 +10,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	pv "github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/testenv"
 )
-
-// sharedDir returns $env or ../shared/<sub> next to the module root.
-func sharedDir(env, sub string) string {
-	if d := os.Getenv(env); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", sub)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
 
 type fakeObj struct{ name string }
 
@@ -76,7 +56,7 @@ var _ = Describe("pyjson v1", func() {
 		Expect(string(b)).To(Equal(`{"f":{"$File":{"name":"a.txt","content":"x"}},"m":{"$mpf":"1.5","repr":"mpf('1.5')"},"dec":{"$decimal":"2.50"}}`))
 	})
 	It("round-trips every line of the reference traces byte for byte", func() {
-		dir := sharedDir("BFCL_REFERENCE_DIR", "reference")
+		dir, _ := testenv.ReferenceDir()
 		files, _ := filepath.Glob(filepath.Join(dir, "multi_turn_traces", "*_trace.jsonl"))
 		if len(files) == 0 {
 			Skip("REFERENCE DATA ABSENT: no multi_turn_traces/*_trace.jsonl under " + dir + " (set BFCL_REFERENCE_DIR)")

@@ -8,24 +8,19 @@ package testenv
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/bfcl-go/bfcl/internal/config"
 )
 
-// ModuleRoot walks up from the working directory to the folder holding go.mod.
+// ModuleRoot is the folder holding go.mod above the working directory ("" if
+// none).
 func ModuleRoot() string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
+	root, _ := config.ModuleRoot(dir)
+	return root
 }
 
 func locate(env, rel string) (string, bool) {

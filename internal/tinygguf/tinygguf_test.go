@@ -8,25 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/testenv"
 	"github.com/bfcl-go/bfcl/internal/tinygguf"
 	"github.com/ollama/ollama/api"
 	"github.com/ollama/ollama/template"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
-
-func moduleRoot() string {
-	dir, err := os.Getwd()
-	Expect(err).NotTo(HaveOccurred())
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		Expect(parent).NotTo(Equal(dir))
-		dir = parent
-	}
-}
 
 // readGGUFHeader parses what a GGUF reader needs first and returns the
 // tensor names, their offsets and the data start.
@@ -161,7 +149,7 @@ var _ = Describe("tinygguf", func() {
 	Describe("the chat template, rendered by Ollama's own template package", func() {
 		var tmpl *template.Template
 		BeforeEach(func() {
-			src, err := os.ReadFile(filepath.Join(moduleRoot(), "fixtures", "ollama", "template.gotmpl"))
+			src, err := os.ReadFile(filepath.Join(testenv.ModuleRoot(), "fixtures", "ollama", "template.gotmpl"))
 			Expect(err).NotTo(HaveOccurred())
 			tmpl, err = template.Parse(strings.TrimRight(string(src), "\r\n"))
 			Expect(err).NotTo(HaveOccurred())
@@ -202,7 +190,7 @@ var _ = Describe("tinygguf", func() {
 	})
 
 	It("keeps the committed Modelfile in sync with the template", func() {
-		root := moduleRoot()
+		root := testenv.ModuleRoot()
 		src, err := os.ReadFile(filepath.Join(root, "fixtures", "ollama", "template.gotmpl"))
 		Expect(err).NotTo(HaveOccurred())
 		want, err := tinygguf.Modelfile("./tiny.gguf", string(src))

@@ -101,69 +101,7 @@ func StandardizeString(s string) string {
 		}
 		rs = append(rs, r)
 	}
-	return strings.ReplaceAll(pyLower(rs), "'", `"`)
-}
-
-// pyLower is Python's str.lower over code points: the Unicode default
-// lowercase mapping including SpecialCasing's unconditional entry for U+0130
-// and the Final_Sigma context of U+03A3, which Go's strings.ToLower lacks.
-func pyLower(rs []rune) string {
-	var b strings.Builder
-	b.Grow(len(rs))
-	for i, r := range rs {
-		switch {
-		case r < 0x80:
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			b.WriteRune(r)
-		case r == 0x130: // LATIN CAPITAL LETTER I WITH DOT ABOVE
-			b.WriteString("i\u0307")
-		case r == 0x3A3: // GREEK CAPITAL LETTER SIGMA
-			if finalSigma(rs, i) {
-				b.WriteRune(0x3C2)
-			} else {
-				b.WriteRune(0x3C3)
-			}
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
-
-// finalSigma is the Final_Sigma condition as CPython applies it: a cased
-// letter before position i (skipping case-ignorable characters) and no
-// cased letter after it (skipping case-ignorable characters).
-func finalSigma(rs []rune, i int) bool {
-	j := i - 1
-	for j >= 0 && caseIgnorable(rs[j]) {
-		j--
-	}
-	if j < 0 || !cased(rs[j]) {
-		return false
-	}
-	k := i + 1
-	for k < len(rs) && caseIgnorable(rs[k]) {
-		k++
-	}
-	return k == len(rs) || !cased(rs[k])
-}
-
-func cased(r rune) bool {
-	return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) ||
-		unicode.Is(unicode.Other_Lowercase, r) || unicode.Is(unicode.Other_Uppercase, r)
-}
-
-// caseIgnorable approximates Unicode's Case_Ignorable: Mn, Me, Cf, Lm, Sk
-// and the Word_Break MidLetter, MidNumLet and Single_Quote characters.
-func caseIgnorable(r rune) bool {
-	switch r {
-	case '\'', '.', ':', 0xB7, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0x2027,
-		0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A:
-		return true
-	}
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+	return strings.ReplaceAll(pyval.Lower(string(rs)), "'", `"`)
 }
 
 // isWord is Python re's \w for str patterns (Unicode): str.isalnum() or "_".

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
 // fixtures/ast/decode/converters.jsonl holds upstream's java_type_converter
@@ -27,23 +28,9 @@ type converterLine struct {
 	Error     string  `json:"error"`
 }
 
-func repoRoot() string {
-	dir, _ := os.Getwd()
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
 var _ = Describe("Java and JavaScript type converters", func() {
 	It("agree with upstream's on the converter corpus", func() {
-		f, err := os.Open(filepath.Join(repoRoot(), "fixtures", "ast", "decode", "converters.jsonl"))
+		f, err := os.Open(filepath.Join(testenv.ModuleRoot(), "fixtures", "ast", "decode", "converters.jsonl"))
 		Expect(err).NotTo(HaveOccurred())
 		defer f.Close()
 		var mismatches []string

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/check/ast"
 	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
 // The hand-made cases of fixtures/ast (see its README): each run folder
@@ -30,7 +31,7 @@ type fixtureRun struct {
 	UnderscoreToDot bool   `json:"underscore_to_dot"`
 }
 
-func fixturesDir() string { return filepath.Join(moduleRoot(), "fixtures", "ast") }
+func fixturesDir() string { return filepath.Join(testenv.ModuleRoot(), "fixtures", "ast") }
 
 // indexByID reads a JSON Lines file into id -> line.
 func indexByID(path string) map[string]json.RawMessage {

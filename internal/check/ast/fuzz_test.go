@@ -8,13 +8,14 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/check/ast"
 	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
 // FuzzScoreFCArguments scores arbitrary FC argument text against the Java,
 // JavaScript and Python fixture entries: the converters and checkers must
 // return a verdict (or upstream's own exception), never panic.
 func FuzzScoreFCArguments(f *testing.F) {
-	dir := filepath.Join(moduleRoot(), "fixtures", "ast", "data")
+	dir := filepath.Join(testenv.ModuleRoot(), "fixtures", "ast", "data")
 	type target struct {
 		cat, fn       string
 		entry, answer json.RawMessage

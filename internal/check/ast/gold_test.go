@@ -14,6 +14,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/check/ast"
 	"github.com/bfcl-go/bfcl/internal/decode"
 	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
 // The gold check: for every AST entry of the dataset, the first acceptable
@@ -269,7 +270,7 @@ func goldResult(category string, entry, answer json.RawMessage) (json.RawMessage
 
 var _ = Describe("gold check: the first acceptable values pass", func() {
 	It("passes every AST entry of the dataset except the listed oddities", func() {
-		data := dataDir()
+		data, _ := testenv.DataDir()
 		if data == "" {
 			skipLoudly("DATASET ABSENT — gold check did NOT run (set BFCL_DATA_DIR)")
 		}

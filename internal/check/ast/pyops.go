@@ -77,59 +77,6 @@ func isASCII(s string) bool {
 	return true
 }
 
-// pyLower is str.lower(): full Unicode lower-casing, including the two
-// cases where Go's per-rune mapping differs (U+0130 becomes "i̇", and a
-// capital sigma at the end of a word becomes the final sigma).
-func pyLower(s string) string {
-	if isASCII(s) {
-		return strings.ToLower(s)
-	}
-	rs := []rune(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for i, r := range rs {
-		switch r {
-		case 0x130:
-			b.WriteString("i\u0307")
-			continue
-		case 0x3a3:
-			if finalSigma(rs, i) {
-				b.WriteRune(0x3c2)
-			} else {
-				b.WriteRune(0x3c3)
-			}
-			continue
-		}
-		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
-}
-
-func isCaseIgnorable(r rune) bool {
-	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk) ||
-		r == '\'' || r == '.' || r == ':' || r == 0xb7 || r == 0x2019
-}
-
-func isCased(r rune) bool {
-	return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r)
-}
-
-// finalSigma is Unicode's Final_Sigma condition as CPython applies it.
-func finalSigma(rs []rune, i int) bool {
-	j := i - 1
-	for j >= 0 && isCaseIgnorable(rs[j]) {
-		j--
-	}
-	if j < 0 || !isCased(rs[j]) {
-		return false
-	}
-	j = i + 1
-	for j < len(rs) && isCaseIgnorable(rs[j]) {
-		j++
-	}
-	return j == len(rs) || !isCased(rs[j])
-}
-
 // standardize is upstream's standardize_string: drop every space and
 // , . / - _ * ^, lower-case, then turn ' into ".
 func standardize(s string) string {
@@ -142,7 +89,7 @@ func standardize(s string) string {
 		}
 		b.WriteRune(r)
 	}
-	return strings.ReplaceAll(pyLower(b.String()), "'", "\"")
+	return strings.ReplaceAll(pyval.Lower(b.String()), "'", "\"")
 }
 
 // pyIn is Python's `x in container` for the containers a possible answer

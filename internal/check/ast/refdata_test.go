@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 
 	"github.com/onsi/ginkgo/v2"
+
+	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
 // This file is the test-only reader of the dataset, the reference result
@@ -27,38 +29,6 @@ const (
 	refRun   = "2025-11-12-harmony-fixes-2"
 	refModel = "openai_gpt-oss-120b"
 )
-
-// moduleRoot walks up from the working directory to the go.mod.
-func moduleRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
-func envDir(env, rel string) string {
-	if v := os.Getenv(env); v != "" {
-		return v
-	}
-	root := moduleRoot()
-	if root == "" {
-		return ""
-	}
-	return filepath.Join(root, rel)
-}
-
-func dataDir() string      { return envDir("BFCL_DATA_DIR", "../shared/bfcl") }
-func referenceDir() string { return envDir("BFCL_REFERENCE_DIR", "../shared/reference") }
 
 // readLines returns the non-empty lines of a JSON Lines file.
 func readLines(path string) ([]json.RawMessage, error) {
@@ -127,7 +97,8 @@ type officialScore struct {
 // loadReference loads every single-turn category. It returns an error
 // naming the missing directory when the reference or dataset is absent.
 func loadReference() ([]refCategory, error) {
-	data, ref := dataDir(), referenceDir()
+	data, _ := testenv.DataDir()
+	ref, _ := testenv.ReferenceDir()
 	if data == "" || ref == "" {
 		return nil, fmt.Errorf("cannot locate the module root to find ../shared (set BFCL_DATA_DIR and BFCL_REFERENCE_DIR)")
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/driver/core"
+	"github.com/bfcl-go/bfcl/internal/testenv"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -24,7 +25,7 @@ type goldenCase struct {
 // readGoldenLines calls fn on each line of a gzipped JSON-lines golden
 // file of fixtures/drivers/convert (written by the gen_*.py next to it).
 func readGoldenLines(name string, fn func([]byte)) {
-	path := filepath.Join(moduleRoot(), "fixtures", "drivers", "convert", name)
+	path := filepath.Join(testenv.ModuleRoot(), "fixtures", "drivers", "convert", name)
 	f, err := os.Open(path)
 	Expect(err).NotTo(HaveOccurred(), "golden file of upstream outputs")
 	defer f.Close()
@@ -114,7 +115,8 @@ var _ = Describe("ConvertFunctions", func() {
 	})
 
 	It("converts every function doc of the dataset for every provider", func() {
-		dir := filepath.Join(dataDir(), "data")
+		data, _ := testenv.DataDir()
+		dir := filepath.Join(data, "data")
 		files, _ := filepath.Glob(filepath.Join(dir, "BFCL_v4_*.json"))
 		if len(files) == 0 {
 			Skip("DATASET NOT FOUND at " + dir + " (set BFCL_DATA_DIR): full-dataset conversion not checked")

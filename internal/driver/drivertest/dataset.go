@@ -6,21 +6,16 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-)
 
-// DataDir is BFCL_DATA_DIR, else ../shared/bfcl next to the module root.
-func DataDir() string {
-	if d := os.Getenv("BFCL_DATA_DIR"); d != "" {
-		return d
-	}
-	return filepath.Join(ModuleRoot(), "..", "shared", "bfcl")
-}
+	"github.com/bfcl-go/bfcl/internal/testenv"
+)
 
 // DatasetFunctionLists returns the function lists of every dataset entry
 // (keyed by entry id) plus one list per multi_turn_func_doc class file, or
 // nil when the dataset is absent.
 func DatasetFunctionLists() (map[string][]json.RawMessage, error) {
-	dir := filepath.Join(DataDir(), "data")
+	data, _ := testenv.DataDir()
+	dir := filepath.Join(data, "data")
 	files, _ := filepath.Glob(filepath.Join(dir, "BFCL_v4_*.json"))
 	if len(files) == 0 {
 		return nil, nil

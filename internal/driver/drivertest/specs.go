@@ -16,32 +16,14 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/driver/core"
 	"github.com/bfcl-go/bfcl/internal/netguard"
+	"github.com/bfcl-go/bfcl/internal/testenv"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
 
-// ModuleRoot walks up from the working directory to the directory holding
-// go.mod.
-func ModuleRoot() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		panic(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			panic("go.mod not found above " + dir)
-		}
-		dir = parent
-	}
-}
-
 // FixtureDir is fixtures/drivers/<provider> of the module.
 func FixtureDir(provider string) string {
-	return filepath.Join(ModuleRoot(), "fixtures", "drivers", provider)
+	return filepath.Join(testenv.ModuleRoot(), "fixtures", "drivers", provider)
 }
 
 // DescribeFixtures declares one spec per fixture of the provider: the
