@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
@@ -531,7 +530,7 @@ func (g *GorillaFileSystem) Ls(args stubs.GorillaFileSystemLsArgs) (pyval.Value,
 		for _, k := range keys {
 			s, ok := k.(pyval.Str)
 			if !ok {
-				return nil, saNoAttr(k, "startswith")
+				return nil, pyval.NoAttribute(k, "startswith")
 			}
 			if !strings.HasPrefix(string(s), ".") {
 				kept = append(kept, k)
@@ -547,7 +546,7 @@ func (g *GorillaFileSystem) Cd(args stubs.GorillaFileSystemCdArgs) (pyval.Value,
 	folder := args.Folder.V
 	fs, ok := folder.(pyval.Str)
 	if !ok {
-		return nil, saNoAttr(folder, "rstrip")
+		return nil, pyval.NoAttribute(folder, "rstrip")
 	}
 	f := strings.TrimRight(string(fs), "/")
 	if f == "" {
@@ -594,7 +593,7 @@ func (g *GorillaFileSystem) navigate(path pyval.Value) (*Directory, *pyval.Dict,
 	}
 	ps, ok := path.(pyval.Str)
 	if !ok {
-		return nil, nil, saNoAttr(path, "strip")
+		return nil, nil, pyval.NoAttribute(path, "strip")
 	}
 	p := string(ps)
 	dirs := strings.Split(strings.Trim(p, "/"), "/")
@@ -691,7 +690,7 @@ func (g *GorillaFileSystem) Echo(args stubs.GorillaFileSystemEchoArgs) (pyval.Va
 	}
 	f, ok := item.(*File)
 	if !ok {
-		return nil, saNoAttr(item, "_write")
+		return nil, pyval.NoAttribute(item, "_write")
 	}
 	f.Content = content
 	return pyval.None, nil
@@ -740,7 +739,7 @@ func (g *GorillaFileSystem) Find(args stubs.GorillaFileSystemFindArgs) (pyval.Va
 	}
 	ps, ok := path.(pyval.Str)
 	if !ok {
-		return nil, saNoAttr(path, "rstrip")
+		return nil, pyval.NoAttribute(path, "rstrip")
 	}
 	var matches []pyval.Value
 	var search func(dir *Directory, base string, depth int) error
@@ -803,7 +802,7 @@ func (g *GorillaFileSystem) Wc(args stubs.GorillaFileSystemWcArgs) (pyval.Value,
 	if f != nil {
 		switch m {
 		case "l":
-			lines, err := saSplitLines(f.Content)
+			lines, err := strSplitLines(f.Content)
 			if err != nil {
 				return nil, err
 			}
@@ -811,9 +810,9 @@ func (g *GorillaFileSystem) Wc(args stubs.GorillaFileSystemWcArgs) (pyval.Value,
 		case "w":
 			s, ok := f.Content.(pyval.Str)
 			if !ok {
-				return nil, saNoAttr(f.Content, "split")
+				return nil, pyval.NoAttribute(f.Content, "split")
 			}
-			return gfsCount(len(pyWhitespaceSplit(string(s))), "words"), nil
+			return gfsCount(len(pyval.Split(string(s))), "words"), nil
 		default:
 			n, err := pyval.Len(f.Content)
 			if err != nil {
@@ -840,7 +839,7 @@ func (g *GorillaFileSystem) Sort(args stubs.GorillaFileSystemSortArgs) (pyval.Va
 		return nil, err
 	}
 	if f != nil {
-		lines, err := saSplitLines(f.Content)
+		lines, err := strSplitLines(f.Content)
 		if err != nil {
 			return nil, err
 		}
@@ -858,7 +857,7 @@ func (g *GorillaFileSystem) Grep(args stubs.GorillaFileSystemGrepArgs) (pyval.Va
 		return nil, err
 	}
 	if f != nil {
-		lines, err := saSplitLines(f.Content)
+		lines, err := strSplitLines(f.Content)
 		if err != nil {
 			return nil, err
 		}
@@ -886,7 +885,7 @@ func (g *GorillaFileSystem) Du(args stubs.GorillaFileSystemDuArgs) (pyval.Value,
 		case *File:
 			s, ok := x.Content.(pyval.Str)
 			if !ok {
-				return 0, saNoAttr(x.Content, "encode")
+				return 0, pyval.NoAttribute(x.Content, "encode")
 			}
 			return int64(len(s)), nil
 		case *Directory:
@@ -945,7 +944,7 @@ func (g *GorillaFileSystem) Tail(args stubs.GorillaFileSystemTailArgs) (pyval.Va
 	if f == nil {
 		return gfsError("tail: %s: No such file or directory", pyval.StrOf(fileName)), nil
 	}
-	content, err := saSplitLines(f.Content)
+	content, err := strSplitLines(f.Content)
 	if err != nil {
 		return nil, err
 	}
@@ -999,11 +998,11 @@ func (g *GorillaFileSystem) Diff(args stubs.GorillaFileSystemDiffArgs) (pyval.Va
 			f1, ok1 := i1.(*File)
 			f2, ok2 := i2.(*File)
 			if ok1 && ok2 {
-				c1, err := saSplitLines(f1.Content)
+				c1, err := strSplitLines(f1.Content)
 				if err != nil {
 					return nil, err
 				}
-				c2, err := saSplitLines(f2.Content)
+				c2, err := strSplitLines(f2.Content)
 				if err != nil {
 					return nil, err
 				}
@@ -1225,11 +1224,6 @@ func classGorillaFileSystem() Class {
 
 // ---- small Python-semantics helpers shared by sim-A's classes ----
 
-// saNoAttr is Python's AttributeError for v.name.
-func saNoAttr(v pyval.Value, name string) error {
-	return pyval.NewAttributeError("'%s' object has no attribute '%s'", v.TypeName(), name)
-}
-
 // saConcat is Python's a + b for the str operands upstream concatenates.
 func saConcat(a, b pyval.Value) (pyval.Value, error) {
 	as, aok := a.(pyval.Str)
@@ -1258,52 +1252,13 @@ func saRuneLen(s string) int {
 	return n
 }
 
-// pySplitLines is Python's str.splitlines() (no keepends).
-func pySplitLines(s string) []string {
-	var out []string
-	start := 0
-	for i := 0; i < len(s); {
-		r, w := utf8.DecodeRuneInString(s[i:])
-		switch r {
-		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
-			out = append(out, s[start:i])
-			i += w
-			start = i
-			continue
-		case '\r':
-			out = append(out, s[start:i])
-			i += w
-			if i < len(s) && s[i] == '\n' {
-				i++
-			}
-			start = i
-			continue
-		}
-		i += w
-	}
-	if start < len(s) {
-		out = append(out, s[start:])
-	}
-	return out
-}
-
-// saSplitLines is v.splitlines() for a str v (AttributeError otherwise).
-func saSplitLines(v pyval.Value) ([]string, error) {
+// strSplitLines is v.splitlines() for a str v (AttributeError otherwise).
+func strSplitLines(v pyval.Value) ([]string, error) {
 	s, ok := v.(pyval.Str)
 	if !ok {
-		return nil, saNoAttr(v, "splitlines")
+		return nil, pyval.NoAttribute(v, "splitlines")
 	}
-	return pySplitLines(string(s)), nil
-}
-
-// pyIsSpace is str.isspace() for one code point.
-func pyIsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
-}
-
-// pyWhitespaceSplit is Python's str.split() without arguments.
-func pyWhitespaceSplit(s string) []string {
-	return strings.FieldsFunc(s, pyIsSpace)
+	return pyval.SplitLines(string(s)), nil
 }
 
 // sortCodePoints sorts strings by code point, as Python's sorted() does

@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/pyargs"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
@@ -49,27 +50,6 @@ func mathError(msg string) *pyval.Dict {
 	d := pyval.NewDict()
 	d.SetStr("error", pyval.Str(msg))
 	return d
-}
-
-// mathIter is list(v) for the iterables a model may pass as `numbers`.
-func mathIter(v pyval.Value) ([]pyval.Value, error) {
-	switch x := v.(type) {
-	case *pyval.List:
-		return append([]pyval.Value(nil), x.Items...), nil
-	case pyval.Tuple:
-		return append([]pyval.Value(nil), x...), nil
-	case *pyval.Dict:
-		return x.Keys(), nil
-	case *pyval.Set:
-		return x.Items(), nil
-	case pyval.Str:
-		var out []pyval.Value
-		for _, r := range string(x) {
-			out = append(out, pyval.Str(string(r)))
-		}
-		return out, nil
-	}
-	return nil, pyval.NewTypeError("'%s' object is not iterable", v.TypeName())
 }
 
 // isRealNumber is isinstance(v, (int, float)) (bool is an int).
@@ -118,16 +98,15 @@ func (*MathAPI) Logarithm(args stubs.MathAPILogarithmArgs) (pyval.Value, error) 
 
 // Mean is upstream's mean(numbers).
 func (*MathAPI) Mean(args stubs.MathAPIMeanArgs) (pyval.Value, error) {
-	numbers := args.Numbers.V
-	if !pyval.Truthy(numbers) {
+	if !pyval.Truthy(args.Numbers.V) {
 		return mathError("Cannot calculate mean of an empty list"), nil
 	}
-	m, err := mathMean(numbers)
+	m, err := mathMean(args.Numbers)
 	return catchType(m, err, "All elements in the list must be numbers")
 }
 
-func mathMean(numbers pyval.Value) (pyval.Value, error) {
-	items, err := mathIter(numbers)
+func mathMean(numbers pyargs.List) (pyval.Value, error) {
+	items, err := numbers.Iter()
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +114,7 @@ func mathMean(numbers pyval.Value) (pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := pyval.Len(numbers)
+	n, err := pyval.Len(numbers.V)
 	if err != nil {
 		return nil, err
 	}
@@ -144,16 +123,15 @@ func mathMean(numbers pyval.Value) (pyval.Value, error) {
 
 // StandardDeviation is upstream's standard_deviation(numbers).
 func (*MathAPI) StandardDeviation(args stubs.MathAPIStandardDeviationArgs) (pyval.Value, error) {
-	numbers := args.Numbers.V
-	if !pyval.Truthy(numbers) {
+	if !pyval.Truthy(args.Numbers.V) {
 		return mathError("Cannot calculate standard deviation of an empty list"), nil
 	}
 	v, err := func() (pyval.Value, error) {
-		mean, err := mathMean(numbers)
+		mean, err := mathMean(args.Numbers)
 		if err != nil {
 			return nil, err
 		}
-		items, err := mathIter(numbers)
+		items, err := args.Numbers.Iter()
 		if err != nil {
 			return nil, err
 		}
@@ -171,7 +149,7 @@ func (*MathAPI) StandardDeviation(args stubs.MathAPIStandardDeviationArgs) (pyva
 		if err != nil {
 			return nil, err
 		}
-		n, err := pyval.Len(numbers)
+		n, err := pyval.Len(args.Numbers.V)
 		if err != nil {
 			return nil, err
 		}
@@ -516,8 +494,8 @@ func (*MathAPI) Percentage(args stubs.MathAPIPercentageArgs) (pyval.Value, error
 }
 
 // minMax is min()/max() over an iterable (op "<" for min, ">" for max).
-func minMax(numbers pyval.Value, op string) (pyval.Value, error) {
-	items, err := mathIter(numbers)
+func minMax(numbers pyargs.List, op string) (pyval.Value, error) {
+	items, err := numbers.Iter()
 	if err != nil {
 		return nil, err
 	}
@@ -543,32 +521,29 @@ func minMax(numbers pyval.Value, op string) (pyval.Value, error) {
 
 // MinValue is upstream's min_value(numbers).
 func (*MathAPI) MinValue(args stubs.MathAPIMinValueArgs) (pyval.Value, error) {
-	numbers := args.Numbers.V
-	if !pyval.Truthy(numbers) {
+	if !pyval.Truthy(args.Numbers.V) {
 		return mathError("Cannot find minimum of an empty list"), nil
 	}
-	r, err := minMax(numbers, "<")
+	r, err := minMax(args.Numbers, "<")
 	return catchType(r, err, "All elements in the list must be numbers")
 }
 
 // MaxValue is upstream's max_value(numbers).
 func (*MathAPI) MaxValue(args stubs.MathAPIMaxValueArgs) (pyval.Value, error) {
-	numbers := args.Numbers.V
-	if !pyval.Truthy(numbers) {
+	if !pyval.Truthy(args.Numbers.V) {
 		return mathError("Cannot find maximum of an empty list"), nil
 	}
-	r, err := minMax(numbers, ">")
+	r, err := minMax(args.Numbers, ">")
 	return catchType(r, err, "All elements in the list must be numbers")
 }
 
 // SumValues is upstream's sum_values(numbers).
 func (*MathAPI) SumValues(args stubs.MathAPISumValuesArgs) (pyval.Value, error) {
-	numbers := args.Numbers.V
-	if !pyval.Truthy(numbers) {
+	if !pyval.Truthy(args.Numbers.V) {
 		return mathError("Cannot calculate sum of an empty list"), nil
 	}
 	r, err := func() (pyval.Value, error) {
-		items, err := mathIter(numbers)
+		items, err := args.Numbers.Iter()
 		if err != nil {
 			return nil, err
 		}

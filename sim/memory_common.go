@@ -28,7 +28,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
@@ -282,32 +281,6 @@ func memAppendJSONKey(b []byte, k pyval.Value) ([]byte, error) {
 
 // memStrLen is len(s) for a Python str: code points.
 func memStrLen(s string) int { return len([]rune(s)) }
-
-// memPySplit is Python's str.split() with no arguments: runs of Unicode
-// whitespace (str.isspace, which also counts U+001C..U+001F) separate
-// fields; leading and trailing whitespace yield nothing.
-func memPySplit(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return unicode.IsSpace(r) || (r >= 0x1C && r <= 0x1F)
-	})
-}
-
-// memStrArg returns v as a Go string when it is a str, or the
-// AttributeError Python raises when a str method is called on it.
-func memStrArg(v pyval.Value, method string) (string, error) {
-	if s, ok := v.(pyval.Str); ok {
-		return string(s), nil
-	}
-	return "", pyval.NewAttributeError("'%s' object has no attribute '%s'", v.TypeName(), method)
-}
-
-// memDictContains is `key in d` with Python's TypeError for unhashable keys.
-func memDictContains(d *pyval.Dict, key pyval.Value) (bool, error) {
-	if err := pyval.CheckHashable(key); err != nil {
-		return false, err
-	}
-	return d.Has(key), nil
-}
 
 // status returns {"<key>": msg}.
 func memStatus(key, msg string) *pyval.Dict {

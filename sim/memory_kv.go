@@ -123,7 +123,7 @@ func (m *MemoryAPI_kv) CoreMemoryContext() (string, error) {
 func kvSimilaritySearch(query pyval.Value, corpus []pyval.Value, k pyval.Value) (pyval.Value, error) {
 	tokenized := make([][]string, len(corpus))
 	for i, c := range corpus {
-		s, err := memStrArg(c, "replace")
+		s, err := pyval.StrMethod(c, "replace")
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +133,7 @@ func kvSimilaritySearch(query pyval.Value, corpus []pyval.Value, k pyval.Value) 
 	if err != nil {
 		return nil, pyval.NewZeroDivisionError("%s", err.Error())
 	}
-	q, err := memStrArg(query, "replace")
+	q, err := pyval.StrMethod(query, "replace")
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func kvTokenize(s string) []string {
 			out = append(out, s[i])
 		}
 	}
-	return memPySplit(pyval.Lower(string(out)))
+	return pyval.Split(pyval.Lower(string(out)))
 }
 
 // kvAdd is core/archival_memory_add.
@@ -191,7 +191,7 @@ func kvTooLong(maxLen int) string {
 
 // kvRemove is core/archival_memory_remove (the key is not converted).
 func kvRemove(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
-	in, err := memDictContains(mem, key)
+	in, err := pyval.Contains(mem, key)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +217,7 @@ func kvReplace(mem *pyval.Dict, key, value pyval.Value, maxLen int) (pyval.Value
 
 // kvRetrieve is core/archival_memory_retrieve (the key is not converted).
 func kvRetrieve(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
-	in, err := memDictContains(mem, key)
+	in, err := pyval.Contains(mem, key)
 	if err != nil {
 		return nil, err
 	}

@@ -140,7 +140,7 @@ func (s *VectorStore) Add(text pyval.Value) (pyval.Value, error) {
 // storedID returns the stored key equal to vecID (Python's `in` on the
 // dict: 1.0 and True find id 1), or ok=false.
 func (s *VectorStore) storedID(vecID pyval.Value) (int64, bool, error) {
-	in, err := memDictContains(s.store, vecID)
+	in, err := pyval.Contains(s.store, vecID)
 	if err != nil || !in {
 		return 0, false, err
 	}

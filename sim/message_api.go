@@ -118,7 +118,7 @@ func (m *MessageAPI) generateID() (pyval.Value, error) {
 	}
 	s, ok := m.generatedIDs.(*pyval.Set)
 	if !ok {
-		return nil, saNoAttr(m.generatedIDs, "add")
+		return nil, pyval.NoAttribute(m.generatedIDs, "add")
 	}
 	s.Add(id)
 	return oneKey("new_id", id), nil
@@ -132,21 +132,21 @@ func (m *MessageAPI) notLoggedIn() pyval.Value {
 func (m *MessageAPI) userMapDict(method string) (*pyval.Dict, error) {
 	d, ok := m.userMap.(*pyval.Dict)
 	if !ok {
-		return nil, saNoAttr(m.userMap, method)
+		return nil, pyval.NoAttribute(m.userMap, method)
 	}
 	return d, nil
 }
 
 // inboxItems returns the inbox list items.
 func (m *MessageAPI) inboxItems() ([]pyval.Value, error) {
-	return mathIter(m.inbox)
+	return pyval.ListOf(m.inbox)
 }
 
 // firstItem is `list(message.items())[0]`.
 func firstItem(message pyval.Value) (pyval.Value, pyval.Value, error) {
 	d, ok := message.(*pyval.Dict)
 	if !ok {
-		return nil, nil, saNoAttr(message, "items")
+		return nil, nil, pyval.NoAttribute(message, "items")
 	}
 	if d.Len() == 0 {
 		return nil, nil, pyval.NewIndexError("list index out of range")
@@ -225,10 +225,10 @@ func (m *MessageAPI) SendMessage(args stubs.MessageAPISendMessageArgs) (pyval.Va
 		return nil, err
 	}
 	entry := pyval.NewDict()
-	if err := saSetItem(entry, receiverID, message); err != nil {
+	if err := pyval.SetItem(entry, receiverID, message); err != nil {
 		return nil, err
 	}
-	if err := saAppend(m.inbox, entry); err != nil {
+	if err := pyval.Append(m.inbox, entry); err != nil {
 		return nil, err
 	}
 	next, err := pyval.Add(m.messageCount, pyval.Int(1))
@@ -349,7 +349,7 @@ func (m *MessageAPI) SearchMessages(args stubs.MessageAPISearchMessagesArgs) (py
 	if !pyval.Truthy(m.currentUser) {
 		return m.notLoggedIn(), nil
 	}
-	kw, err := saLower(keyword)
+	kw, err := strLower(keyword)
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +363,7 @@ func (m *MessageAPI) SearchMessages(args stubs.MessageAPISearchMessagesArgs) (py
 		if err != nil {
 			return nil, err
 		}
-		cl, err := saLower(content)
+		cl, err := strLower(content)
 		if err != nil {
 			return nil, err
 		}

@@ -58,7 +58,7 @@ func (t *TwitterAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 	tw := get("tweets", pyval.NewDict())
 	twd, ok := tw.(*pyval.Dict)
 	if !ok {
-		return saNoAttr(tw, "items")
+		return pyval.NoAttribute(tw, "items")
 	}
 	t.tweets = pyval.NewDict()
 	for _, kv := range twd.Items() {
@@ -111,71 +111,11 @@ func tweetNotFound(id pyval.Value) pyval.Value {
 	return oneKey("error", pyval.Str(fmt.Sprintf("Tweet with ID %s not found.", pyval.StrOf(id))))
 }
 
-// saSubscript is container[key] with Python's errors.
-func saSubscript(container, key pyval.Value) (pyval.Value, error) {
-	switch c := container.(type) {
-	case *pyval.Dict:
-		if err := pyval.CheckHashable(key); err != nil {
-			return nil, err
-		}
-		v, ok := c.Get(key)
-		if !ok {
-			return nil, pyval.NewKeyError(key)
-		}
-		return v, nil
-	case *pyval.List:
-		i, ok := key.(pyval.Int)
-		if !ok {
-			if b, isB := key.(pyval.Bool); isB {
-				i, ok = 0, true
-				if b {
-					i = 1
-				}
-			}
-		}
-		if !ok {
-			return nil, pyval.NewTypeError("list indices must be integers or slices, not %s", key.TypeName())
-		}
-		n := pyval.Int(len(c.Items))
-		if i < 0 {
-			i += n
-		}
-		if i < 0 || i >= n {
-			return nil, pyval.NewIndexError("list index out of range")
-		}
-		return c.Items[i], nil
-	}
-	return nil, pyval.NewTypeError("'%s' object is not subscriptable", container.TypeName())
-}
-
-// saSetItem is container[key] = v for a dict.
-func saSetItem(container, key, v pyval.Value) error {
-	d, ok := container.(*pyval.Dict)
-	if !ok {
-		return pyval.NewTypeError("'%s' object does not support item assignment", container.TypeName())
-	}
-	if err := pyval.CheckHashable(key); err != nil {
-		return err
-	}
-	d.Set(key, v)
-	return nil
-}
-
-// saAppend is lst.append(v).
-func saAppend(lst, v pyval.Value) error {
-	l, ok := lst.(*pyval.List)
-	if !ok {
-		return saNoAttr(lst, "append")
-	}
-	l.Items = append(l.Items, v)
-	return nil
-}
-
-// saLower is s.lower() for a str.
-func saLower(v pyval.Value) (pyval.Str, error) {
+// strLower is s.lower() for a str.
+func strLower(v pyval.Value) (pyval.Str, error) {
 	s, ok := v.(pyval.Str)
 	if !ok {
-		return "", saNoAttr(v, "lower")
+		return "", pyval.NoAttribute(v, "lower")
 	}
 	return pyval.Str(pyval.Lower(string(s))), nil
 }
@@ -214,7 +154,7 @@ func (t *TwitterAPI) PostTweet(args stubs.TwitterAPIPostTweetArgs) (pyval.Value,
 	tweet.SetStr("content", content)
 	tweet.SetStr("tags", tags)
 	tweet.SetStr("mentions", mentions)
-	if err := saSetItem(t.tweets, t.tweetCounter, tweet); err != nil {
+	if err := pyval.SetItem(t.tweets, t.tweetCounter, tweet); err != nil {
 		return nil, err
 	}
 	next, err := pyval.Add(t.tweetCounter, pyval.Int(1))
@@ -243,11 +183,11 @@ func (t *TwitterAPI) Retweet(args stubs.TwitterAPIRetweetArgs) (pyval.Value, err
 		return nil, err
 	}
 	if !has {
-		if err := saSetItem(t.retweets, t.username, pyval.NewList()); err != nil {
+		if err := pyval.SetItem(t.retweets, t.username, pyval.NewList()); err != nil {
 			return nil, err
 		}
 	}
-	mine, err := saSubscript(t.retweets, t.username)
+	mine, err := pyval.GetItem(t.retweets, t.username)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +198,7 @@ func (t *TwitterAPI) Retweet(args stubs.TwitterAPIRetweetArgs) (pyval.Value, err
 	if already {
 		return oneKey("retweet_status", pyval.Str("Already retweeted")), nil
 	}
-	if err := saAppend(mine, tweetID); err != nil {
+	if err := pyval.Append(mine, tweetID); err != nil {
 		return nil, err
 	}
 	return oneKey("retweet_status", pyval.Str("Successfully retweeted")), nil
@@ -284,18 +224,18 @@ func (t *TwitterAPI) Comment(args stubs.TwitterAPICommentArgs) (pyval.Value, err
 		return nil, err
 	}
 	if !has {
-		if err := saSetItem(t.comments, tweetID, pyval.NewList()); err != nil {
+		if err := pyval.SetItem(t.comments, tweetID, pyval.NewList()); err != nil {
 			return nil, err
 		}
 	}
-	lst, err := saSubscript(t.comments, tweetID)
+	lst, err := pyval.GetItem(t.comments, tweetID)
 	if err != nil {
 		return nil, err
 	}
 	c := pyval.NewDict()
 	c.SetStr("username", t.username)
 	c.SetStr("content", commentContent)
-	if err := saAppend(lst, c); err != nil {
+	if err := pyval.Append(lst, c); err != nil {
 		return nil, err
 	}
 	return oneKey("comment_status", pyval.Str("Comment added successfully")), nil
@@ -305,7 +245,7 @@ func (t *TwitterAPI) Comment(args stubs.TwitterAPICommentArgs) (pyval.Value, err
 // authentication check upstream). It extends the tweet's mentions list in
 // place, which may be post_tweet's shared default list.
 func (t *TwitterAPI) Mention(args stubs.TwitterAPIMentionArgs) (pyval.Value, error) {
-	tweetID, mentionedUsernames := args.TweetID.V, args.MentionedUsernames.V
+	tweetID := args.TweetID.V
 	ok, err := t.tweetExists(tweetID)
 	if err != nil {
 		return nil, err
@@ -313,19 +253,19 @@ func (t *TwitterAPI) Mention(args stubs.TwitterAPIMentionArgs) (pyval.Value, err
 	if !ok {
 		return tweetNotFound(tweetID), nil
 	}
-	tweet, err := saSubscript(t.tweets, tweetID)
+	tweet, err := pyval.GetItem(t.tweets, tweetID)
 	if err != nil {
 		return nil, err
 	}
-	m, err := saSubscript(tweet, pyval.Str("mentions"))
+	m, err := pyval.GetItem(tweet, pyval.Str("mentions"))
 	if err != nil {
 		return nil, err
 	}
 	lst, ok := m.(*pyval.List)
 	if !ok {
-		return nil, saNoAttr(m, "extend")
+		return nil, pyval.NoAttribute(m, "extend")
 	}
-	items, err := mathIter(mentionedUsernames)
+	items, err := args.MentionedUsernames.Iter()
 	if err != nil {
 		return nil, err
 	}
@@ -346,7 +286,7 @@ func (t *TwitterAPI) FollowUser(args stubs.TwitterAPIFollowUserArgs) (pyval.Valu
 	if in {
 		return oneKey("follow_status", pyval.Bool(false)), nil
 	}
-	if err := saAppend(t.followingList, usernameToFollow); err != nil {
+	if err := pyval.Append(t.followingList, usernameToFollow); err != nil {
 		return nil, err
 	}
 	return oneKey("follow_status", pyval.Bool(true)), nil
@@ -383,7 +323,7 @@ func (t *TwitterAPI) UnfollowUser(args stubs.TwitterAPIUnfollowUserArgs) (pyval.
 func saRemove(lst, v pyval.Value) error {
 	l, ok := lst.(*pyval.List)
 	if !ok {
-		return saNoAttr(lst, "remove")
+		return pyval.NoAttribute(lst, "remove")
 	}
 	for i, e := range l.Items {
 		if e == v || pyval.Equal(e, v) {
@@ -404,14 +344,14 @@ func (t *TwitterAPI) GetTweet(args stubs.TwitterAPIGetTweetArgs) (pyval.Value, e
 	if !ok {
 		return tweetNotFound(tweetID), nil
 	}
-	return saSubscript(t.tweets, tweetID)
+	return pyval.GetItem(t.tweets, tweetID)
 }
 
 // tweetsBy lists the tweets whose "username" equals username.
 func (t *TwitterAPI) tweetsBy(username pyval.Value) ([]pyval.Value, error) {
 	var out []pyval.Value
 	for _, tw := range t.tweets.Values() {
-		u, err := saSubscript(tw, pyval.Str("username"))
+		u, err := pyval.GetItem(tw, pyval.Str("username"))
 		if err != nil {
 			return nil, err
 		}
@@ -438,15 +378,15 @@ func (t *TwitterAPI) SearchTweets(args stubs.TwitterAPISearchTweetsArgs) (pyval.
 	keyword := args.Keyword.V
 	var out []pyval.Value
 	for _, tw := range t.tweets.Values() {
-		kw, err := saLower(keyword)
+		kw, err := strLower(keyword)
 		if err != nil {
 			return nil, err
 		}
-		content, err := saSubscript(tw, pyval.Str("content"))
+		content, err := pyval.GetItem(tw, pyval.Str("content"))
 		if err != nil {
 			return nil, err
 		}
-		cl, err := saLower(content)
+		cl, err := strLower(content)
 		if err != nil {
 			return nil, err
 		}
@@ -454,17 +394,17 @@ func (t *TwitterAPI) SearchTweets(args stubs.TwitterAPISearchTweetsArgs) (pyval.
 			out = append(out, tw)
 			continue
 		}
-		tags, err := saSubscript(tw, pyval.Str("tags"))
+		tags, err := pyval.GetItem(tw, pyval.Str("tags"))
 		if err != nil {
 			return nil, err
 		}
-		items, err := mathIter(tags)
+		items, err := pyval.ListOf(tags)
 		if err != nil {
 			return nil, err
 		}
 		lowered := make([]pyval.Value, len(items))
 		for i, tag := range items {
-			l, err := saLower(tag)
+			l, err := strLower(tag)
 			if err != nil {
 				return nil, err
 			}
@@ -497,7 +437,7 @@ func (t *TwitterAPI) GetTweetComments(args stubs.TwitterAPIGetTweetCommentsArgs)
 func saDictGet(d, key, def pyval.Value) (pyval.Value, error) {
 	dd, ok := d.(*pyval.Dict)
 	if !ok {
-		return nil, saNoAttr(d, "get")
+		return nil, pyval.NoAttribute(d, "get")
 	}
 	if err := pyval.CheckHashable(key); err != nil {
 		return nil, err

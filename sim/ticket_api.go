@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math/bits"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
@@ -81,7 +80,7 @@ func (t *TicketAPI) CreateTicket(args stubs.TicketAPICreateTicketArgs) (pyval.Va
 	ticket.SetStr("status", pyval.Str("Open"))
 	ticket.SetStr("priority", priority)
 	ticket.SetStr("created_by", t.currentUser)
-	if err := saAppend(t.ticketQueue, ticket); err != nil {
+	if err := pyval.Append(t.ticketQueue, ticket); err != nil {
 		return nil, err
 	}
 	next, err := pyval.Add(t.ticketCounter, pyval.Int(1))
@@ -95,12 +94,12 @@ func (t *TicketAPI) CreateTicket(args stubs.TicketAPICreateTicketArgs) (pyval.Va
 // findTicket is upstream's _find_ticket: the first ticket whose "id"
 // equals ticketID, or nil.
 func (t *TicketAPI) findTicket(ticketID pyval.Value) (pyval.Value, error) {
-	items, err := mathIter(t.ticketQueue)
+	items, err := pyval.ListOf(t.ticketQueue)
 	if err != nil {
 		return nil, err
 	}
 	for _, tk := range items {
-		id, err := saSubscript(tk, pyval.Str("id"))
+		id, err := pyval.GetItem(tk, pyval.Str("id"))
 		if err != nil {
 			return nil, err
 		}
@@ -140,14 +139,14 @@ func (t *TicketAPI) CloseTicket(args stubs.TicketAPICloseTicketArgs) (pyval.Valu
 	if err != nil || errDict != nil {
 		return errDict, err
 	}
-	status, err := saSubscript(tk, pyval.Str("status"))
+	status, err := pyval.GetItem(tk, pyval.Str("status"))
 	if err != nil {
 		return nil, err
 	}
 	if pyval.Equal(status, pyval.Str("Closed")) {
 		return oneKey("error", pyval.Str(fmt.Sprintf("Ticket with ID %s is already closed.", pyval.StrOf(ticketID)))), nil
 	}
-	if err := saSetItem(tk, pyval.Str("status"), pyval.Str("Closed")); err != nil {
+	if err := pyval.SetItem(tk, pyval.Str("status"), pyval.Str("Closed")); err != nil {
 		return nil, err
 	}
 	return oneKey("status", pyval.Str(fmt.Sprintf("Ticket %s has been closed successfully.", pyval.StrOf(ticketID)))), nil
@@ -160,17 +159,17 @@ func (t *TicketAPI) ResolveTicket(args stubs.TicketAPIResolveTicketArgs) (pyval.
 	if err != nil || errDict != nil {
 		return errDict, err
 	}
-	status, err := saSubscript(tk, pyval.Str("status"))
+	status, err := pyval.GetItem(tk, pyval.Str("status"))
 	if err != nil {
 		return nil, err
 	}
 	if pyval.Equal(status, pyval.Str("Resolved")) {
 		return oneKey("error", pyval.Str(fmt.Sprintf("Ticket with ID %s is already resolved.", pyval.StrOf(ticketID)))), nil
 	}
-	if err := saSetItem(tk, pyval.Str("status"), pyval.Str("Resolved")); err != nil {
+	if err := pyval.SetItem(tk, pyval.Str("status"), pyval.Str("Resolved")); err != nil {
 		return nil, err
 	}
-	if err := saSetItem(tk, pyval.Str("resolution"), resolution); err != nil {
+	if err := pyval.SetItem(tk, pyval.Str("resolution"), resolution); err != nil {
 		return nil, err
 	}
 	return oneKey("status", pyval.Str(fmt.Sprintf("Ticket %s has been resolved successfully.", pyval.StrOf(ticketID)))), nil
@@ -192,15 +191,11 @@ func (t *TicketAPI) EditTicket(args stubs.TicketAPIEditTicketArgs) (pyval.Value,
 	valid := []pyval.Value{pyval.Str("title"), pyval.Str("description"), pyval.Str("status"), pyval.Str("priority")}
 	invalid := cpythonSetDifference(keys, valid)
 	if len(invalid) > 0 {
-		parts := make([]string, len(invalid))
-		for i, k := range invalid {
-			s, ok := k.(pyval.Str)
-			if !ok {
-				return nil, pyval.NewTypeError("sequence item %d: expected str instance, %s found", i, k.TypeName())
-			}
-			parts[i] = string(s)
+		joined, err := pyval.Join(", ", invalid)
+		if err != nil {
+			return nil, err
 		}
-		return oneKey("error", pyval.Str("Invalid fields for update: "+strings.Join(parts, ", "))), nil
+		return oneKey("error", pyval.Str("Invalid fields for update: "+joined)), nil
 	}
 	items, err := args.Updates.Items()
 	if err != nil {
@@ -208,7 +203,7 @@ func (t *TicketAPI) EditTicket(args stubs.TicketAPIEditTicketArgs) (pyval.Value,
 	}
 	for _, kv := range items {
 		if kv.Value != pyval.None {
-			if err := saSetItem(tk, kv.Key, kv.Value); err != nil {
+			if err := pyval.SetItem(tk, kv.Key, kv.Value); err != nil {
 				return nil, err
 			}
 		}
@@ -247,13 +242,13 @@ func (t *TicketAPI) GetUserTickets(args stubs.TicketAPIGetUserTicketsArgs) (pyva
 	if !pyval.Truthy(t.currentUser) {
 		return pyval.NewList(oneKey("error", pyval.Str("User not authenticated. Please log in to view tickets."))), nil
 	}
-	items, err := mathIter(t.ticketQueue)
+	items, err := pyval.ListOf(t.ticketQueue)
 	if err != nil {
 		return nil, err
 	}
 	var mine []pyval.Value
 	for _, tk := range items {
-		by, err := saSubscript(tk, pyval.Str("created_by"))
+		by, err := pyval.GetItem(tk, pyval.Str("created_by"))
 		if err != nil {
 			return nil, err
 		}
@@ -264,15 +259,15 @@ func (t *TicketAPI) GetUserTickets(args stubs.TicketAPIGetUserTicketsArgs) (pyva
 	if pyval.Truthy(status) {
 		var filtered []pyval.Value
 		for _, tk := range mine {
-			st, err := saSubscript(tk, pyval.Str("status"))
+			st, err := pyval.GetItem(tk, pyval.Str("status"))
 			if err != nil {
 				return nil, err
 			}
-			a, err := saLower(st)
+			a, err := strLower(st)
 			if err != nil {
 				return nil, err
 			}
-			b, err := saLower(status)
+			b, err := strLower(status)
 			if err != nil {
 				return nil, err
 			}

@@ -205,7 +205,7 @@ func (t *TradingBot) GetSymbolByName(args stubs.TradingBotGetSymbolByNameArgs) (
 // GetStockInfo is upstream's get_stock_info.
 func (t *TradingBot) GetStockInfo(args stubs.TradingBotGetStockInfoArgs) (pyval.Value, error) {
 	symbol := args.Symbol.V
-	in, err := sbHas(t.stocks, symbol)
+	in, err := pyval.Contains(t.stocks, symbol)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +232,7 @@ func (t *TradingBot) GetStockInfo(args stubs.TradingBotGetStockInfoArgs) (pyval.
 // GetOrderDetails is upstream's get_order_details.
 func (t *TradingBot) GetOrderDetails(args stubs.TradingBotGetOrderDetailsArgs) (pyval.Value, error) {
 	orderID := args.OrderID.V
-	in, err := sbHas(t.orders, orderID)
+	in, err := pyval.Contains(t.orders, orderID)
 	if err != nil {
 		return nil, err
 	}
@@ -281,7 +281,7 @@ func (t *TradingBot) GetOrderDetails(args stubs.TradingBotGetOrderDetailsArgs) (
 // CancelOrder is upstream's cancel_order.
 func (t *TradingBot) CancelOrder(args stubs.TradingBotCancelOrderArgs) (pyval.Value, error) {
 	orderID := args.OrderID.V
-	in, err := sbHas(t.orders, orderID)
+	in, err := pyval.Contains(t.orders, orderID)
 	if err != nil {
 		return nil, err
 	}
@@ -308,7 +308,7 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 	if !pyval.Truthy(t.authenticated) {
 		return sbError("User not authenticated. Please log in to place an order."), nil
 	}
-	in, err := sbHas(t.stocks, symbol)
+	in, err := pyval.Contains(t.stocks, symbol)
 	if err != nil {
 		return nil, err
 	}
@@ -327,7 +327,7 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 	if bad {
 		return sbError("Price and amount must be positive values."), nil
 	}
-	lower, err := sbStrMethod(orderType, "lower")
+	lower, err := pyval.StrMethod(orderType, "lower")
 	if err != nil {
 		return nil, err
 	}
@@ -656,7 +656,7 @@ func (t *TradingBot) FilterStocksByPrice(args stubs.TradingBotFilterStocksByPric
 func (t *TradingBot) AddToWatchlist(args stubs.TradingBotAddToWatchlistArgs) (pyval.Value, error) {
 	stock := args.Stock.V
 	if sbListIndex(t.watchList.Items, stock) < 0 {
-		in, err := sbHas(t.stocks, stock)
+		in, err := pyval.Contains(t.stocks, stock)
 		if err != nil {
 			return nil, err
 		}
@@ -676,7 +676,7 @@ func (t *TradingBot) NotifyPriceChange(args stubs.TradingBotNotifyPriceChangeArg
 	}
 	var changed []pyval.Value
 	for _, symbol := range items {
-		in, err := sbHas(t.stocks, symbol)
+		in, err := pyval.Contains(t.stocks, symbol)
 		if err != nil {
 			return nil, err
 		}
@@ -701,7 +701,7 @@ func (t *TradingBot) NotifyPriceChange(args stubs.TradingBotNotifyPriceChangeArg
 		}
 	}
 	if len(changed) > 0 {
-		joined, err := sbJoin(", ", changed)
+		joined, err := pyval.Join(", ", changed)
 		if err != nil {
 			return nil, err
 		}
@@ -797,14 +797,6 @@ func sbInt(v pyval.Value) (pyval.Value, error) { return pyval.ToInt(v) }
 
 // sbFloat is float(v).
 func sbFloat(v pyval.Value) (pyval.Value, error) { return pyval.ToFloat(v) }
-
-// sbHas is `key in d` for a dict.
-func sbHas(d *pyval.Dict, key pyval.Value) (bool, error) {
-	if err := pyval.CheckHashable(key); err != nil {
-		return false, err
-	}
-	return d.Has(key), nil
-}
 
 // sbDictGet is d.get(key, def).
 func sbDictGet(d *pyval.Dict, key, def pyval.Value) (pyval.Value, error) {
@@ -973,32 +965,6 @@ func sbIter(v pyval.Value) ([]pyval.Value, error) {
 		return x.Items(), nil
 	}
 	return nil, pyval.NewTypeError("'%s' object is not iterable", v.TypeName())
-}
-
-// sbJoin is sep.join(items).
-func sbJoin(sep string, items []pyval.Value) (string, error) {
-	var b strings.Builder
-	for i, it := range items {
-		s, ok := it.(pyval.Str)
-		if !ok {
-			return "", pyval.NewTypeError("sequence item %d: expected str instance, %s found", i, it.TypeName())
-		}
-		if i > 0 {
-			b.WriteString(sep)
-		}
-		b.WriteString(string(s))
-	}
-	return b.String(), nil
-}
-
-// sbStrMethod checks that v is a str before calling its method name (the
-// AttributeError any other type raises) and returns the string.
-func sbStrMethod(v pyval.Value, method string) (string, error) {
-	s, ok := v.(pyval.Str)
-	if !ok {
-		return "", pyval.NewAttributeError("'%s' object has no attribute '%s'", v.TypeName(), method)
-	}
-	return string(s), nil
 }
 
 // sbCompare is `a <op> b` for op one of < <= > >= with Python's TypeError

@@ -239,7 +239,7 @@ func (t *TravelAPI) RegisterCreditCard(args stubs.TravelAPIRegisterCreditCardArg
 	if pyval.NotEqual(accessToken, t.accessToken) {
 		return sbError("Invalid access token"), nil
 	}
-	in, err := sbHas(t.creditCardList, cardNumber)
+	in, err := pyval.Contains(t.creditCardList, cardNumber)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func (t *TravelAPI) flightCost(travelFrom, travelTo, travelDate, travelClass pyv
 	}
 	var digitSum pyval.Value = pyval.Int(0)
 	for _, c := range chars {
-		s, err := sbStrMethod(c, "isdigit")
+		s, err := pyval.StrMethod(c, "isdigit")
 		if err != nil {
 			return nil, err
 		}
@@ -347,7 +347,7 @@ func (t *TravelAPI) GetCreditCardBalance(args stubs.TravelAPIGetCreditCardBalanc
 	if pyval.NotEqual(accessToken, t.accessToken) {
 		return sbError("Invalid access token"), nil
 	}
-	in, err := sbHas(t.creditCardList, cardID)
+	in, err := pyval.Contains(t.creditCardList, cardID)
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +377,7 @@ func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value,
 	if pyval.NotEqual(accessToken, t.accessToken) {
 		return tvBookingError("Invalid access token"), nil
 	}
-	in, err := sbHas(t.creditCardList, cardID)
+	in, err := pyval.Contains(t.creditCardList, cardID)
 	if err != nil {
 		return nil, err
 	}
@@ -489,7 +489,7 @@ func (t *TravelAPI) RetrieveInvoice(args stubs.TravelAPIRetrieveInvoiceArgs) (py
 	if pyval.NotEqual(accessToken, t.accessToken) {
 		return sbError("Invalid access token"), nil
 	}
-	in, err := sbHas(t.bookingRecord, bookingID)
+	in, err := pyval.Contains(t.bookingRecord, bookingID)
 	if err != nil {
 		return nil, err
 	}
@@ -542,7 +542,7 @@ func (t *TravelAPI) CancelBooking(args stubs.TravelAPICancelBookingArgs) (pyval.
 	if pyval.NotEqual(accessToken, t.accessToken) {
 		return fail("Invalid access token"), nil
 	}
-	in, err := sbHas(t.bookingRecord, bookingID)
+	in, err := pyval.Contains(t.bookingRecord, bookingID)
 	if err != nil {
 		return nil, err
 	}
@@ -642,7 +642,7 @@ func (t *TravelAPI) VerifyTravelerInformation(args stubs.TravelAPIVerifyTraveler
 	if age < 18 {
 		return fail("Traveler must be at least 18 years old."), nil
 	}
-	passport, err := sbStrMethod(passportNumber, "startswith")
+	passport, err := pyval.StrMethod(passportNumber, "startswith")
 	if err != nil {
 		return nil, err
 	}
@@ -725,14 +725,14 @@ func (t *TravelAPI) PurchaseInsurance(args stubs.TravelAPIPurchaseInsuranceArgs)
 			return fail("Exceeded budget limit"), nil
 		}
 	}
-	in, err := sbHas(t.bookingRecord, bookingID)
+	in, err := pyval.Contains(t.bookingRecord, bookingID)
 	if err != nil {
 		return nil, err
 	}
 	if !in {
 		return fail("Booking not found"), nil
 	}
-	in, err = sbHas(t.creditCardList, cardID)
+	in, err = pyval.Contains(t.creditCardList, cardID)
 	if err != nil {
 		return nil, err
 	}
@@ -752,7 +752,7 @@ func (t *TravelAPI) PurchaseInsurance(args stubs.TravelAPIPurchaseInsuranceArgs)
 // ContactCustomerSupport is upstream's contact_customer_support.
 func (t *TravelAPI) ContactCustomerSupport(args stubs.TravelAPIContactCustomerSupportArgs) (pyval.Value, error) {
 	bookingID := args.BookingID.V
-	in, err := sbHas(t.bookingRecord, bookingID)
+	in, err := pyval.Contains(t.bookingRecord, bookingID)
 	if err != nil {
 		return nil, err
 	}

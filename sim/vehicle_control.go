@@ -204,7 +204,7 @@ func (v *VehicleControlAPI) StartEngine(args stubs.VehicleControlAPIStartEngineA
 				doors = append(doors, kv.Key)
 			}
 		}
-		joined, err := sbJoin(", ", doors)
+		joined, err := pyval.Join(", ", doors)
 		if err != nil {
 			return nil, err
 		}

@@ -121,7 +121,7 @@ func (w *WebSearchAPI) SearchEngineQuery(args stubs.WebSearchAPISearchEngineQuer
 // starting with http:// or https:// raises ValueError.
 func (w *WebSearchAPI) FetchURLContent(args stubs.WebSearchAPIFetchURLContentArgs) (pyval.Value, error) {
 	url, mode := args.URL.V, args.Mode.V
-	u, err := memStrArg(url, "startswith")
+	u, err := pyval.StrMethod(url, "startswith")
 	if err != nil {
 		return nil, err
 	}

@@ -88,7 +88,7 @@ func (a Any) Supplied() bool { return a.V != nil }
 func (a Dict) Keys() ([]pyval.Value, error) {
 	d, ok := a.V.(*pyval.Dict)
 	if !ok {
-		return nil, noAttr(a.V, "keys")
+		return nil, pyval.NoAttribute(a.V, "keys")
 	}
 	return d.Keys(), nil
 }
@@ -98,20 +98,11 @@ func (a Dict) Keys() ([]pyval.Value, error) {
 func (a Dict) Items() ([]pyval.KV, error) {
 	d, ok := a.V.(*pyval.Dict)
 	if !ok {
-		return nil, noAttr(a.V, "items")
+		return nil, pyval.NoAttribute(a.V, "items")
 	}
 	return d.Items(), nil
 }
 
-// Iter is list(v) of the argument: its items, or Python's TypeError for a
-// value that is not iterable. The slice may alias the list: do not modify it.
-func (a List) Iter() ([]pyval.Value, error) { return pyval.Iterate(a.V) }
-
-// noAttr is the AttributeError of v.name; an argument left to a mutable
-// default (nil here) is reported as the None Python would never pass.
-func noAttr(v pyval.Value, name string) error {
-	if v == nil {
-		v = pyval.None
-	}
-	return pyval.NewAttributeError("'%s' object has no attribute '%s'", v.TypeName(), name)
-}
+// Iter is list(v) of the argument: a new slice of its items, or Python's
+// TypeError for a value that is not iterable.
+func (a List) Iter() ([]pyval.Value, error) { return pyval.ListOf(a.V) }

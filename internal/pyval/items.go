@@ -247,3 +247,50 @@ func Iterate(v Value) ([]Value, error) {
 	}
 	return nil, NewTypeError("'" + v.TypeName() + "' object is not iterable")
 }
+
+// ListOf is list(v): a new slice of v's items (Iterate's may alias v).
+func ListOf(v Value) ([]Value, error) {
+	items, err := Iterate(v)
+	if err != nil {
+		return nil, err
+	}
+	switch v.(type) {
+	case *List, Tuple:
+		return append([]Value(nil), items...), nil
+	}
+	return items, nil
+}
+
+// SetItem is container[key] = v for a dict or a list, with Python's errors.
+func SetItem(container, key, v Value) error {
+	switch c := container.(type) {
+	case *Dict:
+		if err := CheckHashable(key); err != nil {
+			return err
+		}
+		c.Set(key, v)
+		return nil
+	case *List:
+		i, err := seqIndex("list", len(c.Items), key)
+		if err != nil {
+			if IsException(err, "IndexError") {
+				return NewIndexError("list assignment index out of range")
+			}
+			return err
+		}
+		c.Items[i] = v
+		return nil
+	}
+	return NewTypeError("'%s' object does not support item assignment", container.TypeName())
+}
+
+// Append is lst.append(v), or the AttributeError of a value that is not a
+// list.
+func Append(lst, v Value) error {
+	l, ok := lst.(*List)
+	if !ok {
+		return NoAttribute(lst, "append")
+	}
+	l.Items = append(l.Items, v)
+	return nil
+}

@@ -3,6 +3,7 @@ package pyval
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Lower is CPython's str.lower (Objects/unicodeobject.c, do_lower and
@@ -80,4 +81,77 @@ func caseIgnorable(r rune) bool {
 		return true
 	}
 	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+}
+
+// NoAttribute is the AttributeError of v.name: "'T' object has no attribute
+// 'name'".
+func NoAttribute(v Value, name string) *Exception {
+	return NewAttributeError("'%s' object has no attribute '%s'", v.TypeName(), name)
+}
+
+// StrMethod is the receiver of v.method(...) for a str method: the string,
+// or the AttributeError Python raises when v is not a str.
+func StrMethod(v Value, method string) (string, error) {
+	if s, ok := v.(Str); ok {
+		return string(s), nil
+	}
+	return "", NoAttribute(v, method)
+}
+
+// IsSpace is str.isspace for one code point: Unicode White_Space plus the
+// separators U+001C..U+001F that CPython also counts.
+func IsSpace(r rune) bool {
+	return unicode.IsSpace(r) || (r >= 0x1C && r <= 0x1F)
+}
+
+// Split is str.split() without arguments: runs of whitespace separate the
+// fields, and leading or trailing whitespace yields none.
+func Split(s string) []string { return strings.FieldsFunc(s, IsSpace) }
+
+// SplitLines is str.splitlines() without keepends: CPython's line
+// boundaries are \n, \r, \r\n, \v, \f, U+001C..U+001E, U+0085, U+2028 and
+// U+2029.
+func SplitLines(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		switch r {
+		case '\n', '\v', '\f', 0x1c, 0x1d, 0x1e, 0x85, 0x2028, 0x2029:
+			out = append(out, s[start:i])
+			i += w
+			start = i
+			continue
+		case '\r':
+			out = append(out, s[start:i])
+			i += w
+			if i < len(s) && s[i] == '\n' {
+				i++
+			}
+			start = i
+			continue
+		}
+		i += w
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// Join is sep.join(items) with Python's TypeError for an item that is not a
+// str.
+func Join(sep string, items []Value) (string, error) {
+	var b strings.Builder
+	for i, it := range items {
+		s, ok := it.(Str)
+		if !ok {
+			return "", NewTypeError("sequence item %d: expected str instance, %s found", i, it.TypeName())
+		}
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(string(s))
+	}
+	return b.String(), nil
 }

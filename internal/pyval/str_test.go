@@ -19,3 +19,35 @@ var _ = Describe("Lower", func() {
 		}
 	})
 })
+
+var _ = Describe("str methods and item access", func() {
+	It("splits and joins as str.split(), str.splitlines() and str.join do", func() {
+		Expect(pv.Split(" a\u001cb\u3000c \n")).To(Equal([]string{"a", "b", "c"}))
+		Expect(pv.SplitLines("a\r\nb\rc\u2028d\n")).To(Equal([]string{"a", "b", "c", "d"}))
+		Expect(pv.SplitLines("")).To(BeNil())
+		s, err := pv.Join(", ", []pv.Value{pv.Str("a"), pv.Str("b")})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s).To(Equal("a, b"))
+		_, err = pv.Join(", ", []pv.Value{pv.Str("a"), pv.Int(1)})
+		Expect(err).To(MatchError("sequence item 1: expected str instance, int found"))
+	})
+
+	It("raises Python's errors for a receiver or container of the wrong type", func() {
+		_, err := pv.StrMethod(pv.Int(3), "lower")
+		Expect(err).To(MatchError("'int' object has no attribute 'lower'"))
+		Expect(pv.SetItem(pv.Str("x"), pv.Int(0), pv.None)).To(MatchError("'str' object does not support item assignment"))
+		Expect(pv.SetItem(pv.NewList(), pv.Int(0), pv.None)).To(MatchError("list assignment index out of range"))
+		Expect(pv.SetItem(pv.NewDict(), pv.NewList(), pv.None)).To(MatchError("unhashable type: 'list'"))
+		Expect(pv.Append(pv.NewDict(), pv.None)).To(MatchError("'dict' object has no attribute 'append'"))
+	})
+
+	It("makes list(v) a new list", func() {
+		l := pv.NewList(pv.Int(1))
+		items, err := pv.ListOf(l)
+		Expect(err).NotTo(HaveOccurred())
+		items[0] = pv.Int(2)
+		Expect(l.Items[0]).To(Equal(pv.Value(pv.Int(1))))
+		_, err = pv.ListOf(pv.Int(1))
+		Expect(err).To(MatchError("'int' object is not iterable"))
+	})
+})
