@@ -262,13 +262,13 @@ func (t *TradingBot) GetOrderDetails(args stubs.TradingBotGetOrderDetailsArgs) (
 		if !ok {
 			return nil, pyval.NewAttributeError("'%s' object has no attribute 'format'", kv.Value.TypeName())
 		}
-		s, missing, err := sbFormatSymbol(string(tmpl), symbol)
+		s, err := pyval.FormatFields(string(tmpl), map[string]pyval.Value{"symbol": symbol})
+		if e, ok := err.(*pyval.Exception); ok && e.Type == "KeyError" {
+			// except KeyError as e: str(e) is the repr of the missing name.
+			return sbError("KeyError during formatting: " + e.Msg), nil
+		}
 		if err != nil {
 			return nil, err
-		}
-		if missing != "" {
-			// except KeyError as e: str(e) is the repr of the missing name.
-			return sbError("KeyError during formatting: " + pyval.Repr(pyval.Str(missing))), nil
 		}
 		formatted.Set(kv.Key, pyval.Str(s))
 	}
@@ -1001,43 +1001,6 @@ func sbFormatFixed(v pyval.Value, prec int) (string, error) {
 		return "-inf", nil
 	}
 	return strconv.FormatFloat(f, 'f', prec, 64), nil
-}
-
-// sbFormatSymbol is tmpl.format(symbol=symbol) for templates whose only
-// replacement fields are {symbol} (upstream's ORDER_DETAIL_EXTENSION). It
-// returns the name of a missing field (Python's KeyError) in missing.
-func sbFormatSymbol(tmpl string, symbol pyval.Value) (out, missing string, err error) {
-	var b strings.Builder
-	for i := 0; i < len(tmpl); i++ {
-		c := tmpl[i]
-		switch {
-		case c == '{' && i+1 < len(tmpl) && tmpl[i+1] == '{':
-			b.WriteByte('{')
-			i++
-		case c == '}' && i+1 < len(tmpl) && tmpl[i+1] == '}':
-			b.WriteByte('}')
-			i++
-		case c == '{':
-			end := strings.IndexByte(tmpl[i:], '}')
-			if end < 0 {
-				return "", "", pyval.NewValueError("expected '}' before end of string")
-			}
-			field := tmpl[i+1 : i+end]
-			if strings.ContainsAny(field, "!:.[{") {
-				return "", "", fmt.Errorf("sim: str.format field {%s} is not supported", field)
-			}
-			if field != "symbol" {
-				return "", field, nil
-			}
-			b.WriteString(pyval.StrOf(symbol))
-			i += end
-		case c == '}':
-			return "", "", pyval.NewValueError("Single '}' encountered in format string")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String(), "", nil
 }
 
 // sbDateTimeMin and sbDateTimeMax are datetime.min and datetime.max.

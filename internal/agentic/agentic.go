@@ -145,42 +145,7 @@ func MemorySystemPrompt(category, scenario string, mem sim.MemoryBackend) (strin
 	if strings.Contains(category, "rec_sum") {
 		tmpl = MemoryBackendInstructionUnified
 	}
-	return formatTemplate(tmpl, map[string]string{"scenario_setting": setting, "memory_content": content})
-}
-
-// formatTemplate is str.format with named fields only: "{name}" is
-// replaced once (substituted text is not re-read), "{{" and "}}" are
-// literal braces.
-func formatTemplate(tmpl string, fields map[string]string) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(tmpl); i++ {
-		c := tmpl[i]
-		switch {
-		case c == '{' && i+1 < len(tmpl) && tmpl[i+1] == '{':
-			b.WriteByte('{')
-			i++
-		case c == '}' && i+1 < len(tmpl) && tmpl[i+1] == '}':
-			b.WriteByte('}')
-			i++
-		case c == '{':
-			end := strings.IndexByte(tmpl[i:], '}')
-			if end < 0 {
-				return "", pyval.NewValueError("Single '{' encountered in format string")
-			}
-			name := tmpl[i+1 : i+end]
-			v, ok := fields[name]
-			if !ok {
-				return "", pyval.NewKeyError(pyval.Str(name))
-			}
-			b.WriteString(v)
-			i += end
-		case c == '}':
-			return "", pyval.NewValueError("Single '}' encountered in format string")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String(), nil
+	return pyval.FormatFields(tmpl, map[string]pyval.Value{"scenario_setting": pyval.Str(setting), "memory_content": pyval.Str(content)})
 }
 
 // AddMemorySystemPrompt returns a copy of question with the memory system

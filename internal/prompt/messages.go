@@ -81,9 +81,12 @@ func HoldoutMessage(docs []json.RawMessage) (core.Message, error) {
 		}
 		items[i] = v
 	}
-	content := fill(userPromptForAdditionalFunctionPrompting, map[string]string{
-		"functions": pyval.StrOf(pyval.NewList(items...)),
+	content, err := pyval.FormatFields(userPromptForAdditionalFunctionPrompting, map[string]pyval.Value{
+		"functions": pyval.NewList(items...),
 	})
+	if err != nil {
+		return core.Message{}, err
+	}
 	return core.Message{Role: core.RoleUser, Content: content}, nil
 }
 

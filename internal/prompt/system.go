@@ -3,7 +3,6 @@ package prompt
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
@@ -25,49 +24,27 @@ func SystemPrompt(cfg Config, functions []json.RawMessage) (string, error) {
 	if cfg.ToolCallTag {
 		callTmpl = st.toolCallWithTag
 	}
-	callFormat := fill(callTmpl, map[string]string{
-		"output_format": outputFormat[cfg.ReturnFormat],
-		"param_types":   paramTypes[cfg.ReturnFormat],
+	callFormat, err := pyval.FormatFields(callTmpl, map[string]pyval.Value{
+		"output_format": pyval.Str(outputFormat[cfg.ReturnFormat]),
+		"param_types":   pyval.Str(paramTypes[cfg.ReturnFormat]),
 	})
-	tools := fill(st.availableTools, map[string]string{
-		"format":    cfg.FuncDocFormat,
-		"functions": docs,
-	})
-	return fill(promptTemplates[cfg.PromptFormat], map[string]string{
-		"persona":            st.persona,
-		"task":               st.task,
-		"tool_call_format":   callFormat,
-		"multiturn_behavior": st.multiturnBehavior,
-		"available_tools":    tools,
-	}), nil
-}
-
-// fill substitutes "{name}" placeholders in one pass, as str.format does
-// for templates whose only braces are placeholders. Unknown names are left
-// as they are (the templates of this package have none).
-func fill(tmpl string, vals map[string]string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(tmpl, '{')
-		if i < 0 {
-			b.WriteString(tmpl)
-			return b.String()
-		}
-		j := strings.IndexByte(tmpl[i:], '}')
-		if j < 0 {
-			b.WriteString(tmpl)
-			return b.String()
-		}
-		name := tmpl[i+1 : i+j]
-		v, ok := vals[name]
-		if !ok {
-			b.WriteString(tmpl[:i+j+1])
-		} else {
-			b.WriteString(tmpl[:i])
-			b.WriteString(v)
-		}
-		tmpl = tmpl[i+j+1:]
+	if err != nil {
+		return "", err
 	}
+	tools, err := pyval.FormatFields(st.availableTools, map[string]pyval.Value{
+		"format":    pyval.Str(cfg.FuncDocFormat),
+		"functions": pyval.Str(docs),
+	})
+	if err != nil {
+		return "", err
+	}
+	return pyval.FormatFields(promptTemplates[cfg.PromptFormat], map[string]pyval.Value{
+		"persona":            pyval.Str(st.persona),
+		"task":               pyval.Str(st.task),
+		"tool_call_format":   pyval.Str(callFormat),
+		"multiturn_behavior": pyval.Str(st.multiturnBehavior),
+		"available_tools":    pyval.Str(tools),
+	})
 }
 
 // FormatFunctionDoc is upstream's format_function_doc: the function

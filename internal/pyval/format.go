@@ -1,6 +1,7 @@
 package pyval
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -377,4 +378,48 @@ func formatFloatConv(f float64, conv byte, prec int, alt bool) string {
 		s = strings.ToUpper(s)
 	}
 	return s
+}
+
+// FormatFields is tmpl.format(**fields) for templates whose replacement
+// fields are bare names ("{name}", no conversion, format spec, index or
+// attribute): each is replaced by str(value) in one pass (substituted text
+// is not scanned again), "{{" and "}}" are literal braces. The errors are
+// CPython's: KeyError for a name not in fields, ValueError for an unpaired
+// brace. A field this model does not reproduce is a Go error naming it.
+func FormatFields(tmpl string, fields map[string]Value) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(tmpl); i++ {
+		c := tmpl[i]
+		switch {
+		case c == '{' && i+1 < len(tmpl) && tmpl[i+1] == '{':
+			b.WriteByte('{')
+			i++
+		case c == '}' && i+1 < len(tmpl) && tmpl[i+1] == '}':
+			b.WriteByte('}')
+			i++
+		case c == '{':
+			if i+1 == len(tmpl) {
+				return "", NewValueError("Single '{' encountered in format string")
+			}
+			end := strings.IndexByte(tmpl[i:], '}')
+			if end < 0 {
+				return "", NewValueError("expected '}' before end of string")
+			}
+			name := tmpl[i+1 : i+end]
+			if name == "" || strings.ContainsAny(name, "!:.[{") || (name[0] >= '0' && name[0] <= '9') {
+				return "", fmt.Errorf("pyval: str.format field {%s} is not reproduced", name)
+			}
+			v, ok := fields[name]
+			if !ok {
+				return "", NewKeyError(Str(name))
+			}
+			b.WriteString(StrOf(v))
+			i += end
+		case c == '}':
+			return "", NewValueError("Single '}' encountered in format string")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), nil
 }

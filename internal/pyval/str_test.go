@@ -51,3 +51,22 @@ var _ = Describe("str methods and item access", func() {
 		Expect(err).To(MatchError("'int' object is not iterable"))
 	})
 })
+
+var _ = Describe("FormatFields", func() {
+	It("is str.format with named fields: one pass, doubled braces literal, CPython's errors", func() {
+		s, err := pv.FormatFields("{a} {{x}} {b}", map[string]pv.Value{"a": pv.Str("{b}"), "b": pv.Int(2)})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s).To(Equal("{b} {x} 2"))
+		_, err = pv.FormatFields("{c}", nil)
+		Expect(err).To(MatchError("'c'"))
+		Expect(pv.IsException(err, "KeyError")).To(BeTrue())
+		_, err = pv.FormatFields("x{", nil)
+		Expect(err).To(MatchError("Single '{' encountered in format string"))
+		_, err = pv.FormatFields("{ab", nil)
+		Expect(err).To(MatchError("expected '}' before end of string"))
+		_, err = pv.FormatFields("a}b", nil)
+		Expect(err).To(MatchError("Single '}' encountered in format string"))
+		_, err = pv.FormatFields("{a:>4}", map[string]pv.Value{"a": pv.Int(1)})
+		Expect(err).To(MatchError(ContainSubstring("not reproduced")))
+	})
+})
