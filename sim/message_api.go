@@ -174,7 +174,7 @@ func (m *MessageAPI) GetUserID(args stubs.MessageAPIGetUserIDArgs) (pyval.Value,
 	if !in {
 		return oneKey("error", pyval.Str(fmt.Sprintf("User '%s' not found in the workspace.", pyval.StrOf(user)))), nil
 	}
-	v, err := saDictGet(m.userMap, user, pyval.None)
+	v, err := pyval.DictGet(m.userMap, user, pyval.None)
 	if err != nil {
 		return nil, err
 	}

@@ -430,22 +430,7 @@ func (t *TwitterAPI) GetTweetComments(args stubs.TwitterAPIGetTweetCommentsArgs)
 	if !ok {
 		return tweetNotFound(tweetID), nil
 	}
-	return saDictGet(t.comments, tweetID, pyval.NewList())
-}
-
-// saDictGet is d.get(key, def).
-func saDictGet(d, key, def pyval.Value) (pyval.Value, error) {
-	dd, ok := d.(*pyval.Dict)
-	if !ok {
-		return nil, pyval.NoAttribute(d, "get")
-	}
-	if err := pyval.CheckHashable(key); err != nil {
-		return nil, err
-	}
-	if v, ok := dd.Get(key); ok {
-		return v, nil
-	}
-	return def, nil
+	return pyval.DictGet(t.comments, tweetID, pyval.NewList())
 }
 
 // GetUserStats is upstream's get_user_stats(username).
@@ -461,7 +446,7 @@ func (t *TwitterAPI) GetUserStats(args stubs.TwitterAPIGetUserStatsArgs) (pyval.
 			return nil, err
 		}
 	}
-	rts, err := saDictGet(t.retweets, username, pyval.NewList())
+	rts, err := pyval.DictGet(t.retweets, username, pyval.NewList())
 	if err != nil {
 		return nil, err
 	}

@@ -108,7 +108,7 @@ func (t *TradingBot) LoadScenario(config *pyval.Dict, longContext bool) error {
 	for _, kv := range orders.Items() {
 		k := kv.Key
 		if s, isStr := k.(pyval.Str); isStr && sbIsDigit(string(s)) {
-			n, err := sbInt(s)
+			n, err := pyval.ToInt(s)
 			if err != nil {
 				return err
 			}
@@ -195,7 +195,7 @@ func (t *TradingBot) GetSymbolByName(args stubs.TradingBotGetSymbolByNameArgs) (
 		"Amazon", pyval.Str("AMZN"),
 		"Gorilla", pyval.Str("GORI"),
 	)
-	v, err := sbDictGet(symbolMap, name, pyval.Str("Stock not found"))
+	v, err := pyval.DictGet(symbolMap, name, pyval.Str("Stock not found"))
 	if err != nil {
 		return nil, err
 	}
@@ -218,10 +218,10 @@ func (t *TradingBot) GetStockInfo(args stubs.TradingBotGetStockInfoArgs) (pyval.
 		if err != nil {
 			return nil, err
 		}
-		if err := sbSetItem(cp, pyval.Str("MA(5)"), t.lc(longcontext.MA5Extension)); err != nil {
+		if err := pyval.SetItem(cp, pyval.Str("MA(5)"), t.lc(longcontext.MA5Extension)); err != nil {
 			return nil, err
 		}
-		if err := sbSetItem(cp, pyval.Str("MA(20)"), t.lc(longcontext.MA20Extension)); err != nil {
+		if err := pyval.SetItem(cp, pyval.Str("MA(20)"), t.lc(longcontext.MA20Extension)); err != nil {
 			return nil, err
 		}
 		return cp, nil
@@ -248,7 +248,7 @@ func (t *TradingBot) GetOrderDetails(args stubs.TradingBotGetOrderDetailsArgs) (
 	if err != nil {
 		return nil, err
 	}
-	symbol, err := sbGetItem(cp, pyval.Str("symbol"))
+	symbol, err := pyval.GetItem(cp, pyval.Str("symbol"))
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +272,7 @@ func (t *TradingBot) GetOrderDetails(args stubs.TradingBotGetOrderDetailsArgs) (
 		}
 		formatted.Set(kv.Key, pyval.Str(s))
 	}
-	if err := sbSetItem(cp, pyval.Str("metadata"), formatted); err != nil {
+	if err := pyval.SetItem(cp, pyval.Str("metadata"), formatted); err != nil {
 		return nil, err
 	}
 	return cp, nil
@@ -289,14 +289,14 @@ func (t *TradingBot) CancelOrder(args stubs.TradingBotCancelOrderArgs) (pyval.Va
 		return sbError("Order with ID " + pyval.StrOf(orderID) + " not found."), nil
 	}
 	order, _ := t.orders.Get(orderID)
-	status, err := sbGetItem(order, pyval.Str("status"))
+	status, err := pyval.GetItem(order, pyval.Str("status"))
 	if err != nil {
 		return nil, err
 	}
 	if pyval.Equal(status, pyval.Str("Completed")) {
 		return sbError("Can't cancel order " + pyval.StrOf(orderID) + ". Order is already completed."), nil
 	}
-	if err := sbSetItem(order, pyval.Str("status"), pyval.Str("Cancelled")); err != nil {
+	if err := pyval.SetItem(order, pyval.Str("status"), pyval.Str("Cancelled")); err != nil {
 		return nil, err
 	}
 	return sbDict("order_id", orderID, "status", pyval.Str("Cancelled")), nil
@@ -315,12 +315,12 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 	if !in {
 		return sbError("Invalid stock symbol: " + pyval.StrOf(symbol)), nil
 	}
-	bad, err := sbCompare("<=", price, pyval.Int(0))
+	bad, err := pyval.Compare("<=", price, pyval.Int(0))
 	if err != nil {
 		return nil, err
 	}
 	if !bad {
-		if bad, err = sbCompare("<=", amount, pyval.Int(0)); err != nil {
+		if bad, err = pyval.Compare("<=", amount, pyval.Int(0)); err != nil {
 			return nil, err
 		}
 	}
@@ -332,11 +332,11 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 		return nil, err
 	}
 	if strings.ToLower(lower) == "buy" {
-		fp, err := sbFloat(price)
+		fp, err := pyval.ToFloat(price)
 		if err != nil {
 			return nil, err
 		}
-		ia, err := sbInt(amount)
+		ia, err := pyval.ToInt(amount)
 		if err != nil {
 			return nil, err
 		}
@@ -344,16 +344,16 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 		if err != nil {
 			return nil, err
 		}
-		balance, err := sbAttrGet(t.accountInfo, pyval.Str("balance"), pyval.Int(0))
+		balance, err := pyval.DictGet(t.accountInfo, pyval.Str("balance"), pyval.Int(0))
 		if err != nil {
 			return nil, err
 		}
-		over, err := sbCompare(">", totalCost, balance)
+		over, err := pyval.Compare(">", totalCost, balance)
 		if err != nil {
 			return nil, err
 		}
 		if over {
-			balance, err := sbAttrGet(t.accountInfo, pyval.Str("balance"), pyval.Int(0))
+			balance, err := pyval.DictGet(t.accountInfo, pyval.Str("balance"), pyval.Int(0))
 			if err != nil {
 				return nil, err
 			}
@@ -368,7 +368,7 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 			return sbError("Insufficient funds: required $" + tc + " but only $" + bal + " available."), nil
 		}
 	}
-	fprice, err := sbFloat(price)
+	fprice, err := pyval.ToFloat(price)
 	if err != nil {
 		return nil, err
 	}
@@ -407,18 +407,18 @@ func (t *TradingBot) WithdrawFunds(args stubs.TradingBotWithdrawFundsArgs) (pyva
 	if pyval.NotEqual(t.marketStatus, pyval.Str("Open")) {
 		return sbError("Market is closed. Transactions are not allowed."), nil
 	}
-	bad, err := sbCompare("<=", amount, pyval.Int(0))
+	bad, err := pyval.Compare("<=", amount, pyval.Int(0))
 	if err != nil {
 		return nil, err
 	}
 	if bad {
 		return sbError("Transaction amount must be positive."), nil
 	}
-	balance, err := sbGetItem(t.accountInfo, pyval.Str("balance"))
+	balance, err := pyval.GetItem(t.accountInfo, pyval.Str("balance"))
 	if err != nil {
 		return nil, err
 	}
-	over, err := sbCompare(">", amount, balance)
+	over, err := pyval.Compare(">", amount, balance)
 	if err != nil {
 		return nil, err
 	}
@@ -433,7 +433,7 @@ func (t *TradingBot) WithdrawFunds(args stubs.TradingBotWithdrawFundsArgs) (pyva
 		"amount", amount,
 		"timestamp", t.generateTransactionTimestamp(),
 	))
-	newBalance, err := sbGetItem(t.accountInfo, pyval.Str("balance"))
+	newBalance, err := pyval.GetItem(t.accountInfo, pyval.Str("balance"))
 	if err != nil {
 		return nil, err
 	}
@@ -477,7 +477,7 @@ func (t *TradingBot) FundAccount(args stubs.TradingBotFundAccountArgs) (pyval.Va
 	if !pyval.Truthy(t.authenticated) {
 		return sbError("User not authenticated. Please log in to fund the account."), nil
 	}
-	bad, err := sbCompare("<=", amount, pyval.Int(0))
+	bad, err := pyval.Compare("<=", amount, pyval.Int(0))
 	if err != nil {
 		return nil, err
 	}
@@ -492,7 +492,7 @@ func (t *TradingBot) FundAccount(args stubs.TradingBotFundAccountArgs) (pyval.Va
 		"amount", amount,
 		"timestamp", t.generateTransactionTimestamp(),
 	))
-	newBalance, err := sbGetItem(t.accountInfo, pyval.Str("balance"))
+	newBalance, err := pyval.GetItem(t.accountInfo, pyval.Str("balance"))
 	if err != nil {
 		return nil, err
 	}
@@ -522,7 +522,7 @@ func (t *TradingBot) GetWatchlist() (pyval.Value, error) {
 		return pyval.NewList(pyval.Str("Error: User not authenticated. Please log in to view the watchlist.")), nil
 	}
 	if t.longContext {
-		ext, err := sbIter(t.lc(longcontext.WatchListExtension))
+		ext, err := pyval.ListOf(t.lc(longcontext.WatchListExtension))
 		if err != nil {
 			return nil, err
 		}
@@ -566,7 +566,7 @@ func (t *TradingBot) GetTransactionHistory(args stubs.TradingBotGetTransactionHi
 	}
 	var filtered []pyval.Value
 	for _, tr := range t.transactionHistory.Items {
-		ts, err := sbGetItem(tr, pyval.Str("timestamp"))
+		ts, err := pyval.GetItem(tr, pyval.Str("timestamp"))
 		if err != nil {
 			return nil, err
 		}
@@ -579,7 +579,7 @@ func (t *TradingBot) GetTransactionHistory(args stubs.TradingBotGetTransactionHi
 		}
 	}
 	if t.longContext {
-		ext, err := sbIter(t.lc(longcontext.TransactionHistoryExtension))
+		ext, err := pyval.ListOf(t.lc(longcontext.TransactionHistoryExtension))
 		if err != nil {
 			return nil, err
 		}
@@ -594,11 +594,11 @@ func (t *TradingBot) GetAvailableStocks(args stubs.TradingBotGetAvailableStocksA
 	tech := []pyval.Value{pyval.Str("AAPL"), pyval.Str("GOOG"), pyval.Str("MSFT"), pyval.Str("NVDA")}
 	auto := []pyval.Value{pyval.Str("TSLA"), pyval.Str("F"), pyval.Str("GM")}
 	if t.longContext {
-		te, err := sbIter(t.lc(longcontext.TechnologyExtension))
+		te, err := pyval.ListOf(t.lc(longcontext.TechnologyExtension))
 		if err != nil {
 			return nil, err
 		}
-		ae, err := sbIter(t.lc(longcontext.AutomobileExtension))
+		ae, err := pyval.ListOf(t.lc(longcontext.AutomobileExtension))
 		if err != nil {
 			return nil, err
 		}
@@ -606,7 +606,7 @@ func (t *TradingBot) GetAvailableStocks(args stubs.TradingBotGetAvailableStocksA
 		auto = append(auto, ae...)
 	}
 	sectorMap := sbDict("Technology", pyval.NewList(tech...), "Automobile", pyval.NewList(auto...))
-	v, err := sbDictGet(sectorMap, sector, pyval.NewList())
+	v, err := pyval.DictGet(sectorMap, sector, pyval.NewList())
 	if err != nil {
 		return nil, err
 	}
@@ -616,16 +616,16 @@ func (t *TradingBot) GetAvailableStocks(args stubs.TradingBotGetAvailableStocksA
 // FilterStocksByPrice is upstream's filter_stocks_by_price.
 func (t *TradingBot) FilterStocksByPrice(args stubs.TradingBotFilterStocksByPriceArgs) (pyval.Value, error) {
 	stocks, minPrice, maxPrice := args.Stocks.V, args.MinPrice.V, args.MaxPrice.V
-	items, err := sbIter(stocks)
+	items, err := pyval.ListOf(stocks)
 	if err != nil {
 		return nil, err
 	}
 	price := func(symbol pyval.Value) (pyval.Value, error) {
-		s, err := sbDictGet(t.stocks, symbol, pyval.NewDict())
+		s, err := pyval.DictGet(t.stocks, symbol, pyval.NewDict())
 		if err != nil {
 			return nil, err
 		}
-		return sbAttrGet(s, pyval.Str("price"), pyval.Int(0))
+		return pyval.DictGet(s, pyval.Str("price"), pyval.Int(0))
 	}
 	var out []pyval.Value
 	for _, symbol := range items {
@@ -633,7 +633,7 @@ func (t *TradingBot) FilterStocksByPrice(args stubs.TradingBotFilterStocksByPric
 		if err != nil {
 			return nil, err
 		}
-		ok, err := sbCompare(">=", p, minPrice)
+		ok, err := pyval.Compare(">=", p, minPrice)
 		if err != nil {
 			return nil, err
 		}
@@ -641,7 +641,7 @@ func (t *TradingBot) FilterStocksByPrice(args stubs.TradingBotFilterStocksByPric
 			if p, err = price(symbol); err != nil {
 				return nil, err
 			}
-			if ok, err = sbCompare("<=", p, maxPrice); err != nil {
+			if ok, err = pyval.Compare("<=", p, maxPrice); err != nil {
 				return nil, err
 			}
 		}
@@ -670,7 +670,7 @@ func (t *TradingBot) AddToWatchlist(args stubs.TradingBotAddToWatchlistArgs) (py
 // NotifyPriceChange is upstream's notify_price_change.
 func (t *TradingBot) NotifyPriceChange(args stubs.TradingBotNotifyPriceChangeArgs) (pyval.Value, error) {
 	stocks, threshold := args.Stocks.V, args.Threshold.V
-	items, err := sbIter(stocks)
+	items, err := pyval.ListOf(stocks)
 	if err != nil {
 		return nil, err
 	}
@@ -684,7 +684,7 @@ func (t *TradingBot) NotifyPriceChange(args stubs.TradingBotNotifyPriceChangeArg
 			continue
 		}
 		st, _ := t.stocks.Get(symbol)
-		pc, err := sbGetItem(st, pyval.Str("percent_change"))
+		pc, err := pyval.GetItem(st, pyval.Str("percent_change"))
 		if err != nil {
 			return nil, err
 		}
@@ -692,7 +692,7 @@ func (t *TradingBot) NotifyPriceChange(args stubs.TradingBotNotifyPriceChangeArg
 		if err != nil {
 			return nil, err
 		}
-		ok, err := sbCompare(">=", a, threshold)
+		ok, err := pyval.Compare(">=", a, threshold)
 		if err != nil {
 			return nil, err
 		}
@@ -792,32 +792,6 @@ func sbIsOtherDigit(r rune) bool {
 	return false
 }
 
-// sbInt is int(v).
-func sbInt(v pyval.Value) (pyval.Value, error) { return pyval.ToInt(v) }
-
-// sbFloat is float(v).
-func sbFloat(v pyval.Value) (pyval.Value, error) { return pyval.ToFloat(v) }
-
-// sbDictGet is d.get(key, def).
-func sbDictGet(d *pyval.Dict, key, def pyval.Value) (pyval.Value, error) {
-	if err := pyval.CheckHashable(key); err != nil {
-		return nil, err
-	}
-	if v, ok := d.Get(key); ok {
-		return v, nil
-	}
-	return def, nil
-}
-
-// sbAttrGet is v.get(key, def) on a value that should be a dict.
-func sbAttrGet(v, key, def pyval.Value) (pyval.Value, error) {
-	d, ok := v.(*pyval.Dict)
-	if !ok {
-		return nil, pyval.NewAttributeError("'%s' object has no attribute 'get'", v.TypeName())
-	}
-	return sbDictGet(d, key, def)
-}
-
 // sbCopyMethod is v.copy() (a shallow copy).
 func sbCopyMethod(v pyval.Value) (pyval.Value, error) {
 	switch x := v.(type) {
@@ -831,99 +805,9 @@ func sbCopyMethod(v pyval.Value) (pyval.Value, error) {
 	return nil, pyval.NewAttributeError("'%s' object has no attribute 'copy'", v.TypeName())
 }
 
-// sbIndex converts a sequence index as Python's __getitem__ does.
-func sbIndex(seq string, key pyval.Value, n int) (int, error) {
-	var i int64
-	switch k := key.(type) {
-	case pyval.Int:
-		i = int64(k)
-	case pyval.Bool:
-		if k {
-			i = 1
-		}
-	case pyval.BigInt:
-		return 0, pyval.NewIndexError("cannot fit 'int' into an index-sized integer")
-	default:
-		if seq == "str" {
-			return 0, pyval.NewTypeError("string indices must be integers, not '%s'", key.TypeName())
-		}
-		return 0, pyval.NewTypeError("%s indices must be integers or slices, not %s", seq, key.TypeName())
-	}
-	if i < 0 {
-		i += int64(n)
-	}
-	if i < 0 || i >= int64(n) {
-		if seq == "str" {
-			return 0, pyval.NewIndexError("string index out of range")
-		}
-		return 0, pyval.NewIndexError("%s index out of range", seq)
-	}
-	return int(i), nil
-}
-
-// sbGetItem is container[key].
-func sbGetItem(container, key pyval.Value) (pyval.Value, error) {
-	switch c := container.(type) {
-	case *pyval.Dict:
-		if err := pyval.CheckHashable(key); err != nil {
-			return nil, err
-		}
-		v, ok := c.Get(key)
-		if !ok {
-			return nil, pyval.NewKeyError(key)
-		}
-		return v, nil
-	case *pyval.List:
-		i, err := sbIndex("list", key, len(c.Items))
-		if err != nil {
-			return nil, err
-		}
-		return c.Items[i], nil
-	case pyval.Tuple:
-		i, err := sbIndex("tuple", key, len(c))
-		if err != nil {
-			return nil, err
-		}
-		return c[i], nil
-	case pyval.Str:
-		rs := []rune(string(c))
-		i, err := sbIndex("str", key, len(rs))
-		if err != nil {
-			return nil, err
-		}
-		return pyval.Str(string(rs[i])), nil
-	}
-	return nil, pyval.NewTypeError("'%s' object is not subscriptable", container.TypeName())
-}
-
-// sbSetItem is container[key] = val.
-func sbSetItem(container, key, val pyval.Value) error {
-	switch c := container.(type) {
-	case *pyval.Dict:
-		if err := pyval.CheckHashable(key); err != nil {
-			return err
-		}
-		c.Set(key, val)
-		return nil
-	case *pyval.List:
-		switch key.(type) {
-		case pyval.Int, pyval.Bool, pyval.BigInt:
-		default:
-			return pyval.NewTypeError("list indices must be integers or slices, not %s", key.TypeName())
-		}
-		i, err := sbIndex("list", key, len(c.Items))
-		if err != nil {
-			return pyval.NewIndexError("list assignment index out of range")
-		}
-		c.Items[i] = val
-		return nil
-	}
-	return pyval.NewTypeError("'%s' object does not support item assignment", container.TypeName())
-}
-
 // sbAugItem is container[key] <op>= operand (e.g. balance -= amount).
 func sbAugItem(container, key pyval.Value, op func(a, b pyval.Value) (pyval.Value, error), operand pyval.Value) error {
-	cur, err := sbGetItem(container, key)
+	cur, err := pyval.GetItem(container, key)
 	if err != nil {
 		return err
 	}
@@ -931,7 +815,7 @@ func sbAugItem(container, key pyval.Value, op func(a, b pyval.Value) (pyval.Valu
 	if err != nil {
 		return err
 	}
-	return sbSetItem(container, key, nv)
+	return pyval.SetItem(container, key, nv)
 }
 
 // sbListIndex is the index of the first item == x, or -1 (`x in list`,
@@ -944,32 +828,6 @@ func sbListIndex(items []pyval.Value, x pyval.Value) int {
 	}
 	return -1
 }
-
-// sbIter is list(v) for the iterables a model can pass: list, tuple, str
-// (its characters), dict (its keys), set.
-func sbIter(v pyval.Value) ([]pyval.Value, error) {
-	switch x := v.(type) {
-	case *pyval.List:
-		return append([]pyval.Value(nil), x.Items...), nil
-	case pyval.Tuple:
-		return append([]pyval.Value(nil), x...), nil
-	case pyval.Str:
-		var out []pyval.Value
-		for _, r := range string(x) {
-			out = append(out, pyval.Str(string(r)))
-		}
-		return out, nil
-	case *pyval.Dict:
-		return x.Keys(), nil
-	case *pyval.Set:
-		return x.Items(), nil
-	}
-	return nil, pyval.NewTypeError("'%s' object is not iterable", v.TypeName())
-}
-
-// sbCompare is `a <op> b` for op one of < <= > >= with Python's TypeError
-// for unorderable operands.
-func sbCompare(op string, a, b pyval.Value) (bool, error) { return pyval.Compare(op, a, b) }
 
 // sbFormatFixed is format(v, ".<prec>f") (an f-string "{v:.2f}").
 func sbFormatFixed(v pyval.Value, prec int) (string, error) {

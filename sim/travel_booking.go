@@ -293,7 +293,7 @@ func (t *TravelAPI) flightCost(travelFrom, travelTo, travelDate, travelClass pyv
 	default:
 		return nil, pyval.NewValueError("Invalid travel class. Options are: economy, business, first.")
 	}
-	chars, err := sbIter(travelDate)
+	chars, err := pyval.ListOf(travelDate)
 	if err != nil {
 		return nil, err
 	}
@@ -306,7 +306,7 @@ func (t *TravelAPI) flightCost(travelFrom, travelTo, travelDate, travelClass pyv
 		if !sbIsDigit(s) {
 			continue
 		}
-		n, err := sbInt(c)
+		n, err := pyval.ToInt(c)
 		if err != nil {
 			return nil, err
 		}
@@ -356,7 +356,7 @@ func (t *TravelAPI) GetCreditCardBalance(args stubs.TravelAPIGetCreditCardBalanc
 			pyval.Repr(pyval.NewList(t.creditCardList.Keys()...))), nil
 	}
 	card, _ := t.creditCardList.Get(cardID)
-	bal, err := sbGetItem(card, pyval.Str("balance"))
+	bal, err := pyval.GetItem(card, pyval.Str("balance"))
 	if err != nil {
 		return nil, err
 	}
@@ -430,11 +430,11 @@ func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value,
 	if !ok {
 		return tvBookingError("No available route for the given parameters"), nil
 	}
-	balance, err := sbGetItem(card, pyval.Str("balance"))
+	balance, err := pyval.GetItem(card, pyval.Str("balance"))
 	if err != nil {
 		return nil, err
 	}
-	short, err := sbCompare("<", balance, travelCost)
+	short, err := pyval.Compare("<", balance, travelCost)
 	if err != nil {
 		return nil, err
 	}
@@ -442,11 +442,11 @@ func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value,
 		return tvBookingError("Insufficient funds"), nil
 	}
 	if t.budgetLimit != pyval.None {
-		balance, err := sbGetItem(card, pyval.Str("balance"))
+		balance, err := pyval.GetItem(card, pyval.Str("balance"))
 		if err != nil {
 			return nil, err
 		}
-		below, err := sbCompare("<", balance, t.budgetLimit)
+		below, err := pyval.Compare("<", balance, t.budgetLimit)
 		if err != nil {
 			return nil, err
 		}
@@ -499,7 +499,7 @@ func (t *TravelAPI) RetrieveInvoice(args stubs.TravelAPIRetrieveInvoiceArgs) (py
 	rec, _ := t.bookingRecord.Get(bookingID)
 	invoice := sbDict("booking_id", bookingID)
 	for _, k := range []string{"travel_date", "travel_from", "travel_to", "travel_class", "travel_cost", "transaction_id"} {
-		v, err := sbGetItem(rec, pyval.Str(k))
+		v, err := pyval.GetItem(rec, pyval.Str(k))
 		if err != nil {
 			return nil, err
 		}
@@ -550,15 +550,15 @@ func (t *TravelAPI) CancelBooking(args stubs.TravelAPICancelBookingArgs) (pyval.
 		return fail("Booking not found"), nil
 	}
 	rec, _ := t.bookingRecord.Get(bookingID)
-	cardID, err := sbGetItem(rec, pyval.Str("card_id"))
+	cardID, err := pyval.GetItem(rec, pyval.Str("card_id"))
 	if err != nil {
 		return nil, err
 	}
-	travelCost, err := sbGetItem(rec, pyval.Str("travel_cost"))
+	travelCost, err := pyval.GetItem(rec, pyval.Str("travel_cost"))
 	if err != nil {
 		return nil, err
 	}
-	card, err := sbGetItem(t.creditCardList, cardID)
+	card, err := pyval.GetItem(t.creditCardList, cardID)
 	if err != nil {
 		return nil, err
 	}
@@ -594,7 +594,7 @@ func (t *TravelAPI) ComputeExchangeRate(args stubs.TravelAPIComputeExchangeRateA
 			if err != nil {
 				return nil, err
 			}
-			f, err := sbFloat(p)
+			f, err := pyval.ToFloat(p)
 			if err != nil {
 				return nil, err
 			}
@@ -661,7 +661,7 @@ func (t *TravelAPI) SetBudgetLimit(args stubs.TravelAPISetBudgetLimitArgs) (pyva
 	if pyval.NotEqual(accessToken, t.accessToken) {
 		return sbError("Invalid access token"), nil
 	}
-	f, err := sbFloat(budgetLimit)
+	f, err := pyval.ToFloat(budgetLimit)
 	if err != nil {
 		return nil, err
 	}
@@ -697,7 +697,7 @@ func (t *TravelAPI) GetNearestAirportByCity(args stubs.TravelAPIGetNearestAirpor
 		"Rome", pyval.Str("CIA"),
 		"Tokyo", pyval.Str("HND"),
 	)
-	v, err := sbDictGet(airportMap, location, pyval.Str("Unknown"))
+	v, err := pyval.DictGet(airportMap, location, pyval.Str("Unknown"))
 	if err != nil {
 		return nil, err
 	}
@@ -717,7 +717,7 @@ func (t *TravelAPI) PurchaseInsurance(args stubs.TravelAPIPurchaseInsuranceArgs)
 		return fail("Invalid access token"), nil
 	}
 	if t.budgetLimit != pyval.None {
-		over, err := sbCompare("<", t.budgetLimit, insuranceCost)
+		over, err := pyval.Compare("<", t.budgetLimit, insuranceCost)
 		if err != nil {
 			return nil, err
 		}

@@ -180,11 +180,11 @@ func (v *VehicleControlAPI) lc(name string) pyval.Value {
 
 // sbBetween is the chained comparison `lo <= x <= hi`.
 func sbBetween(lo, x, hi pyval.Value) (bool, error) {
-	ok, err := sbCompare("<=", lo, x)
+	ok, err := pyval.Compare("<=", lo, x)
 	if err != nil || !ok {
 		return false, err
 	}
-	return sbCompare("<=", x, hi)
+	return pyval.Compare("<=", x, hi)
 }
 
 // StartEngine is upstream's startEngine.
@@ -193,7 +193,7 @@ func (v *VehicleControlAPI) StartEngine(args stubs.VehicleControlAPIStartEngineA
 	if pyval.Equal(ignitionMode, pyval.Str("STOP")) {
 		v.engineState = pyval.Str("stopped")
 	}
-	unlocked, err := sbCompare(">", v.remainingUnlockedDoors, pyval.Int(0))
+	unlocked, err := pyval.Compare(">", v.remainingUnlockedDoors, pyval.Int(0))
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +216,7 @@ func (v *VehicleControlAPI) StartEngine(args stubs.VehicleControlAPIStartEngineA
 	if pyval.NotEqual(v.brakePedalForce, pyval.Float(1000.0)) {
 		return sbError("Must press the brake fully before starting the engine."), nil
 	}
-	empty, err := sbCompare("<", v.fuelLevel, pyval.Float(vcMinFuelLevel))
+	empty, err := pyval.Compare("<", v.fuelLevel, pyval.Float(vcMinFuelLevel))
 	if err != nil {
 		return nil, err
 	}
@@ -237,7 +237,7 @@ func (v *VehicleControlAPI) StartEngine(args stubs.VehicleControlAPIStartEngineA
 // FillFuelTank is upstream's fillFuelTank.
 func (v *VehicleControlAPI) FillFuelTank(args stubs.VehicleControlAPIFillFuelTankArgs) (pyval.Value, error) {
 	fuelAmount := args.FuelAmount.V
-	neg, err := sbCompare("<", fuelAmount, pyval.Int(0))
+	neg, err := pyval.Compare("<", fuelAmount, pyval.Int(0))
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +248,7 @@ func (v *VehicleControlAPI) FillFuelTank(args stubs.VehicleControlAPIFillFuelTan
 	if err != nil {
 		return nil, err
 	}
-	over, err := sbCompare(">", sum, pyval.Int(vcMaxFuelLevel))
+	over, err := pyval.Compare(">", sum, pyval.Int(vcMaxFuelLevel))
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +258,7 @@ func (v *VehicleControlAPI) FillFuelTank(args stubs.VehicleControlAPIFillFuelTan
 	if sum, err = pyval.Add(v.fuelLevel, fuelAmount); err != nil {
 		return nil, err
 	}
-	under, err := sbCompare("<", sum, pyval.Float(vcMinFuelLevel))
+	under, err := pyval.Compare("<", sum, pyval.Float(vcMinFuelLevel))
 	if err != nil {
 		return nil, err
 	}
@@ -278,12 +278,12 @@ func (v *VehicleControlAPI) LockDoors(args stubs.VehicleControlAPILockDoorsArgs)
 	if pyval.Truthy(unlock) {
 		target, step = pyval.Str("unlocked"), pyval.Int(1)
 	}
-	doors, err := sbIter(door)
+	doors, err := pyval.ListOf(door)
 	if err != nil {
 		return nil, err
 	}
 	for _, d := range doors {
-		cur, err := sbGetItem(v.doorStatus, d)
+		cur, err := pyval.GetItem(v.doorStatus, d)
 		if err != nil {
 			return nil, err
 		}
@@ -338,7 +338,7 @@ func (v *VehicleControlAPI) AdjustClimateControl(args stubs.VehicleControlAPIAdj
 func (v *VehicleControlAPI) GetOutsideTemperatureFromGoogle() (pyval.Value, error) {
 	if v.longContext {
 		ext := v.lc(longcontext.LongWeatherExtension)
-		if err := sbSetItem(ext, pyval.Str("outsideTemperature"), pyval.Float(v.random.Uniform(-10.0, 40.0))); err != nil {
+		if err := pyval.SetItem(ext, pyval.Str("outsideTemperature"), pyval.Float(v.random.Uniform(-10.0, 40.0))); err != nil {
 			return nil, err
 		}
 		return ext, nil
@@ -447,7 +447,7 @@ func (v *VehicleControlAPI) PressBrakePedal(args stubs.VehicleControlAPIPressBra
 	}
 	v.brakePedalStatus = pyval.Str("pressed")
 	v.brakePedalForce = force
-	f, err := sbFloat(force)
+	f, err := pyval.ToFloat(force)
 	if err != nil {
 		return nil, err
 	}
@@ -464,11 +464,11 @@ func (v *VehicleControlAPI) ReleaseBrakePedal() (pyval.Value, error) {
 // SetCruiseControl is upstream's setCruiseControl.
 func (v *VehicleControlAPI) SetCruiseControl(args stubs.VehicleControlAPISetCruiseControlArgs) (pyval.Value, error) {
 	speed, activate, distanceToNextVehicle := args.Speed.V, args.Activate.V, args.DistanceToNextVehicle.V
-	dist, err := sbFloat(distanceToNextVehicle)
+	dist, err := pyval.ToFloat(distanceToNextVehicle)
 	if err != nil {
 		return nil, err
 	}
-	sp, err := sbFloat(speed)
+	sp, err := pyval.ToFloat(speed)
 	if err != nil {
 		return nil, err
 	}
@@ -508,7 +508,7 @@ func (v *VehicleControlAPI) EstimateDriveFeasibilityByMileage(args stubs.Vehicle
 	if err != nil {
 		return nil, err
 	}
-	short, err := sbCompare("<", reach, distance)
+	short, err := pyval.Compare("<", reach, distance)
 	if err != nil {
 		return nil, err
 	}

@@ -294,3 +294,19 @@ func Append(lst, v Value) error {
 	l.Items = append(l.Items, v)
 	return nil
 }
+
+// DictGet is d.get(key, def): AttributeError when d is not a dict, TypeError
+// for an unhashable key.
+func DictGet(d, key, def Value) (Value, error) {
+	dd, ok := d.(*Dict)
+	if !ok {
+		return nil, NoAttribute(d, "get")
+	}
+	if err := CheckHashable(key); err != nil {
+		return nil, err
+	}
+	if v, ok := dd.Get(key); ok {
+		return v, nil
+	}
+	return def, nil
+}
