@@ -26,7 +26,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
@@ -201,82 +200,8 @@ func memWriteFileAtomic(path string, data []byte) error {
 // arguments at their defaults (ensure_ascii, item separator "," and key
 // separator ": " once indent is set, empty containers as {} and []).
 func MemoryJSONIndent(v pyval.Value, n int) (string, error) {
-	b, err := memAppendJSONIndent(nil, v, n, 0)
+	b, err := pyval.AppendJSONWith(nil, v, pyval.JSONOptions{ASCII: true, Indent: n})
 	return string(b), err
-}
-
-func memAppendJSONIndent(b []byte, v pyval.Value, n, level int) ([]byte, error) {
-	newline := func(b []byte, lvl int) []byte {
-		b = append(b, '\n')
-		for i := 0; i < n*lvl; i++ {
-			b = append(b, ' ')
-		}
-		return b
-	}
-	var items []pyval.Value
-	switch x := v.(type) {
-	case *pyval.List:
-		items = x.Items
-	case pyval.Tuple:
-		items = x
-	case *pyval.Dict:
-		if x.Len() == 0 {
-			return append(b, "{}"...), nil
-		}
-		b = append(b, '{')
-		for i, kv := range x.Items() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = newline(b, level+1)
-			var err error
-			if b, err = memAppendJSONKey(b, kv.Key); err != nil {
-				return nil, err
-			}
-			b = append(b, ": "...)
-			if b, err = memAppendJSONIndent(b, kv.Value, n, level+1); err != nil {
-				return nil, err
-			}
-		}
-		b = newline(b, level)
-		return append(b, '}'), nil
-	default:
-		return pyval.AppendJSON(b, v)
-	}
-	if len(items) == 0 {
-		return append(b, "[]"...), nil
-	}
-	b = append(b, '[')
-	for i, it := range items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = newline(b, level+1)
-		var err error
-		if b, err = memAppendJSONIndent(b, it, n, level+1); err != nil {
-			return nil, err
-		}
-	}
-	b = newline(b, level)
-	return append(b, ']'), nil
-}
-
-// memAppendJSONKey writes a dict key as json.dumps does: str as is, int,
-// float, bool and None converted to their JSON text and quoted.
-func memAppendJSONKey(b []byte, k pyval.Value) ([]byte, error) {
-	switch x := k.(type) {
-	case pyval.Str:
-		return pyval.AppendJSONString(b, string(x)), nil
-	case pyval.Int:
-		return pyval.AppendJSONString(b, strconv.FormatInt(int64(x), 10)), nil
-	case pyval.Bool, pyval.NoneType, pyval.Float, pyval.BigInt:
-		s, err := pyval.JSONDumps(k)
-		if err != nil {
-			return nil, err
-		}
-		return pyval.AppendJSONString(b, s), nil
-	}
-	return nil, pyval.NewTypeError("keys must be str, int, float, bool or None, not %s", k.TypeName())
 }
 
 // memStrLen is len(s) for a Python str: code points.

@@ -67,7 +67,7 @@ func FormatFunctionDoc(functions []json.RawMessage, docFormat string) (string, e
 	switch docFormat {
 	case DocJSON:
 		var b []byte
-		b, err = appendJSONIndent(nil, pyval.NewList(fns...), 4, 0)
+		b, err = pyval.AppendJSONWith(nil, pyval.NewList(fns...), pyval.JSONOptions{ASCII: true, Indent: 4})
 		out = string(b)
 	case DocXML:
 		out, err = functionDocXML(fns)
@@ -80,66 +80,4 @@ func FormatFunctionDoc(functions []json.RawMessage, docFormat string) (string, e
 		return "", fmt.Errorf("prompt: function documents in %s format: %w", docFormat, err)
 	}
 	return out, nil
-}
-
-// appendJSONIndent is json.dumps(v, indent=n) at nesting depth: items on
-// their own lines, "," at line ends, ": " after keys, empty containers as
-// [] and {}, scalars as json.dumps writes them (ensure_ascii).
-func appendJSONIndent(b []byte, v pyval.Value, n, depth int) ([]byte, error) {
-	newline := func(b []byte, d int) []byte {
-		b = append(b, '\n')
-		for i := 0; i < n*d; i++ {
-			b = append(b, ' ')
-		}
-		return b
-	}
-	var err error
-	switch x := v.(type) {
-	case *pyval.List:
-		return appendJSONIndentSeq(b, x.Items, n, depth, newline)
-	case pyval.Tuple:
-		return appendJSONIndentSeq(b, x, n, depth, newline)
-	case *pyval.Dict:
-		if x.Len() == 0 {
-			return append(b, "{}"...), nil
-		}
-		b = append(b, '{')
-		for i, kv := range x.Items() {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = newline(b, depth+1)
-			k, ok := kv.Key.(pyval.Str)
-			if !ok {
-				return nil, fmt.Errorf("dict key %s is not a string", pyval.Repr(kv.Key))
-			}
-			b = pyval.AppendJSONString(b, string(k))
-			b = append(b, ": "...)
-			if b, err = appendJSONIndent(b, kv.Value, n, depth+1); err != nil {
-				return nil, err
-			}
-		}
-		b = newline(b, depth)
-		return append(b, '}'), nil
-	}
-	return pyval.AppendJSON(b, v)
-}
-
-func appendJSONIndentSeq(b []byte, items []pyval.Value, n, depth int, newline func([]byte, int) []byte) ([]byte, error) {
-	if len(items) == 0 {
-		return append(b, "[]"...), nil
-	}
-	b = append(b, '[')
-	var err error
-	for i, it := range items {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = newline(b, depth+1)
-		if b, err = appendJSONIndent(b, it, n, depth+1); err != nil {
-			return nil, err
-		}
-	}
-	b = newline(b, depth)
-	return append(b, ']'), nil
 }

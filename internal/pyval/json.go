@@ -6,6 +6,20 @@ import (
 	"unicode/utf8"
 )
 
+// JSONOptions are the arguments of json.dumps that the benchmark varies.
+// The zero value is json.dumps(v, ensure_ascii=False); JSONDumps and
+// AppendJSON use Python's defaults (ensure_ascii=True).
+type JSONOptions struct {
+	// ASCII is ensure_ascii: non-ASCII as \uXXXX, astral characters as
+	// surrogate pairs. Without it, only '"', '\\' and control characters are
+	// escaped.
+	ASCII bool
+	// Indent is indent=n for n > 0: every item on its own line indented by n
+	// spaces per level, item separator "," (Python's default once indent is
+	// set). 0 is indent=None: one line, separators ", " and ": ".
+	Indent int
+}
+
 // JSONDumps is Python's json.dumps(v) with default arguments: separators
 // ", " and ": ", ensure_ascii (non-ASCII as \uXXXX, astral characters as
 // surrogate pairs), NaN/Infinity/-Infinity allowed, tuples as arrays, and
@@ -22,15 +36,64 @@ func JSONDumps(v Value) (string, error) {
 // AppendJSON appends json.dumps(v) to b. A list or dict that contains
 // itself gives ValueError("Circular reference detected").
 func AppendJSON(b []byte, v Value) ([]byte, error) {
-	var st reprStack
-	return st.appendJSON(b, v)
+	return AppendJSONWith(b, v, JSONOptions{ASCII: true})
 }
 
-func (st *reprStack) appendJSON(b []byte, v Value) ([]byte, error) {
+// AppendJSONWith appends json.dumps(v, ...) with the options o to b.
+func AppendJSONWith(b []byte, v Value, o JSONOptions) ([]byte, error) {
+	e := jsonEncoder{opts: o}
+	return e.appendJSON(b, v, 0)
+}
+
+// jsonEncoder is one json.dumps call: its options and the containers being
+// written (for the circular-reference check).
+type jsonEncoder struct {
+	st   reprStack
+	opts JSONOptions
+}
+
+func (e *jsonEncoder) str(b []byte, s string) []byte {
+	if e.opts.ASCII {
+		return AppendJSONString(b, s)
+	}
+	return AppendJSONStringUnicode(b, s)
+}
+
+// item starts the i-th item of a container at nesting depth.
+func (e *jsonEncoder) item(b []byte, i, depth int) []byte {
+	if e.opts.Indent <= 0 {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		return b
+	}
+	if i > 0 {
+		b = append(b, ',')
+	}
+	return e.newline(b, depth+1)
+}
+
+func (e *jsonEncoder) newline(b []byte, depth int) []byte {
+	b = append(b, '\n')
+	for i := 0; i < e.opts.Indent*depth; i++ {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// end closes a non-empty container at nesting depth.
+func (e *jsonEncoder) end(b []byte, depth int, c byte) []byte {
+	if e.opts.Indent > 0 {
+		b = e.newline(b, depth)
+	}
+	return append(b, c)
+}
+
+func (e *jsonEncoder) appendJSON(b []byte, v Value, depth int) ([]byte, error) {
 	var err error
 	switch x := v.(type) {
 	case Str:
-		return AppendJSONString(b, string(x)), nil
+		return e.str(b, string(x)), nil
 	case Int:
 		return strconv.AppendInt(b, int64(x), 10), nil
 	case Bool:
@@ -41,34 +104,32 @@ func (st *reprStack) appendJSON(b []byte, v Value) ([]byte, error) {
 	case NoneType:
 		return append(b, "null"...), nil
 	case Float:
-		return appendJSONFloat(b, float64(x)), nil
+		return AppendJSONFloat(b, float64(x)), nil
 	case BigInt:
 		return x.V.Append(b, 10), nil
 	case *List:
-		if !st.push(x) {
+		if !e.st.push(x) {
 			return nil, NewValueError("Circular reference detected")
 		}
-		b, err = st.appendJSONArray(b, x.Items)
-		st.pop()
+		b, err = e.appendJSONArray(b, x.Items, depth)
+		e.st.pop()
 		return b, err
 	case Tuple:
-		return st.appendJSONArray(b, x)
+		return e.appendJSONArray(b, x, depth)
 	case *Dict:
 		if x.Len() == 0 {
 			return append(b, "{}"...), nil
 		}
-		if !st.push(x) {
+		if !e.st.push(x) {
 			return nil, NewValueError("Circular reference detected")
 		}
-		defer st.pop()
+		defer e.st.pop()
 		b = append(b, '{')
 		for i := range x.ents {
-			if i > 0 {
-				b = append(b, ", "...)
-			}
+			b = e.item(b, i, depth)
 			switch k := x.ents[i].key.(type) {
 			case Str:
-				b = AppendJSONString(b, string(k))
+				b = e.str(b, string(k))
 			case Int:
 				b = append(b, '"')
 				b = strconv.AppendInt(b, int64(k), 10)
@@ -79,7 +140,7 @@ func (st *reprStack) appendJSON(b []byte, v Value) ([]byte, error) {
 				b = append(b, '"')
 			case Float:
 				b = append(b, '"')
-				b = appendJSONFloat(b, float64(k))
+				b = AppendJSONFloat(b, float64(k))
 				b = append(b, '"')
 			case Bool:
 				if k {
@@ -93,32 +154,35 @@ func (st *reprStack) appendJSON(b []byte, v Value) ([]byte, error) {
 				return nil, NewTypeError("keys must be str, int, float, bool or None, not " + k.TypeName())
 			}
 			b = append(b, ": "...)
-			if b, err = st.appendJSON(b, x.ents[i].val); err != nil {
+			if b, err = e.appendJSON(b, x.ents[i].val, depth+1); err != nil {
 				return nil, err
 			}
 		}
-		return append(b, '}'), nil
+		return e.end(b, depth, '}'), nil
 	case nil:
 		return nil, NewTypeError("Object of type NoneType is not JSON serializable")
 	}
 	return nil, NewTypeError("Object of type " + v.TypeName() + " is not JSON serializable")
 }
 
-func (st *reprStack) appendJSONArray(b []byte, items []Value) ([]byte, error) {
+func (e *jsonEncoder) appendJSONArray(b []byte, items []Value, depth int) ([]byte, error) {
+	if len(items) == 0 {
+		return append(b, "[]"...), nil
+	}
 	var err error
 	b = append(b, '[')
-	for i, e := range items {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		if b, err = st.appendJSON(b, e); err != nil {
+	for i, it := range items {
+		b = e.item(b, i, depth)
+		if b, err = e.appendJSON(b, it, depth+1); err != nil {
 			return nil, err
 		}
 	}
-	return append(b, ']'), nil
+	return e.end(b, depth, ']'), nil
 }
 
-func appendJSONFloat(b []byte, f float64) []byte {
+// AppendJSONFloat appends a float as json.dumps writes it: repr, or NaN,
+// Infinity and -Infinity.
+func AppendJSONFloat(b []byte, f float64) []byte {
 	switch {
 	case f != f:
 		return append(b, "NaN"...)

@@ -141,7 +141,7 @@ func AppendPyJSON(b []byte, v Value) ([]byte, error) {
 		}
 		return append(b, "false"...), nil
 	case Str:
-		return appendRawJSONString(b, string(x)), nil
+		return AppendJSONStringUnicode(b, string(x)), nil
 	case Int:
 		if x >= maxExactInt || x <= -maxExactInt {
 			b = append(b, `{"$int":"`...)
@@ -186,7 +186,7 @@ func AppendPyJSON(b []byte, v Value) ([]byte, error) {
 				if i > 0 {
 					b = append(b, ',')
 				}
-				b = appendRawJSONString(b, string(x.ents[i].key.(Str)))
+				b = AppendJSONStringUnicode(b, string(x.ents[i].key.(Str)))
 				b = append(b, ':')
 				if b, err = AppendPyJSON(b, x.ents[i].val); err != nil {
 					return nil, err
@@ -231,14 +231,14 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 		}
 		return append(b, "false"...), nil
 	case string:
-		return appendRawJSONString(b, x), nil
+		return AppendJSONStringUnicode(b, x), nil
 	case int:
 		return strconv.AppendInt(b, int64(x), 10), nil
 	case int64:
 		return strconv.AppendInt(b, x, 10), nil
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return appendJSONFloat(b, x), nil
+			return AppendJSONFloat(b, x), nil
 		}
 		return AppendFloatRepr(b, x), nil
 	case *big.Int:
@@ -249,7 +249,7 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendRawJSONString(b, f.Key)
+			b = AppendJSONStringUnicode(b, f.Key)
 			b = append(b, ':')
 			if b, err = appendAnyJSON(b, f.Value); err != nil {
 				return nil, err
@@ -278,7 +278,7 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendRawJSONString(b, k)
+			b = AppendJSONStringUnicode(b, k)
 			b = append(b, ':')
 			if b, err = appendAnyJSON(b, x[k]); err != nil {
 				return nil, err
@@ -295,9 +295,9 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 	return append(b, raw...), nil
 }
 
-// appendRawJSONString writes s as Python's json.dumps(ensure_ascii=False)
-// does: only '"', '\\' and control characters are escaped.
-func appendRawJSONString(b []byte, s string) []byte {
+// AppendJSONStringUnicode appends s as json.dumps(s, ensure_ascii=False)
+// writes it: only '"', '\\' and control characters are escaped.
+func AppendJSONStringUnicode(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); i++ {

@@ -9,78 +9,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
 	"github.com/bfcl-go/bfcl/internal/verdict"
 )
 
-// pyFloatRepr formats f as CPython's repr(float) / str(float) does:
-// shortest round-trip digits, positional notation when the decimal exponent
-// is in (-4, 16], with ".0" on integral values, else d.ddde±XX.
-func pyFloatRepr(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
-	}
-	s := strconv.FormatFloat(f, 'e', -1, 64) // [-]d[.ddd]e±XX
-	sign := ""
-	if s[0] == '-' {
-		sign, s = "-", s[1:]
-	}
-	epos := strings.IndexByte(s, 'e')
-	mant, expStr := s[:epos], s[epos+1:]
-	exp, _ := strconv.Atoi(expStr)
-	digits := strings.Replace(mant, ".", "", 1)
-	decpt := exp + 1
-	var b strings.Builder
-	b.WriteString(sign)
-	switch {
-	case decpt > -4 && decpt <= 16:
-		switch {
-		case decpt <= 0:
-			b.WriteString("0.")
-			b.WriteString(strings.Repeat("0", -decpt))
-			b.WriteString(digits)
-		case decpt >= len(digits):
-			b.WriteString(digits)
-			b.WriteString(strings.Repeat("0", decpt-len(digits)))
-			b.WriteString(".0")
-		default:
-			b.WriteString(digits[:decpt])
-			b.WriteByte('.')
-			b.WriteString(digits[decpt:])
-		}
-	default:
-		b.WriteByte(digits[0])
-		if len(digits) > 1 {
-			b.WriteByte('.')
-			b.WriteString(digits[1:])
-		}
-		e := decpt - 1
-		b.WriteByte('e')
-		if e < 0 {
-			b.WriteByte('-')
-			e = -e
-		} else {
-			b.WriteByte('+')
-		}
-		if e < 10 {
-			b.WriteByte('0')
-		}
-		b.WriteString(strconv.Itoa(e))
-	}
-	return b.String()
-}
+// pyFloatRepr is CPython's repr(float) / str(float) (pyval.FloatRepr).
+func pyFloatRepr(f float64) string { return pyval.FloatRepr(f) }
 
 // pyRound is CPython's round(x, ndigits) for a float: the correctly
 // rounded decimal (ties to even on the exact binary value), read back.
@@ -351,17 +286,8 @@ func appendFields(buf []byte, fs verdict.Fields) ([]byte, error) {
 	return append(buf, '}'), nil
 }
 
-func appendPyFloat(buf []byte, f float64) []byte {
-	switch {
-	case math.IsNaN(f):
-		return append(buf, "NaN"...)
-	case math.IsInf(f, 1):
-		return append(buf, "Infinity"...)
-	case math.IsInf(f, -1):
-		return append(buf, "-Infinity"...)
-	}
-	return append(buf, pyFloatRepr(f)...)
-}
+// appendPyFloat is json.dumps of a float (pyval.AppendJSONFloat).
+func appendPyFloat(buf []byte, f float64) []byte { return pyval.AppendJSONFloat(buf, f) }
 
 // appendJSONNumber writes a JSON number literal as Python re-dumps it after
 // json.loads: integer literals unchanged, others as float repr.
@@ -376,37 +302,9 @@ func appendJSONNumber(buf []byte, lit string) []byte {
 	return appendPyFloat(buf, f)
 }
 
-// appendPyString is json.dumps(s, ensure_ascii=False) for one str.
-func appendPyString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch r {
-		case '"':
-			buf = append(buf, '\\', '"')
-		case '\\':
-			buf = append(buf, '\\', '\\')
-		case '\n':
-			buf = append(buf, '\\', 'n')
-		case '\r':
-			buf = append(buf, '\\', 'r')
-		case '\t':
-			buf = append(buf, '\\', 't')
-		case '\b':
-			buf = append(buf, '\\', 'b')
-		case '\f':
-			buf = append(buf, '\\', 'f')
-		default:
-			if r < 0x20 {
-				buf = append(buf, fmt.Sprintf(`\u%04x`, r)...)
-			} else {
-				buf = utf8.AppendRune(buf, r)
-			}
-		}
-	}
-	return append(buf, '"')
-}
+// appendPyString is json.dumps(s, ensure_ascii=False) for one str
+// (pyval.AppendJSONStringUnicode).
+func appendPyString(buf []byte, s string) []byte { return pyval.AppendJSONStringUnicode(buf, s) }
 
 // appendRespaced re-emits a JSON text with Python's separators, keeping
 // the key order and re-formatting non-integer numbers as Python floats.
