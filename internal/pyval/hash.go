@@ -146,7 +146,9 @@ func newCpySet() *cpySet {
 	return &cpySet{keys: make([]Value, 8), hashes: make([]int64, 8), used: make([]bool, 8), mask: 7}
 }
 
-func (s *cpySet) contains(k Value, h int64) bool {
+// lookup probes for k as set_lookkey does: the slot holding k (found), or
+// the first free slot of its probe sequence.
+func (s *cpySet) lookup(k Value, h int64) (slot uint64, found bool) {
 	mask := s.mask
 	i := uint64(h) & mask
 	perturb := uint64(h)
@@ -158,10 +160,10 @@ func (s *cpySet) contains(k Value, h int64) bool {
 		for j := 0; j <= probes; j++ {
 			e := i + uint64(j)
 			if !s.used[e] {
-				return false
+				return e, false
 			}
 			if s.hashes[e] == h && Equal(s.keys[e], k) {
-				return true
+				return e, true
 			}
 		}
 		perturb >>= 5
@@ -169,35 +171,24 @@ func (s *cpySet) contains(k Value, h int64) bool {
 	}
 }
 
+func (s *cpySet) contains(k Value, h int64) bool {
+	_, found := s.lookup(k, h)
+	return found
+}
+
 func (s *cpySet) add(k Value, h int64) {
-	mask := s.mask
-	i := uint64(h) & mask
-	perturb := uint64(h)
-	for {
-		probes := 0
-		if i+cpyLinearProbes <= mask {
-			probes = cpyLinearProbes
+	e, found := s.lookup(k, h)
+	if found {
+		return
+	}
+	s.keys[e], s.hashes[e], s.used[e] = k, h, true
+	s.fill++
+	if uint64(s.fill)*5 >= s.mask*3 {
+		minused := s.fill * 4
+		if s.fill > 50000 {
+			minused = s.fill * 2
 		}
-		for j := 0; j <= probes; j++ {
-			e := i + uint64(j)
-			if !s.used[e] {
-				s.keys[e], s.hashes[e], s.used[e] = k, h, true
-				s.fill++
-				if uint64(s.fill)*5 >= mask*3 {
-					minused := s.fill * 4
-					if s.fill > 50000 {
-						minused = s.fill * 2
-					}
-					s.resize(minused)
-				}
-				return
-			}
-			if s.hashes[e] == h && Equal(s.keys[e], k) {
-				return
-			}
-		}
-		perturb >>= 5
-		i = (i*5 + 1 + perturb) & mask
+		s.resize(minused)
 	}
 }
 
