@@ -361,7 +361,7 @@ func Unknown(environ []string) []string {
 
 // otherEnv are variables read elsewhere on purpose (test material, CI
 // services, the shard engine variables, opt-ins of single packages).
-var otherEnv = []string{"BFCL_REFERENCE_DIR", "BFCL_OLLAMA_URL", "BFCL_PROJECT_ROOT", "BFCL_SHARD", "BFCL_SHARD_COUNT"}
+var otherEnv = []string{"BFCL_REFERENCE_DIR", "BFCL_OLLAMA_URL", "BFCL_OLLAMA_MODEL", "BFCL_PROJECT_ROOT", "BFCL_SHARD", "BFCL_SHARD_COUNT"}
 
 // ErrNoModelsFile is returned when a model other than gold is asked for and
 // no registry exists.
