@@ -18,6 +18,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	"github.com/bfcl-go/bfcl/internal/config"
 )
 
 var verbs = map[string]func(args []string) error{
@@ -67,6 +69,9 @@ func main() {
 	// Scoring allocates many short-lived values; trading memory for fewer
 	// collections makes `evaluate` markedly faster.
 	debug.SetGCPercent(400)
+	for _, k := range config.Unknown(os.Environ()) {
+		fmt.Fprintf(os.Stderr, "bfcl: warning: %s is not a setting of bfcl (see README, \"Picking a model\"); ignored\n", k)
+	}
 	if err := f(os.Args[2:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return

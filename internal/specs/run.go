@@ -69,6 +69,9 @@ func Shared() (*Run, error) {
 }
 
 func resolve(f *config.Flags) (*Run, error) {
+	for _, k := range config.Unknown(os.Environ()) {
+		fmt.Fprintf(os.Stderr, "bfcl: warning: %s is not a setting of bfcl (see README); ignored\n", k)
+	}
 	rc, err := f.Resolve(config.ModuleRootBase)
 	if err != nil {
 		return nil, err
