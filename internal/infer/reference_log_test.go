@@ -15,7 +15,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/driver"
+	"github.com/bfcl-go/bfcl/internal/driver/replay"
 	"github.com/bfcl-go/bfcl/internal/engine"
 	"github.com/bfcl-go/bfcl/internal/infer"
 	"github.com/bfcl-go/bfcl/internal/results"
@@ -31,78 +31,6 @@ const (
 	refModelDir  = "openai_gpt-oss-120b"
 	refModelName = "openai_gpt_oss_120b" // model_name_underline_replaced of openai/gpt-oss-120b
 )
-
-// logReplay answers each request with the next assistant message recorded
-// in an upstream inference log, so that our loop sees exactly the model
-// outputs upstream's loop saw.
-type logReplay struct {
-	steps []driver.Response
-	next  int
-}
-
-func (*logReplay) Name() string { return "log-replay" }
-func (r *logReplay) Complete(context.Context, driver.Request) (driver.Response, error) {
-	if r.next >= len(r.steps) {
-		return driver.Response{}, fmt.Errorf("log-replay: request %d, but the reference log has only %d steps", r.next+1, len(r.steps))
-	}
-	r.next++
-	return r.steps[r.next-1], nil
-}
-
-// recordedSteps reads the assistant messages of an upstream inference log
-// in conversation order.
-func recordedSteps(log json.RawMessage) ([]driver.Response, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(log, &items); err != nil {
-		return nil, err
-	}
-	var out []driver.Response
-	for _, it := range items {
-		if bytes.HasPrefix(bytes.TrimSpace(it), []byte("[")) {
-			continue // a state_info list
-		}
-		var turn map[string][]struct {
-			Role      string          `json:"role"`
-			Content   json.RawMessage `json:"content"`
-			Reasoning string          `json:"reasoning_content"`
-		}
-		if err := json.Unmarshal(it, &turn); err != nil {
-			return nil, err
-		}
-		for s := 0; ; s++ {
-			step, ok := turn[fmt.Sprintf("step_%d", s)]
-			if !ok {
-				break
-			}
-			for _, m := range step {
-				if m.Role != "assistant" {
-					continue
-				}
-				resp := driver.Response{Reasoning: m.Reasoning}
-				var text string
-				if json.Unmarshal(m.Content, &text) == nil {
-					resp.Text = text
-				} else {
-					var calls []map[string]string
-					if err := json.Unmarshal(m.Content, &calls); err != nil {
-						return nil, fmt.Errorf("step_%d: assistant content %s", s, m.Content)
-					}
-					resp.ToolCalls = []driver.ToolCall{}
-					for i, c := range calls {
-						if len(c) != 1 {
-							return nil, fmt.Errorf("step_%d: call %d has %d names", s, i, len(c))
-						}
-						for name, args := range c {
-							resp.ToolCalls = append(resp.ToolCalls, driver.ToolCall{ID: fmt.Sprintf("call_%d", i), Name: name, Arguments: args})
-						}
-					}
-				}
-				out = append(out, resp)
-			}
-		}
-	}
-	return out, nil
-}
 
 // canonicalJSON rewrites JSON text with one spelling per value (strings
 // re-escaped the same way, numbers as written) and members kept in order,
@@ -206,7 +134,7 @@ func readResultLines(path string) ([]results.Record, error) {
 		}
 		var id string
 		_ = json.Unmarshal(line["id"], &id)
-		out = append(out, results.Record{ID: id, Result: line["result"], InferenceLog: line["inference_log"], Raw: append([]byte(nil), sc.Bytes()...)})
+		out = append(out, results.Record{ID: id, Result: line["result"], InferenceLog: line["inference_log"], ReasoningContent: line["reasoning_content"]})
 	}
 	return out, sc.Err()
 }
@@ -266,16 +194,17 @@ var _ = Describe("the inference log, against upstream's on the same model output
 					continue
 				}
 				withLog++
-				steps, err := recordedSteps(ref.InferenceLog)
+				// The model outputs come from the record's result; the
+				// log is only compared.
+				rp, err := replay.New(ref, true)
 				Expect(err).NotTo(HaveOccurred(), ref.ID)
-				rp := &logReplay{steps: steps}
 				got, _, err := infer.Run(context.Background(), rp, e, opts)
 				if err != nil {
 					diffs = append(diffs, fmt.Sprintf("%s: %v", ref.ID, err))
 					continue
 				}
-				if rp.next != len(steps) {
-					diffs = append(diffs, fmt.Sprintf("%s: our loop made %d requests, upstream's %d", ref.ID, rp.next, len(steps)))
+				if rp.Remaining() != 0 {
+					diffs = append(diffs, fmt.Sprintf("%s: our loop left %d recorded model outputs unasked", ref.ID, rp.Remaining()))
 					continue
 				}
 				// The line as our store writes it, read back.
