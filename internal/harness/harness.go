@@ -44,6 +44,10 @@ type Config struct {
 	NewExecutor func(e *dataset.Entry) (infer.Executor, error)
 	// Agentic are the agentic backends' services (embedder, web search).
 	Agentic *AgenticServices
+	// IncludeInputLog and ExcludeStateLog shape the inference log of the
+	// records (upstream's --include-input-log, --exclude-state-log); see
+	// infer.Options.
+	IncludeInputLog, ExcludeStateLog bool
 }
 
 // Outcome is the result of one entry.
