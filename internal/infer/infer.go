@@ -9,6 +9,7 @@
 package infer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -452,11 +453,13 @@ func marshalLog(log []any) (json.RawMessage, error) {
 	if log == nil {
 		log = []any{}
 	}
-	b, err := json.Marshal(log)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the state holds "<Directory: ...>" reprs
+	if err := enc.Encode(log); err != nil {
 		return nil, fmt.Errorf("inference log: %w", err)
 	}
-	return b, nil
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // isEmptyExecute is upstream's is_empty_execute_response.

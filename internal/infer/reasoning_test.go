@@ -146,6 +146,7 @@ var _ = Describe("the log options", func() {
 		m, keys := run(infer.Options{})
 		Expect(keys).To(Equal([]string{"id", "result", "input_token_count", "output_token_count", "latency", "inference_log"}))
 		Expect(strings.Count(string(m["inference_log"]), `"role":"state_info"`)).To(Equal(3))
+		Expect(string(m["inference_log"])).To(ContainSubstring(`"root":"<Directory: alex, Parent: None, Contents: {'notes.txt': <<File: notes.txt, Content: hi>>}>"`), "no HTML escaping")
 		Expect(string(m["inference_log"])).NotTo(ContainSubstring("inference_input"))
 		Expect(string(m["inference_log"])).To(ContainSubstring(`{"role":"handler_log","content":"Empty response from the model. Proceed to next turn.","model_response_decoded":[]}`))
 	})
