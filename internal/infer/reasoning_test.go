@@ -167,6 +167,31 @@ var _ = Describe("the log options", func() {
 		}
 	})
 
+	It("logs a prompt-mode turn 0 with the system prompt the model got, and the prompt-mode decoding", func() {
+		d := &scripted{script: func(n int, _ driver.Request) (driver.Response, error) {
+			if n%2 == 0 {
+				return driver.Response{Text: "[ls()]"}, nil
+			}
+			return driver.Response{Text: "All done."}, nil
+		}}
+		rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Mode: "prompt", NewExecutor: engineExecutor, ExcludeStateLog: true})
+		Expect(err).NotTo(HaveOccurred())
+		var log []map[string][]map[string]any
+		Expect(json.Unmarshal(rec.InferenceLog, &log)).To(Succeed())
+		Expect(log).To(HaveLen(2))
+		q := log[0]["begin_of_turn_query"]
+		Expect(q).To(HaveLen(2))
+		Expect(q[0]["role"]).To(Equal("system"))
+		Expect(q[0]["content"]).To(Equal(d.requests[0].Messages[0].Content))
+		Expect(q[1]).To(Equal(map[string]any{"role": "user", "content": "list"}))
+		Expect(log[0]["step_0"][:2]).To(Equal([]map[string]any{
+			{"role": "assistant", "content": "[ls()]"},
+			{"role": "handler_log", "content": "Successfully decoded model response.", "model_response_decoded": []any{"ls()"}},
+		}))
+		Expect(log[0]["step_1"][1]["content"]).To(Equal("Error decoding the model response. Proceed to next turn."))
+		Expect(log[1]["begin_of_turn_query"]).To(Equal([]map[string]any{{"role": "user", "content": "thanks"}}))
+	})
+
 	It("logs the force-quit as upstream does", func() {
 		d := &scripted{script: func(int, driver.Request) (driver.Response, error) { return call("ls", "{}"), nil }}
 		rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Mode: "fc", NewExecutor: engineExecutor, ExcludeStateLog: true})
