@@ -232,5 +232,8 @@ func FromConfig(rc *config.Run, m models.Model) (*Harness, error) {
 		Rerun:        rc.Rerun,
 		RequestCache: rc.RequestCache,
 		Agentic:      NewAgenticServices(m, rc.Agentic, config.ModuleRootBase.Dir()),
+		// the inference-log settings
+		IncludeInputLog: rc.InputLog,
+		ExcludeStateLog: rc.NoStateLog,
 	})
 }
