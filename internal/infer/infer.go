@@ -5,7 +5,8 @@
 // the entry's own backend instances and feeding the results back, with
 // held-out functions added at their turn and the 20-step cap that
 // force-quits the entry. It produces the entry's result record in BFCL's
-// result format.
+// result format, with upstream's inference log of the conversation (see
+// log.go).
 package infer
 
 import (
