@@ -124,6 +124,8 @@ func (inferProducer) produce(ctx context.Context, h *Harness, e *dataset.Entry) 
 		Seed:            m.Seed,
 		UnderscoreToDot: m.UnderscoreToDot,
 		NewExecutor:     h.cfg.NewExecutor,
+		IncludeInputLog: h.cfg.IncludeInputLog,
+		ExcludeStateLog: h.cfg.ExcludeStateLog,
 	})
 }
 

@@ -44,6 +44,10 @@ type Config struct {
 	NewExecutor func(e *dataset.Entry) (infer.Executor, error)
 	// Agentic are the agentic backends' services (embedder, web search).
 	Agentic *AgenticServices
+	// IncludeInputLog and ExcludeStateLog shape the inference log of the
+	// records (upstream's --include-input-log, --exclude-state-log); see
+	// infer.Options.
+	IncludeInputLog, ExcludeStateLog bool
 }
 
 // Outcome is the result of one entry.
@@ -228,5 +232,8 @@ func FromConfig(rc *config.Run, m models.Model) (*Harness, error) {
 		Rerun:        rc.Rerun,
 		RequestCache: rc.RequestCache,
 		Agentic:      NewAgenticServices(m, rc.Agentic, config.ModuleRootBase.Dir()),
+		// the inference-log settings
+		IncludeInputLog: rc.InputLog,
+		ExcludeStateLog: rc.NoStateLog,
 	})
 }
