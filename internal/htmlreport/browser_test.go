@@ -123,7 +123,7 @@ func (p *page) check(t *testing.T, doc string) {
 		t.Errorf("browser: %s", pr)
 	}
 	for _, r := range p.requests {
-		if strings.SplitN(r, "#", 2)[0] != doc {
+		if u := strings.SplitN(r, "#", 2)[0]; u != doc && u != "about:blank" {
 			t.Errorf("browser: network request %s (the report must not load anything)", r)
 		}
 	}
@@ -163,7 +163,8 @@ func eval[T any](t *testing.T, p *page, js string) T {
 // goTo loads doc+frag and waits until the page has rendered ready.
 func (p *page) goTo(t *testing.T, doc, frag, ready string) {
 	t.Helper()
-	p.do(t, chromedp.Navigate(doc+frag), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`)),
+	// about:blank first: a fragment-only change would not reload the file
+	p.do(t, chromedp.Navigate("about:blank"), chromedp.Navigate(doc+frag), chromedp.WaitVisible(chromedp.CSS(`body[data-ready="1"]`)),
 		chromedp.WaitVisible(chromedp.CSS(ready)))
 }
 
@@ -364,6 +365,9 @@ func TestBrowserFixture(t *testing.T) {
 
 	p.goTo(t, doc, "#leaderboard", "#leaderboard")
 	checkLeaderboard(t, p, sum)
+	if n := eval[int](t, p, `document.querySelectorAll("#leaderboard .bar b").length`); n != 0 {
+		t.Errorf("%d error bars without intervals in summary.json", n)
+	}
 	p.screenshot(t, "fixture-leaderboard")
 	p.check(t, doc)
 
@@ -442,6 +446,71 @@ func TestBrowserFixture(t *testing.T) {
 	p.goTo(t, doc, "#compare/"+modelA+"/"+modelB, "#compare")
 	p.screenshot(t, "fixture-compare")
 	p.check(t, doc)
+
+	// Intervals: once summary.json carries ci95 (the statistics issue), they
+	// are drawn as error bars and printed.
+	addIntervals(t, fx.scoreDir)
+	if _, err := htmlreport.Write(htmlreport.Options{ScoreDir: fx.scoreDir, ResultDir: fx.resultDir, Source: fx.src, Out: out}); err != nil {
+		t.Fatal(err)
+	}
+	p.goTo(t, doc, "#leaderboard", "#leaderboard")
+	ci := p.text(t, fmt.Sprintf(`#leaderboard tr[data-model=%q] td.overall .ci`, modelA))
+	lo, hi := intervalOf(readSummary(t, fx.scoreDir), modelA)
+	if want := fmt.Sprintf("95%% CI %.2f%% – %.2f%%", lo*100, hi*100); ci != want {
+		t.Errorf("overall interval shows %q, want %q", ci, want)
+	}
+	if n := eval[int](t, p, `document.querySelectorAll("#leaderboard .bar b").length`); n == 0 {
+		t.Errorf("no error bars drawn from summary.json's ci95")
+	}
+	p.screenshot(t, "fixture-leaderboard-intervals")
+	p.check(t, doc)
+}
+
+// addIntervals gives every accuracy of summary.json a ci95 interval of
+// ±5 points (clipped to [0, 1]), as the statistics issue will write them.
+func addIntervals(t *testing.T, scoreDir string) {
+	t.Helper()
+	path := filepath.Join(scoreDir, report.FileSummaryJSON)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]any
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	withCI := func(a any) {
+		m, ok := a.(map[string]any)
+		if !ok || m["evaluated"] != true {
+			return
+		}
+		acc := m["accuracy"].(float64)
+		m["ci95"] = []float64{max(0, acc-0.05), min(1, acc+0.05)}
+	}
+	for _, m := range s["models"].([]any) {
+		mm := m.(map[string]any)
+		withCI(mm["overall"])
+		for _, g := range mm["groups"].([]any) {
+			withCI(g)
+		}
+		for _, c := range mm["categories"].([]any) {
+			withCI(c)
+		}
+	}
+	b, _ = json.MarshalIndent(s, "", "  ")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func intervalOf(s report.JSONSummary, model string) (lo, hi float64) {
+	for _, m := range s.Models {
+		if m.Model == model {
+			acc := m.Overall.Accuracy
+			return max(0, acc-0.05), min(1, acc+0.05)
+		}
+	}
+	return 0, 0
 }
 
 // TestBrowserReference renders upstream's real result set (scored by our
@@ -492,5 +561,21 @@ func TestBrowserReference(t *testing.T) {
 	}
 	p.goTo(t, doc, "#model/"+model, "#errtypes")
 	p.screenshot(t, "reference-model")
+
+	// Thousands of entries: the list is virtualised (only visible rows exist).
+	p.goTo(t, doc, "#list/"+model, ".vlist .row")
+	total := eval[int](t, p, `+document.getElementById("count").textContent.split(" ")[0]`)
+	rows := eval[int](t, p, `document.querySelectorAll(".vlist .row").length`)
+	if total < 4000 || rows > 200 || rows == 0 {
+		t.Errorf("entry list: %d entries, %d rows in the DOM (want thousands listed, at most a screenful drawn)", total, rows)
+	}
+	last := eval[string](t, p, `(() => { const b = document.querySelector(".vlist"); b.scrollTop = b.scrollHeight; b.dispatchEvent(new Event("scroll")); const r = [...document.querySelectorAll(".vlist .row .id")]; return r[r.length-1].textContent; })()`)
+	if last == "" || strings.HasPrefix(last, "simple_python") {
+		t.Errorf("scrolled to the end of the list, last row drawn is %q", last)
+	}
+	p.goTo(t, doc, "#list/"+model+"?q=budget+analysis", ".vlist .row")
+	if got := eval[int](t, p, `+document.getElementById("count").textContent.split(" ")[0]`); got == 0 || got >= total {
+		t.Errorf("text search 'budget analysis' lists %d of %d entries", got, total)
+	}
 	p.check(t, doc)
 }

@@ -90,15 +90,18 @@
     if (hi > 1.0000001) { lo /= 100; hi /= 100; }
     return [lo, hi];
   }
-  function accCell(a, cls) {
+  function accCell(a, cls, noBar) {
     var td = h("td", { cls: "num " + (cls || "") });
     if (!a) { td.textContent = "—"; return td; }
     if (a.evaluated === false) { td.textContent = a.display || "N/A"; td.className += " muted"; return td; }
     var ci = ciOf(a);
-    var bar = h("span", { cls: "bar" }, h("i", { style: "width:" + (a.accuracy * 100).toFixed(2) + "%" }));
-    if (ci) bar.appendChild(h("b", { style: "left:" + (ci[0] * 100).toFixed(2) + "%;width:" + ((ci[1] - ci[0]) * 100).toFixed(2) + "%" }));
-    add(td, [bar, h("span", { cls: "v", text: a.display })]);
-    if (ci) add(td, h("div", { cls: "ci", text: "95% CI " + pct(ci[0]) + " – " + pct(ci[1]) }));
+    if (!noBar) {
+      var bar = h("span", { cls: "bar" }, h("i", { style: "width:" + (a.accuracy * 100).toFixed(2) + "%" }));
+      if (ci) bar.appendChild(h("b", { style: "left:" + (ci[0] * 100).toFixed(2) + "%;width:" + ((ci[1] - ci[0]) * 100).toFixed(2) + "%" }));
+      td.appendChild(bar);
+    }
+    td.appendChild(h("span", { cls: "v", text: a.display }));
+    if (ci) add(td, h("div", { cls: "ci", title: "95% interval", text: noBar ? pct(ci[0]) + " – " + pct(ci[1]) : "95% CI " + pct(ci[0]) + " – " + pct(ci[1]) }));
     td.dataset.sort = a.accuracy;
     return td;
   }
@@ -115,16 +118,17 @@
   function setWhere(t) { document.getElementById("where").textContent = t || ""; }
 
   function route() {
-    var hash = decodeURIComponent(location.hash.slice(1) || "leaderboard");
+    var hash = location.hash.slice(1) || "leaderboard";
     var q = {}, qi = hash.indexOf("?");
     if (qi >= 0) {
       hash.slice(qi + 1).split("&").forEach(function (kv) {
         if (!kv) return; var i = kv.indexOf("=");
-        q[kv.slice(0, i < 0 ? kv.length : i)] = i < 0 ? "" : kv.slice(i + 1);
+        var k = kv.slice(0, i < 0 ? kv.length : i), v = i < 0 ? "" : kv.slice(i + 1);
+        q[decodeURIComponent(k)] = decodeURIComponent(v.replace(/\+/g, " "));
       });
       hash = hash.slice(0, qi);
     }
-    var parts = hash.split("/");
+    var parts = hash.split("/").map(function (x) { return decodeURIComponent(x); });
     var main = document.getElementById("main");
     main.textContent = "";
     activeList = null;
@@ -177,7 +181,7 @@
       var gs = S && S.models && S.models[0] ? groupOf(S.models[0], g[0]) : null;
       head.appendChild(h("th", { cls: "sort num", text: g[1], title: gs ? gs.column : g[0] }));
     });
-    ["Cost ($)", "Latency mean (s)", "Latency std (s)", "Latency p95 (s)"].forEach(function (t) { head.appendChild(h("th", { cls: "sort num", text: t })); });
+    [["Cost $", "Total Cost ($)"], ["Latency s", "Latency Mean (s)"], ["± std", "Latency Standard Deviation (s)"], ["p95 s", "Latency 95th Percentile (s)"]].forEach(function (t) { head.appendChild(h("th", { cls: "sort num", text: t[0], title: t[1] })); });
     var body = h("tbody");
     var models = D.models.slice();
     models.sort(function (a, b) {
@@ -187,12 +191,12 @@
     models.forEach(function (m, i) {
       var sm = summaryOf(m.name);
       var tr = h("tr", { "data-model": m.name }, h("td", { cls: "num", text: i + 1 }),
-        h("td", null, h("a", { href: "#model/" + enc(m.name), text: sm && sm.display_name ? sm.display_name : m.name }),
+        h("td", { cls: "model" }, h("a", { href: "#model/" + enc(m.name), text: sm && sm.display_name ? sm.display_name : m.name }),
           sm && sm.display_name && sm.display_name !== m.name ? h("div", { cls: "small muted mono", text: m.name }) : null),
         accCell(sm && sm.overall, "overall"));
-      GROUPS.forEach(function (g) { var c = accCell(groupOf(sm, g[0]), "g-" + g[0]); tr.appendChild(c); });
+      GROUPS.forEach(function (g) { var c = accCell(groupOf(sm, g[0]), "g-" + g[0], true); tr.appendChild(c); });
       [sm && sm.total_cost_usd, sm && sm.latency_mean_s, sm && sm.latency_std_s, sm && sm.latency_p95_s].forEach(function (v) {
-        var td = h("td", { cls: "num", text: v == null ? "N/A" : String(v) }); td.dataset.sort = v == null ? "" : v; tr.appendChild(td);
+        var td = h("td", { cls: "num", text: v == null ? "N/A" : num(v) }); td.dataset.sort = v == null ? "" : v; tr.appendChild(td);
       });
       body.appendChild(tr);
     });
@@ -486,7 +490,6 @@
     var links = h("div", { cls: "links" });
     if (e) links.appendChild(h("span", null, "data set: ", h("code", { text: e.file + ":" + e.line })));
     if (f) links.appendChild(h("span", null, "score line: ", h("code", { text: f.file + ":" + f.n })));
-    if (f) links.appendChild(h("span", null, "score-file entry (JSON): ", h("details", { cls: "inline" }, h("summary", { text: "show" }), h("pre", { cls: "state", text: JSON.stringify(line, null, 1) }))));
     add(main, links);
     if (x) {
       add(main, h("div", { cls: "errmsg", id: "error" }, h("div", { cls: "type", text: x.error_type }),
@@ -497,6 +500,7 @@
     }
     if ((cat && /multi_turn/.test(cat.name)) || (x && x.multi_turn)) multiTurnView(main, m, id, e, x, line, res);
     else singleTurnView(main, e, x, line, res);
+    if (f) add(main, h("details", { cls: "noprint", id: "score-line" }, h("summary", { text: "the score-file line (" + f.file + ":" + f.n + ")" }), h("pre", { cls: "state", text: JSON.stringify(line, null, 1) })));
   }
 
   function failureContext(m) {
@@ -698,6 +702,12 @@
       }
       var arr = Array.isArray(v), keys = arr ? v : Object.keys(v);
       if (!keys.length) { out.appendChild(document.createTextNode(arr ? "[]" : "{}")); return; }
+      if (arr && v.every(function (y) { return y === null || typeof y !== "object"; }) && JSON.stringify(v).length < 90) {
+        out.appendChild(document.createTextNode("["));
+        v.forEach(function (y, i) { if (i) out.appendChild(document.createTextNode(", ")); w(y, ind); });
+        out.appendChild(document.createTextNode("]"));
+        return;
+      }
       out.appendChild(document.createTextNode(arr ? "[" : "{"));
       keys.forEach(function (k, i) {
         out.appendChild(document.createTextNode("\n" + ind + "  "));
