@@ -217,13 +217,13 @@
         var a = cs || (s ? { accuracy: s.a, display: pct(s.a), evaluated: true } : null);
         var td = accCell(a);
         if (s) {
-          td.appendChild(h("div", { cls: "small" }, h("a", { href: "#list/" + enc(m.name) + "?cat=" + enc(c.name) + "&st=fail", text: (s.t - s.c) + " failed" }), " of " + s.t));
+          td.insertBefore(h("span", { cls: "small fails" }, s.t === s.c ? h("span", { cls: "muted", text: "all " + s.t + " passed" }) : [h("a", { href: "#list/" + enc(m.name) + "?cat=" + enc(c.name) + "&st=fail", text: (s.t - s.c) + " failed" }), " of " + s.t]), td.firstChild);
         }
         tr.appendChild(td);
       });
       cb.appendChild(tr);
     });
-    var ct = h("table", { id: "categories" }, h("thead", null, ch), cb);
+    var ct = h("table", { id: "categories", cls: "compact" }, h("thead", null, ch), cb);
     add(main, h("div", { cls: "scroll-x" }, ct));
     sortable(ct);
     if (D.models.length > 1) {
@@ -528,14 +528,27 @@
     else el.textContent = t;
     return el;
   }
-  function resEl(s) { return h("div", { cls: "res", text: typeof s === "string" ? s : js(s) }); }
+  function resEl(s) {
+    var t = typeof s === "string" ? s : js(s);
+    var el = h("div", { cls: "res" + (t.length > 360 ? " long" : ""), text: t, title: t.length > 360 ? "click to expand" : null });
+    if (t.length > 360) el.addEventListener("click", function () { el.classList.toggle("open"); });
+    return el;
+  }
+  // An FC call {name: json-args} as name(k=v, ...), values in JSON.
+  function fcCall(name, args) {
+    var a = typeof args === "string" ? parse(args) : args;
+    if (a && typeof a === "object" && !Array.isArray(a)) {
+      return name + "(" + Object.keys(a).map(function (k) { return k + "=" + JSON.stringify(a[k]); }).join(", ") + ")";
+    }
+    return name + "(" + (typeof args === "string" ? args : js(args)) + ")";
+  }
   function assistantContent(c) {
     // FC: a list of {name: json-args}; prompt mode: a string
     if (Array.isArray(c)) {
       if (!c.length) return h("div", { cls: "log", text: "(no call)" });
       return c.map(function (call) {
         if (call && typeof call === "object") {
-          return Object.keys(call).map(function (k) { var a = call[k]; return callEl(k + "(" + (typeof a === "string" ? a : js(a)) + ")"); });
+          return Object.keys(call).map(function (k) { return callEl(fcCall(k, call[k])); });
         }
         return callEl(js(call));
       });
@@ -623,7 +636,9 @@
       if (!calls.length) right.appendChild(h("div", { cls: "log", text: "(no call expected in this turn)" }));
       calls.forEach(function (c, k) {
         var missing = x && x.turns[t] && t <= failing && !modelCalls[c.replace(/\s+/g, "")];
-        right.appendChild(callEl(c, missing ? "miss" : ""));
+        var ce = callEl(c, missing ? "miss" : "");
+        if (missing) ce.title = "the model made no such call in this turn";
+        right.appendChild(ce);
         if (k < results.length) right.appendChild(resEl(results[k]));
       });
       main.appendChild(box);
