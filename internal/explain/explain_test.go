@@ -15,6 +15,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/explain"
 	"github.com/bfcl-go/bfcl/internal/report"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/internal/testenv"
 	"github.com/bfcl-go/bfcl/internal/verdict"
 )
@@ -341,4 +343,93 @@ func upstreamVerdicts(t *testing.T, path string) map[string]upstreamVerdict {
 		out[v.ID] = v
 	}
 	return out
+}
+
+// TestFromVerdictReal explains verdicts straight from the checkers (the
+// failing-spec path, before any score file) and finds the same as from the
+// score lines `bfcl evaluate` writes for them.
+func TestFromVerdictReal(t *testing.T) {
+	ref, ok := testenv.ReferenceDir()
+	if !ok {
+		t.Skip(testenv.MissingMessage("reference outputs", ref, "BFCL_REFERENCE_DIR"))
+	}
+	dataDir, ok := testenv.DataDir()
+	if !ok {
+		t.Skip(testenv.MissingMessage("BFCL data set", dataDir, "BFCL_DATA_DIR"))
+	}
+	src, err := dataset.Open(dataDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lc, err := score.LongContextOf(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const model = "openai_gpt-oss-120b"
+	resultRoot := filepath.Join(ref, "results", "results", "2025-11-12-harmony-fixes-2", "result")
+	scoreDir := t.TempDir()
+	yes := true
+	cats := []category.Category{category.MultiTurnMissFunc, category.LiveSimple}
+	if _, err := evaluate.Run(evaluate.Options{Source: src, ResultRoot: resultRoot, ScoreRoot: scoreDir, Models: []string{model},
+		Categories: cats, Mode: "fc", UnderscoreToDot: &yes}); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range cats {
+		es, err := src.Load(string(c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID := map[string]*dataset.Entry{}
+		for _, e := range es {
+			byID[e.ID] = e
+		}
+		recs, err := results.Read(results.Path(resultRoot, model, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromFile := map[string]*explain.Failure{}
+		f, err := os.Open(report.ScoreFilePath(scoreDir, model, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(nil, 1<<26)
+		for i := 1; sc.Scan(); i++ {
+			if i > 1 {
+				x, err := explain.Parse(sc.Bytes())
+				if err != nil {
+					t.Fatal(err)
+				}
+				fromFile[x.ID] = x
+			}
+		}
+		f.Close()
+		for _, r := range recs {
+			v, err := score.Entry(byID[r.ID], r, score.Options{ModelName: model, Mode: "fc", UnderscoreToDot: true, LongContext: lc})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, failed := fromFile[r.ID]
+			if v.Valid != !failed {
+				t.Errorf("%s: checker says valid=%v, score file disagrees", r.ID, v.Valid)
+				continue
+			}
+			if v.Valid {
+				continue
+			}
+			got, err := explain.FromVerdict(model, v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: explained from the verdict\n%+v\nfrom the score line\n%+v", r.ID, got, want)
+			}
+			n++
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d failures compared", n)
+	}
+	t.Logf("%d failed entries explained alike from the checker's verdict and from the score line", n)
 }

@@ -85,6 +85,7 @@ type failure struct {
 	File    string           `json:"file"`
 	LineNo  int              `json:"n"`
 	Explain *explain.Failure `json:"x"`
+	hasLog  bool             // the score line has a non-empty inference_log
 }
 
 func build(o Options) (*payload, error) {
@@ -221,6 +222,9 @@ func build(o Options) (*payload, error) {
 				}
 				ri := -1
 				if r, have := recs[id]; have {
+					if bad && p.Fails[fi].hasLog {
+						r = dropKeys(r, "inference_log") // the score line carries it
+					}
 					ri = len(p.Results)
 					p.Results = append(p.Results, r)
 				}
@@ -273,7 +277,7 @@ func (p *payload) readFailures(scoreDir, model string, c category.Category, entr
 				s = dropKeys(s, "prompt")
 			}
 			out = append(out, failedRef{id: x.ID, index: len(p.Fails)})
-			p.Fails = append(p.Fails, failure{Line: s, File: rel, LineNo: n, Explain: x})
+			p.Fails = append(p.Fails, failure{Line: s, File: rel, LineNo: n, Explain: x, hasLog: hasInferenceLog(s)})
 		}
 		if err != nil {
 			break
@@ -336,6 +340,19 @@ func groundTruthResults(e *dataset.Entry, lc *longcontext.Data) ([][]string, err
 		}
 	}
 	return out, nil
+}
+
+// hasInferenceLog reports whether a score line carries a non-empty
+// inference_log list.
+func hasInferenceLog(line []byte) bool {
+	var m struct {
+		Log json.RawMessage `json:"inference_log"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return false
+	}
+	b := bytes.TrimSpace(m.Log)
+	return len(b) > 2 && b[0] == '['
 }
 
 // dropKeys removes top-level keys of a JSON object line, keeping the rest

@@ -36,7 +36,7 @@
   function pct(a) { return (a * 100).toFixed(2) + "%"; }
   function num(v, d) { return v == null ? "N/A" : (+v).toFixed(d == null ? 2 : d); }
   function js(v) { return typeof v === "string" ? v : JSON.stringify(v); }
-  function parse(s) { try { return JSON.parse(s); } catch (e) { return s; } }
+  function parse(s) { if (typeof s !== "string") return s; try { return JSON.parse(s); } catch (e) { return s; } }
 
   // ---------- data ----------
   function b64bytes(s) {
@@ -182,6 +182,8 @@
       head.appendChild(h("th", { cls: "sort num", text: g[1], title: gs ? gs.column : g[0] }));
     });
     [["Cost $", "Total Cost ($)"], ["Latency s", "Latency Mean (s)"], ["± std", "Latency Standard Deviation (s)"], ["p95 s", "Latency 95th Percentile (s)"]].forEach(function (t) { head.appendChild(h("th", { cls: "sort num", text: t[0], title: t[1] })); });
+    var hasFS = S && S.models && S.models.some(function (m) { return m.format_sensitivity; });
+    if (hasFS) [["FS max Δ", "Format Sensitivity Max Delta"], ["FS std", "Format Sensitivity Standard Deviation"]].forEach(function (t) { head.appendChild(h("th", { cls: "sort num", text: t[0], title: t[1] })); });
     var body = h("tbody");
     var models = D.models.slice();
     models.sort(function (a, b) {
@@ -198,6 +200,12 @@
       [sm && sm.total_cost_usd, sm && sm.latency_mean_s, sm && sm.latency_std_s, sm && sm.latency_p95_s].forEach(function (v) {
         var td = h("td", { cls: "num", text: v == null ? "N/A" : num(v) }); td.dataset.sort = v == null ? "" : v; tr.appendChild(td);
       });
+      if (hasFS) {
+        var fs = sm && sm.format_sensitivity;
+        [fs && fs.MaxDelta, fs && fs.Std].forEach(function (v) {
+          var td = h("td", { cls: "num", text: v == null ? "N/A" : num(v) }); td.dataset.sort = v == null ? "" : v; tr.appendChild(td);
+        });
+      }
       body.appendChild(tr);
     });
     var t = h("table", { id: "leaderboard" }, h("thead", null, head), body);
@@ -485,7 +493,7 @@
       h("h1", { id: "entry-id", text: id }),
       r ? badge(r) : h("span", { cls: "badge warn", text: "not run" }),
       cat ? h("a", { cls: "badge info", href: "#list/" + enc(name) + "?cat=" + enc(cat.name), text: cat.name }) : null,
-      h("span", { cls: "small muted", text: pos >= 0 ? "failure " + (pos + 1) + " of " + ctx.length + " (j/k)" : "" }));
+      h("span", { cls: "small muted noprint", text: pos >= 0 ? "failure " + (pos + 1) + " of " + ctx.length + " (j/k)" : "" }));
     add(main, head);
     var links = h("div", { cls: "links" });
     if (e) links.appendChild(h("span", null, "data set: ", h("code", { text: e.file + ":" + e.line })));
@@ -591,6 +599,16 @@
       add(main, h("div", { cls: "panel", id: "missing" }, h("h3", { text: "Ground-truth results missing from the model's results (turn " + failing + ")" }),
         x.missing.map(function (s) { return resEl(s); })));
     }
+    // one chip per turn: passed (before the failure), the failing turn, not reached
+    var strip = h("div", { cls: "turn-strip noprint", id: "turn-strip" }, h("span", { cls: "small muted", text: "turns " }));
+    for (var k = 0; k < nTurns; k++) (function (k) {
+      var st = !x ? "ok" : failing < 0 ? "na" : k < failing ? "ok" : k === failing ? "bad" : "na";
+      var mk = e && e.miss && e.miss[k];
+      strip.appendChild(h("a", { href: "#", cls: "chip " + st, title: st === "ok" ? "checked, passed" : st === "bad" ? "first failing turn" : "not checked (after the failure)" + (mk ? "; held-out functions arrive" : ""),
+        onclick: function (ev) { ev.preventDefault(); var el = document.getElementById("turn-" + k); if (el) { el.scrollIntoView({ block: "start" }); window.scrollBy(0, -48); } } },
+        String(k), mk ? h("sup", { text: "+fn" }) : null));
+    })(k);
+    add(main, strip);
     if (!split && !res && !x) add(main, h("p", { cls: "empty", text: "No transcript: the entry passed and no result folder was given (bfcl report --result-dir)." }));
     else if (!split) add(main, h("p", { cls: "small muted", text: "No inference_log in the result: the model's steps are shown from the result's raw output." }));
     for (var t = 0; t < nTurns; t++) {
