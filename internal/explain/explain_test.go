@@ -158,6 +158,16 @@ func TestSingleTurn(t *testing.T) {
 	if _, err := explain.FromVerdict("m", verdict.Verdict{ID: "simple_python_3", Valid: true}); err == nil {
 		t.Errorf("a passed verdict was explained")
 	}
+	// Message falls back to the essentials when the verdict cannot be a score line.
+	bad := verdict.Verdict{ID: "simple_python_3", ErrorType: "value_error:others", Errors: []string{"boom"},
+		Detail: []verdict.Field{{Key: "id", Value: "x"}}}
+	if m := explain.Message("m", bad, explain.Where{}); !strings.Contains(m, "simple_python_3 failed: value_error:others\n  boom\n") || !strings.Contains(m, "no detailed explanation") {
+		t.Errorf("fallback message: %q", m)
+	}
+	good := explain.Message("m", stateMismatch(), explain.Where{Report: "r.html"})
+	if !strings.Contains(good, "entry view: r.html#entry/m/multi_turn_base_7") {
+		t.Errorf("message: %s", good)
+	}
 }
 
 // TestReference explains every failed multi-turn entry of upstream's real

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/bfcl-go/bfcl/internal/verdict"
 )
 
 // Where points at the rest of the story.
@@ -195,4 +197,23 @@ func pad(s string, n int) string {
 		return s + strings.Repeat(" ", n-k)
 	}
 	return s
+}
+
+// Message is the text of a failing spec: FromVerdict then Render. Should
+// the verdict not render as a score line (a bug elsewhere), it says so and
+// still names the entry, its error type and messages.
+func Message(model string, v verdict.Verdict, at Where) string {
+	f, err := FromVerdict(model, v)
+	if err != nil {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s failed: %s\n", v.ID, v.ErrorType)
+		for _, m := range v.Errors {
+			fmt.Fprintf(&b, "  %s\n", m)
+		}
+		fmt.Fprintf(&b, "  (no detailed explanation: %v)\n", err)
+		return b.String()
+	}
+	var b strings.Builder
+	_ = Render(&b, f, at)
+	return b.String()
 }

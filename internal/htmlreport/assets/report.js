@@ -779,6 +779,18 @@
         jsonEl(d, hl));
       left.appendChild(det);
     });
+    // agentic entries run the same loop as multi-turn: show its log when present
+    var log = (line && line.inference_log) || (res && res.inference_log);
+    var split = splitLog(typeof log === "string" ? parse(log) : log);
+    if (split && split.turns.length) {
+      left.appendChild(h("h2", { text: "Conversation (inference_log)" }));
+      split.turns.forEach(function (lt, t) {
+        var box = h("div", { cls: "panel", "data-turn": t }, h("div", { cls: "small muted", text: "turn " + t }));
+        (lt.begin_of_turn_query || []).forEach(function (msg) { box.appendChild(msgEl(msg)); });
+        stepsOf(lt).forEach(function (st) { box.appendChild(stepEl(st)); });
+        left.appendChild(box);
+      });
+    }
     right.appendChild(h("h2", { text: "Model output" }));
     var decoded = x ? x.decoded : null;
     if (decoded != null) { right.appendChild(h("h3", { text: "decoded calls" })); right.appendChild(jsonEl(decoded, hl)); }
