@@ -444,6 +444,28 @@ func TestBrowserFixture(t *testing.T) {
 	}
 	p.screenshot(t, "fixture-list")
 	p.goTo(t, doc, "#compare/"+modelA+"/"+modelB, "#compare")
+	failedBy := func(m string) map[string]bool {
+		out := map[string]bool{}
+		for _, id := range failureOrder(t, fx.scoreDir, m) {
+			out[id] = true
+		}
+		return out
+	}
+	fa, fb := failedBy(modelA), failedBy(modelB)
+	differ := 0
+	for id := range fa {
+		if !fb[id] {
+			differ++
+		}
+	}
+	for id := range fb {
+		if !fa[id] {
+			differ++
+		}
+	}
+	if got := eval[string](t, p, `document.getElementById("compare-diff").dataset.count`); got != fmt.Sprint(differ) {
+		t.Errorf("compare: %s entries listed as passed by one and failed by the other, the score files say %d", got, differ)
+	}
 	p.screenshot(t, "fixture-compare")
 	p.check(t, doc)
 

@@ -276,7 +276,7 @@
       var j = mb.byId[r[0]]; if (j == null) return;
       var rb = mb.rows[j]; if (rb[2] !== r[2]) diff.push([r, rb]);
     });
-    add(main, h("h2", { text: diff.length + " entries passed by one model and failed by the other" }));
+    add(main, h("h2", { id: "compare-diff", "data-count": diff.length, text: diff.length + " entries passed by one model and failed by the other" }));
     var items = diff.map(function (p) {
       return { id: p[0][0], a: p[0], b: p[1] };
     });
@@ -456,6 +456,7 @@
         inner.appendChild(el); drawn[i] = el;
       }
     }
+    if (items.length < 18) box.style.height = Math.max(60, items.length * RH + 4) + "px";
     box.addEventListener("scroll", draw);
     if (!items.length) box.appendChild(h("p", { cls: "empty", style: "padding:12px", text: "No entries match." }));
     requestAnimationFrame(draw);
