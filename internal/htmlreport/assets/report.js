@@ -796,6 +796,11 @@
     var decoded = x ? x.decoded : null;
     if (decoded != null) { right.appendChild(h("h3", { text: "decoded calls" })); right.appendChild(jsonEl(decoded, hl)); }
     var raw = x ? x.raw : res ? res.result : null;
+    if (decoded == null && Array.isArray(raw) && raw.length && raw.every(function (c) { return c && typeof c === "object" && !Array.isArray(c) && Object.keys(c).length === 1; })) {
+      right.appendChild(h("h3", { text: "calls" }));
+      raw.forEach(function (c) { var k = Object.keys(c)[0]; right.appendChild(callEl(fcCall(k, c[k]))); });
+      decoded = raw;
+    }
     if (raw != null) right.appendChild(h("details", { open: decoded == null ? "open" : null }, h("summary", { text: "raw model output" }), typeof raw === "string" ? h("pre", { text: raw }) : jsonEl(raw)));
     if (res && res.reasoning_content) right.appendChild(h("details", { cls: "reasoning" }, h("summary", { text: "reasoning" }), h("pre", { text: js(res.reasoning_content) })));
     if (raw == null && decoded == null) right.appendChild(h("p", { cls: "empty", text: "No model output: the entry passed and no result folder was given." }));
