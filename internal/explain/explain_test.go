@@ -87,7 +87,7 @@ func stateMismatch() verdict.Verdict {
 			f("prompt", map[string]any{"id": "multi_turn_base_7"}),
 			f("model_result_raw", json.RawMessage(`[[["mkdir"]],[["cat"],["ls"]]]`)),
 			f("model_result_decoded", [][][]string{{{"mkdir(dir_name='old')"}}, {{"cat(file_name='a.txt')"}, {"ls()"}}}),
-			f("possible_answer", [][]string{{"cd(folder='doc')", "mkdir(dir_name='new')"}, {"cat(file_name='a.txt')"}, {"ls()"}}),
+			f("possible_answer", [][]string{{"cd(folder='doc')", "mkdir(dir_name='new')"}, {"cat(file_name='a.txt')", "mv(source='x.pdf', destination='new')"}, {"ls()"}}),
 			f("inference_log", ""),
 		}}
 }
@@ -117,6 +117,8 @@ func TestFromVerdictAndRender(t *testing.T) {
 		"Model instance for GorillaFileSystem does not match the state with ground truth instance.",
 		"turn 1 (first failing turn of 3)",
 		"0. cat(file_name='a.txt')",
+		"  cat(file_name='a.txt')",                // made by the model: not marked
+		"✗ mv(source='x.pdf', destination='new')", // not made: marked
 		"state of GorillaFileSystem differs",
 		"~ root/doc/a.txt",
 		"+ root/doc/old  only in the model's",

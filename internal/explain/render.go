@@ -97,10 +97,18 @@ func renderTurns(b *bytes.Buffer, f *Failure, width int) {
 	if len(left) == 0 {
 		left = []string{"(no call)"}
 	}
-	gtCalls := map[string]bool{}
+	made := map[string]bool{}
+	for _, st := range tu.ModelSteps {
+		for _, c := range st.Calls {
+			made[strings.Join(strings.Fields(c), "")] = true
+		}
+	}
 	for i, c := range tu.GTCalls {
-		gtCalls[c] = true
-		right = append(right, "  "+c)
+		mark := "  "
+		if !made[strings.Join(strings.Fields(c), "")] {
+			mark = "✗ " // the model made no such call in this turn
+		}
+		right = append(right, mark+c)
 		if i < len(tu.GTResults) {
 			right = append(right, "   → "+tu.GTResults[i])
 		}
@@ -108,7 +116,7 @@ func renderTurns(b *bytes.Buffer, f *Failure, width int) {
 	if len(right) == 0 {
 		right = []string{"(no call)"}
 	}
-	fmt.Fprintf(b, "    %-*s  %s\n", col, "model (step. call)", "ground truth")
+	fmt.Fprintf(b, "    %-*s  %s\n", col, "model (step. call)", "ground truth (✗ not called by the model)")
 	for i := 0; i < max(len(left), len(right)); i++ {
 		var l, r string
 		if i < len(left) {
