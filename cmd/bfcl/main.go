@@ -9,6 +9,7 @@
 //	bfcl scores [--score-dir S]     print the score table
 //	bfcl results [--result-dir R]   list result folders
 //	bfcl version                    version and pinned upstream commit
+//	bfcl report --score-dir S [--result-dir R] [-o report.html]   write the HTML report
 //	bfcl exec                       execute call strings on the simulated backends (JSON Lines on stdin)
 package main
 
@@ -32,6 +33,7 @@ var verbs = map[string]func(args []string) error{
 	"results":         cmdResults,
 	"version":         cmdVersion,
 	"exec":            cmdExec,
+	"report":          cmdReport,
 }
 
 func usage() {
@@ -47,6 +49,7 @@ verbs:
   results           list the model folders of a result folder
   version           print the version and the pinned upstream commit
   exec              execute call strings on the simulated backends (see README)
+  report            write the HTML report of a score folder (one self-contained file)
 
 Run "bfcl <verb> -h" for the flags of a verb.
 `)

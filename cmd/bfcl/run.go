@@ -144,7 +144,7 @@ func cmdEvaluate(args []string) error {
 		return err
 	}
 	o := evaluate.Options{Source: src, ResultRoot: rc.ResultDir, ScoreRoot: rc.ScoreDir, Categories: cats,
-		Registry: rc.Registry, Log: os.Stderr}
+		Registry: rc.Registry, Log: os.Stderr, Report: true}
 	if _, _, set := f.Lookup(config.Model); set {
 		o.Models = f.List(config.Model)
 	}
@@ -173,7 +173,7 @@ func cmdEvaluate(args []string) error {
 	if err := report.WriteTable(os.Stdout, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "evaluated in %.2fs; score files, CSVs and summary.json in %s\n", time.Since(start).Seconds(), rc.ScoreDir)
+	fmt.Fprintf(os.Stderr, "evaluated in %.2fs; score files, CSVs, summary.json and report.html in %s\n", time.Since(start).Seconds(), rc.ScoreDir)
 	return nil
 }
 

@@ -20,6 +20,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/prompt"
@@ -54,6 +55,8 @@ type Options struct {
 	// Notes are extra facts per model folder for summary.json (which
 	// services a live run used).
 	Notes map[string]map[string]string
+	// Report also writes the HTML report (report.html) next to the CSVs.
+	Report bool
 }
 
 var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
@@ -140,7 +143,14 @@ func Run(o Options) ([]report.Row, error) {
 			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", j.model, j.cat, 100*s.Accuracy, s.Correct, s.Total)
 		}
 	}
-	return RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
+	rows, err := RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
+	if err != nil || !o.Report {
+		return rows, err
+	}
+	if _, err := htmlreport.Write(htmlreport.Options{ScoreDir: o.ScoreRoot, ResultDir: o.ResultRoot, Source: o.Source}); err != nil {
+		return rows, fmt.Errorf("evaluate: scores written, but the HTML report failed: %w", err)
+	}
+	return rows, nil
 }
 
 func (o Options) scoreOptions(model string) score.Options {

@@ -496,3 +496,21 @@ func ParseScoreHeader(cat category.Category, line []byte) (CategoryScore, error)
 	}
 	return s, nil
 }
+
+// FailedEntryLine is the score-file line WriteScoreFile writes for one
+// failed verdict (without the trailing newline), for readers that want the
+// line before the file exists (e.g. a failing spec's diagnostic).
+func FailedEntryLine(model string, cat category.Category, v verdict.Verdict) ([]byte, error) {
+	if v.Valid {
+		return nil, fmt.Errorf("report: entry %q passed: score files hold only failed entries", v.ID)
+	}
+	fs, err := failedEntryFields(model, cat, v)
+	if err != nil {
+		return nil, err
+	}
+	line, err := appendFields(nil, fs)
+	if err != nil {
+		return nil, fmt.Errorf("report: entry %q: %w", v.ID, err)
+	}
+	return line, nil
+}
