@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/stats"
@@ -152,4 +153,73 @@ func AddIntervals(rows []Row, o stats.Options) error {
 		rows[i].Intervals = iv
 	}
 	return nil
+}
+
+// FileIntervals is our extra CSV next to upstream's: every interval of
+// every model, one line each.
+const FileIntervals = "data_intervals.csv"
+
+// ColumnsIntervals is the header of data_intervals.csv.
+func ColumnsIntervals() []string {
+	return []string{"Model", "Scope", "Name", "Accuracy (%)", "N", "CI95 Low (%)", "CI95 High (%)", "Method", "Resamples", "Seed"}
+}
+
+// IntervalsCSV renders data_intervals.csv for the rows that carry
+// intervals (false when none does): per model, the evaluated categories
+// (Wilson), then the group scores that are not N/A and the overall
+// (bootstrap). Numbers are percentages with two decimals; lines end in
+// "\n".
+func IntervalsCSV(rows []Row) ([]byte, bool) {
+	var b []byte
+	any := false
+	line := func(fields ...string) {
+		for i, f := range fields {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, csvField(f)...)
+		}
+		b = append(b, '\n')
+	}
+	line(ColumnsIntervals()...)
+	pc := func(x float64) string { return fmt.Sprintf("%.2f", 100*x) }
+	for _, r := range rows {
+		iv := r.Intervals
+		if iv == nil {
+			continue
+		}
+		any = true
+		res, seed := fmt.Sprint(iv.Resamples), fmt.Sprint(iv.Seed)
+		for _, c := range r.Evaluated() {
+			ci := iv.Category[c]
+			line(r.Model.Name, "category", string(c), pc(r.Scores[c].Accuracy), fmt.Sprint(ci.N), pc(ci.Lo), pc(ci.Hi), "wilson", "", "")
+		}
+		for i, a := range GroupValues(r.Groups) {
+			name := groupFields[i].name
+			ci, ok := iv.Group[name]
+			if !ok || a.NA {
+				continue
+			}
+			scope := "group"
+			if name == "overall" {
+				scope = "overall"
+			}
+			line(r.Model.Name, scope, name, pc(a.Accuracy), fmt.Sprint(ci.N), pc(ci.Lo), pc(ci.Hi), "stratified_bootstrap", res, seed)
+		}
+	}
+	return b, any
+}
+
+// csvField quotes a field that needs it (RFC 4180).
+func csvField(s string) string {
+	if !strings.ContainsAny(s, ",\"\n\r") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+}
+
+// CIText is the interval as the terminal table shows it: the half-width in
+// points and the bounds, e.g. "±3.4 [58.1, 64.9]".
+func CIText(iv Interval) string {
+	return fmt.Sprintf("±%.1f [%.1f, %.1f]", 50*(iv.Hi-iv.Lo), 100*iv.Lo, 100*iv.Hi)
 }
