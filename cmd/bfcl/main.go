@@ -7,6 +7,7 @@
 //	bfcl generate --model M --test-category C [--ids ID,...|--run-ids FILE]
 //	bfcl evaluate --model M --result-dir D --score-dir S --test-category C
 //	bfcl scores [--score-dir S]     print the score table
+//	bfcl compare A B [C ...]        paired comparison of runs (McNemar, bootstrap), ranking
 //	bfcl exec                       execute call strings on the simulated backends (JSON Lines on stdin)
 package main
 
@@ -23,6 +24,7 @@ var verbs = map[string]func(args []string) error{
 	"generate":        cmdGenerate,
 	"evaluate":        cmdEvaluate,
 	"scores":          cmdScores,
+	"compare":         cmdCompare,
 	"exec":            cmdExec,
 }
 
@@ -36,6 +38,7 @@ verbs:
   generate          run a model on test categories and store its results (resumable)
   evaluate          score result files (ours or upstream's) without calling any model
   scores            print the score table of a score folder
+  compare           is A better than B? per-category McNemar tests, bootstrap intervals, ranking
   exec              execute call strings on the simulated backends (see README)
 
 Run "bfcl <verb> -h" for the flags of a verb.
