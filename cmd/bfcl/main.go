@@ -8,6 +8,7 @@
 //	bfcl evaluate --model M --result-dir D --score-dir S --test-category C
 //	bfcl scores [--score-dir S]     print the score table
 //	bfcl compare A B [C ...]        paired comparison of runs (McNemar, bootstrap), ranking
+//	bfcl repeats [--score-dir S]    run-to-run variation over repeats (mean, std, pass^k, pass@k, noise floor)
 //	bfcl exec                       execute call strings on the simulated backends (JSON Lines on stdin)
 package main
 
@@ -25,6 +26,7 @@ var verbs = map[string]func(args []string) error{
 	"evaluate":        cmdEvaluate,
 	"scores":          cmdScores,
 	"compare":         cmdCompare,
+	"repeats":         cmdRepeats,
 	"exec":            cmdExec,
 }
 
@@ -39,6 +41,7 @@ verbs:
   evaluate          score result files (ours or upstream's) without calling any model
   scores            print the score table of a score folder
   compare           is A better than B? per-category McNemar tests, bootstrap intervals, ranking
+  repeats           run-to-run variation of repeated runs: mean, std, pass^k, pass@k, flips, noise floor
   exec              execute call strings on the simulated backends (see README)
 
 Run "bfcl <verb> -h" for the flags of a verb.

@@ -113,6 +113,8 @@ type prepared struct {
 	rows   []report.Row // per run, summarised over cats only
 	strata []stats.Stratum
 	failed []map[category.Category]map[string]bool
+
+	slopeCache [][]float64
 }
 
 func prepare(runs []Run) (*prepared, []category.Category, error) {
@@ -191,6 +193,52 @@ func prepare(runs []Run) (*prepared, []category.Category, error) {
 		p.strata = append(p.strata, st)
 	}
 	return p, skipped, nil
+}
+
+// slopes[i][g] is the change of group score g (report.GroupNames order)
+// per extra correct entry of category cats[i], measured on the first run's
+// row: the formulas are linear in the counts.
+func (p *prepared) slopes() [][]float64 {
+	if p.slopeCache != nil {
+		return p.slopeCache
+	}
+	base := p.rows[0]
+	correct := make([]int, len(p.cats))
+	for i, c := range p.cats {
+		correct[i] = base.Scores[c].Correct
+	}
+	g0 := report.GroupValues(base.Groups)
+	out := make([][]float64, len(p.cats))
+	for i := range p.cats {
+		bumped := append([]int(nil), correct...)
+		bumped[i]++
+		g1 := report.GroupValues(base.RegroupCounts(p.cats, bumped))
+		out[i] = make([]float64, len(g0))
+		for g := range g0 {
+			out[i][g] = g1[g].Accuracy - g0[g].Accuracy
+		}
+	}
+	p.slopeCache = out
+	return out
+}
+
+// showGroup reports whether group g is listed: one of the shown names,
+// not N/A for any run, and depending on at least one compared category.
+func (p *prepared) showGroup(g int, name string) bool {
+	if !shown[name] {
+		return false
+	}
+	for _, r := range p.rows {
+		if report.GroupValues(r.Groups)[g].NA {
+			return false
+		}
+	}
+	for _, s := range p.slopes() {
+		if s[g] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // statistics of one side in the bootstrap vector: the categories'
@@ -276,7 +324,7 @@ func Two(a, b Run, o stats.Options) (*Result, error) {
 	}
 	ga, gb := report.GroupValues(p.rows[0].Groups), report.GroupValues(p.rows[1].Groups)
 	for g, name := range report.GroupNames() {
-		if !shown[name] || ga[g].NA || gb[g].NA {
+		if !p.showGroup(g, name) {
 			continue
 		}
 		scope := "group"

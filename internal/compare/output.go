@@ -80,3 +80,29 @@ func WriteRanking(w io.Writer, r *Ranking) error {
 		len(r.Categories), r.Resamples, r.Seed)
 	return err
 }
+
+// WriteRepeats renders a repeats summary for people (percentages and
+// points).
+func WriteRepeats(w io.Writer, s *RepeatSummary) error {
+	fmt.Fprintf(w, "%d repeats: %s\n", s.K, strings.Join(s.Runs, ", "))
+	if len(s.Skipped) > 0 {
+		fmt.Fprintf(w, "not summarised (evaluated by some repeats only): %s\n", strings.Join(s.Skipped, ", "))
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "CATEGORY\tN\tMEAN %%\tSTD\tPASS^%d %%\tPASS@%d %%\tFLIPPING\tNOISE FLOOR\t\n", s.K, s.K)
+	for _, c := range s.Categories {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%d\t%s\t\n", c.Category, c.N, pts(c.Mean), pts(c.Std), pts(c.PassHatK),
+			pts(c.PassAtK), len(c.Flipping), pts(c.NoiseFloor))
+	}
+	fmt.Fprintf(tw, "\t\t\t\t\t\t\t\t\n")
+	for _, g := range s.Groups {
+		fmt.Fprintf(tw, "%s\t\t%s\t%s\t\t\t\t%s\t\n", g.Name, pts(g.Mean), pts(g.Std), pts(g.NoiseFloor))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\nSTD: sample standard deviation of the %d scores (points). NOISE FLOOR: two single runs closer than this"+
+		" (points) are within run-to-run variation (95 %%; from the entries' pass rates across repeats). Flipping ids: --json.\n", s.K)
+	return err
+}

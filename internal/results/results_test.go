@@ -93,3 +93,15 @@ var _ = Describe("appending after an interrupted write", func() {
 		Expect(recs[1].ID).To(Equal("simple_python_2"))
 	})
 })
+
+var _ = Describe("RepeatRoot", func() {
+	It("keeps repeat 1 in the ordinary root and puts the others in sibling roots", func() {
+		for k, want := range map[int]string{1: "out/result/", 2: "out/result_repeat_2", 10: "out/result_repeat_10"} {
+			got, err := results.RepeatRoot("out/result/", k)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want))
+		}
+		_, err := results.RepeatRoot("result", 0)
+		Expect(err).To(HaveOccurred())
+	})
+})
