@@ -9,6 +9,7 @@
 //	bfcl scores [--score-dir S]     print the score table
 //	bfcl compare A B [C ...]        paired comparison of runs (McNemar, bootstrap), ranking
 //	bfcl repeats [--score-dir S]    run-to-run variation over repeats (mean, std, pass^k, pass@k, noise floor)
+//	bfcl turns [--score-dir S]      multi-turn turn-level diagnostics (not part of the official score)
 //	bfcl exec                       execute call strings on the simulated backends (JSON Lines on stdin)
 package main
 
@@ -27,6 +28,7 @@ var verbs = map[string]func(args []string) error{
 	"scores":          cmdScores,
 	"compare":         cmdCompare,
 	"repeats":         cmdRepeats,
+	"turns":           cmdTurns,
 	"exec":            cmdExec,
 }
 
@@ -42,6 +44,7 @@ verbs:
   scores            print the score table of a score folder
   compare           is A better than B? per-category McNemar tests, bootstrap intervals, ranking
   repeats           run-to-run variation of repeated runs: mean, std, pass^k, pass@k, flips, noise floor
+  turns             multi-turn turn accuracy and first-failing-turn distribution (diagnostics only)
   exec              execute call strings on the simulated backends (see README)
 
 Run "bfcl <verb> -h" for the flags of a verb.

@@ -461,53 +461,72 @@ func ReadModelOutcomes(scoreRoot, model string) (map[category.Category]Outcome, 
 }
 
 func readOutcome(path string, cat category.Category) (Outcome, error) {
+	var o Outcome
+	s, err := VisitScoreFile(path, cat, func(id string, _ []byte) error {
+		o.Failed = append(o.Failed, id)
+		return nil
+	})
+	o.Score = s
+	return o, err
+}
+
+// VisitScoreFile reads a score file of category cat: it returns the header
+// and calls fn with the id and the whole line of every failed entry, in
+// file order. A failed line without an id, an id of another category, a
+// repeated id, or a count of failed lines that disagrees with the header is
+// an error naming the file and line; so is an error from fn.
+func VisitScoreFile(path string, cat category.Category, fn func(id string, line []byte) error) (CategoryScore, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return Outcome{}, fmt.Errorf("report: %w", err)
+		return CategoryScore{}, fmt.Errorf("report: %w", err)
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 1<<20)
-	var o Outcome
+	var s CategoryScore
 	seen := map[string]bool{}
+	failed := 0
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		if err != nil && err != io.EOF {
-			return Outcome{}, fmt.Errorf("report: %s: %w", path, err)
+			return CategoryScore{}, fmt.Errorf("report: %s: %w", path, err)
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			if n == 1 {
-				if o.Score, err = ParseScoreHeader(cat, line); err != nil {
-					return Outcome{}, fmt.Errorf("report: %s: %w", path, err)
+				if s, err = ParseScoreHeader(cat, line); err != nil {
+					return CategoryScore{}, fmt.Errorf("report: %s: %w", path, err)
 				}
 			} else {
 				var l struct {
 					ID *string `json:"id"`
 				}
 				if jerr := json.Unmarshal(line, &l); jerr != nil || l.ID == nil {
-					return Outcome{}, fmt.Errorf("report: %s:%d: a failed-entry line must be a JSON object with an id", path, n)
+					return CategoryScore{}, fmt.Errorf("report: %s:%d: a failed-entry line must be a JSON object with an id", path, n)
 				}
 				id := *l.ID
 				got, cerr := category.FromEntryID(id)
 				if cerr != nil || got != cat {
-					return Outcome{}, fmt.Errorf("report: %s:%d: entry %q is not an entry of %s", path, n, id, cat)
+					return CategoryScore{}, fmt.Errorf("report: %s:%d: entry %q is not an entry of %s", path, n, id, cat)
 				}
 				if seen[id] {
-					return Outcome{}, fmt.Errorf("report: %s:%d: entry %q listed twice", path, n, id)
+					return CategoryScore{}, fmt.Errorf("report: %s:%d: entry %q listed twice", path, n, id)
 				}
 				seen[id] = true
-				o.Failed = append(o.Failed, id)
+				failed++
+				if ferr := fn(id, line); ferr != nil {
+					return CategoryScore{}, fmt.Errorf("report: %s:%d: %w", path, n, ferr)
+				}
 			}
 		} else if n == 1 && err == io.EOF {
-			return Outcome{}, fmt.Errorf("report: %s: empty score file", path)
+			return CategoryScore{}, fmt.Errorf("report: %s: empty score file", path)
 		}
 		if err == io.EOF {
 			break
 		}
 	}
-	if o.Score.Total-o.Score.Correct != len(o.Failed) {
-		return Outcome{}, fmt.Errorf("report: %s: the header counts %d failed entries but %d are listed", path, o.Score.Total-o.Score.Correct, len(o.Failed))
+	if s.Total-s.Correct != failed {
+		return CategoryScore{}, fmt.Errorf("report: %s: the header counts %d failed entries but %d are listed", path, s.Total-s.Correct, failed)
 	}
-	return o, nil
+	return s, nil
 }
 
 func readScoreHeader(path string, cat category.Category) (CategoryScore, error) {

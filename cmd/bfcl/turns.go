@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/report"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/turns"
+)
+
+// cmdTurns prints turn-level diagnostics of the multi-turn score files of
+// a score root: beside the official score, never part of it.
+func cmdTurns(args []string) error {
+	fs := flag.NewFlagSet("turns", flag.ExitOnError)
+	scoreDir := fs.String("score-dir", "score", "score root")
+	model := fs.String("model", "", "model folder (default: every model under --score-dir)")
+	dataDir := fs.String("data-dir", "", "BFCL data directory (for the turn counts)")
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	fs.Parse(args)
+	src, err := openData(*dataDir)
+	if err != nil {
+		return err
+	}
+	var models []string
+	if *model != "" {
+		models = []string{results.ModelDir(*model)}
+	} else {
+		ents, err := os.ReadDir(*scoreDir)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if e.IsDir() {
+				models = append(models, e.Name())
+			}
+		}
+		sort.Strings(models)
+	}
+	type modelTurns struct {
+		Model      string           `json:"model"`
+		Note       string           `json:"note"`
+		Categories []turns.Category `json:"categories"`
+	}
+	var out []modelTurns
+	turnsOf := map[category.Category]map[string]int{}
+	for _, m := range models {
+		mt := modelTurns{Model: m, Note: "diagnostics: not part of the official score"}
+		for _, c := range category.MultiTurn() {
+			path := report.ScoreFilePath(*scoreDir, m, c)
+			if _, err := os.Stat(path); err != nil {
+				continue
+			}
+			if turnsOf[c] == nil {
+				entries, err := src.Load(string(c))
+				if err != nil {
+					return err
+				}
+				turnsOf[c] = map[string]int{}
+				for _, e := range entries {
+					var gt [][]string
+					if err := json.Unmarshal(e.Answer, &gt); err != nil {
+						return fmt.Errorf("turns: %s: ground truth is not a list of call lists: %w", e.ID, err)
+					}
+					turnsOf[c][e.ID] = len(gt)
+				}
+			}
+			d, err := turns.Diagnose(path, c, turnsOf[c])
+			if err != nil {
+				return err
+			}
+			mt.Categories = append(mt.Categories, d)
+		}
+		if len(mt.Categories) > 0 {
+			out = append(out, mt)
+		}
+	}
+	if len(out) == 0 {
+		return errors.New("turns: no multi-turn score file under " + *scoreDir)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for _, mt := range out {
+		fmt.Printf("Model: %s (turn-level diagnostics, not part of the official score)\n", mt.Model)
+		tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "CATEGORY\tENTRY ACC %%\tTURN ACC %%\tMEAN PROGRESS %%\tFIRST FAILING TURN (0, 1, ...)\tUNCHECKED\t\n")
+		for _, d := range mt.Categories {
+			ff := make([]string, len(d.FirstFailing))
+			for i, n := range d.FirstFailing {
+				ff[i] = fmt.Sprint(n)
+			}
+			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%s\t%d\t\n", d.Category, 100*float64(d.Passed)/float64(d.Entries),
+				100*d.TurnAccuracy, 100*d.MeanProgress, strings.Join(ff, " "), d.Unchecked)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Println()
+	}
+	fmt.Println("TURN ACC: turns passed before the first failing turn / all turns of the checked entries (turns after a failure count as failed);" +
+		" UNCHECKED: entries failed before any turn was checked (inference errors), left out.")
+	return nil
+}
