@@ -11,8 +11,12 @@ import (
 	"text/tabwriter"
 
 	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/turniso"
 	"github.com/bfcl-go/bfcl/internal/turns"
 )
 
@@ -24,10 +28,17 @@ func cmdTurns(args []string) error {
 	model := fs.String("model", "", "model folder (default: every model under --score-dir)")
 	dataDir := fs.String("data-dir", "", "BFCL data directory (for the turn counts)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	isolated := fs.Bool("isolated", false, "score the turn-isolated records under <result-dir>_turn_isolated into <score-dir>_turn_isolated instead")
+	resultDir := fs.String("result-dir", "result", "with --isolated: the ordinary result root")
+	mode := fs.String("mode", "fc", "with --isolated: fc or prompt")
+	u2d := fs.Bool("underscore-to-dot", false, "with --isolated: tool names were sent with '.' replaced by '_'")
 	fs.Parse(args)
 	src, err := openData(*dataDir)
 	if err != nil {
 		return err
+	}
+	if *isolated {
+		return isolatedTurns(src, *resultDir, *scoreDir, *model, *mode, *u2d, *asJSON)
 	}
 	var models []string
 	if *model != "" {
@@ -109,5 +120,84 @@ func cmdTurns(args []string) error {
 	}
 	fmt.Println("TURN ACC: turns passed before the first failing turn / all turns of the checked entries (turns after a failure count as failed);" +
 		" UNCHECKED: entries failed before any turn was checked (inference errors), left out.")
+	return nil
+}
+
+// isolatedTurns scores turn-isolated records (package turniso) and prints
+// the per-turn accuracies.
+func isolatedTurns(src *dataset.Source, resultDir, scoreDir, model, mode string, u2d, asJSON bool) error {
+	resRoot, scoreRoot := turniso.IsolatedRoot(resultDir), turniso.IsolatedRoot(scoreDir)
+	var models []string
+	if model != "" {
+		models = []string{results.ModelDir(model)}
+	} else {
+		ents, err := os.ReadDir(resRoot)
+		if err != nil {
+			return fmt.Errorf("turns: %w", err)
+		}
+		for _, e := range ents {
+			if e.IsDir() {
+				models = append(models, e.Name())
+			}
+		}
+	}
+	lc, err := score.LongContextOf(src)
+	if err != nil {
+		return err
+	}
+	type modelSummary struct {
+		Model      string            `json:"model"`
+		Categories []turniso.Summary `json:"categories"`
+	}
+	var out []modelSummary
+	for _, m := range models {
+		ms := modelSummary{Model: m}
+		for _, c := range category.MultiTurn() {
+			path := results.Path(resRoot, m, c)
+			recs, err := results.Read(path)
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			entries, err := src.Load(string(c))
+			if err != nil {
+				return err
+			}
+			s, err := turniso.Evaluate(c, entries, recs, multiturn.Options{ModelName: m, Mode: mode, UnderscoreToDot: u2d, LongContext: lc}, scoreRoot, m)
+			if err != nil {
+				return err
+			}
+			ms.Categories = append(ms.Categories, s)
+		}
+		if len(ms.Categories) > 0 {
+			out = append(out, ms)
+		}
+	}
+	if len(out) == 0 {
+		return errors.New("turns: no turn-isolated result file under " + resRoot)
+	}
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for _, ms := range out {
+		fmt.Printf("Model: %s (turn-isolated, not part of the official score; score files in %s)\n", ms.Model, scoreRoot)
+		tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "CATEGORY\tTURNS\tTURN ACC %%\tBY TURN (0, 1, ...) %%\tPREFIX FAILED\t\n")
+		for _, s := range ms.Categories {
+			by := make([]string, len(s.ByTurn))
+			for i, t := range s.ByTurn {
+				by[i] = fmt.Sprintf("%.1f", 100*float64(t.Correct)/float64(t.Total))
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%d\t\n", s.Category, s.Turns, 100*s.Accuracy, strings.Join(by, " "), len(s.PrefixFailed))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Println()
+	}
 	return nil
 }

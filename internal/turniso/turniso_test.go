@@ -16,6 +16,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/gold"
 	"github.com/bfcl-go/bfcl/internal/infer"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
+	"github.com/bfcl-go/bfcl/internal/report"
+	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/internal/testenv"
 	"github.com/bfcl-go/bfcl/internal/turniso"
@@ -168,6 +170,68 @@ var _ = Describe("turn-isolated mode", Label("dataset"), Ordered, func() {
 				v := runTurn(&promptGold{text: text}, e, t, "prompt")
 				Expect(v.Valid).To(BeTrue(), fmt.Sprintf("%s: %s %v", v.ID, v.ErrorType, v.Errors))
 			}
+		}
+	})
+
+	It("stores one record per turn in its own folders, resumes, and writes an isolated score file", func() {
+		entries, err := src.Load(string(category.MultiTurnBase))
+		Expect(err).NotTo(HaveOccurred())
+		entries = entries[:5]
+		tmp := GinkgoT().TempDir()
+		resultRoot, scoreRoot := turniso.IsolatedRoot(tmp+"/result"), turniso.IsolatedRoot(tmp+"/score")
+		Expect(resultRoot).To(Equal(tmp + "/result_turn_isolated"))
+		store := results.NewStore(resultRoot, "scripted")
+		calls := 0
+		var recs []results.Record
+		for _, e := range entries {
+			newModel := func() (driver.Driver, error) {
+				calls++
+				g, err := gold.New(e)
+				return &scripted{entry: e, gold: g, fail: map[int]bool{1: true}}, err
+			}
+			rs, _, err := turniso.RunEntry(context.Background(), newModel, e, opts("fc"), store)
+			Expect(err).NotTo(HaveOccurred())
+			recs = append(recs, rs...)
+		}
+		first := calls
+		Expect(first).To(Equal(len(recs)))
+		// Resume: a new store on the same folder asks nothing again.
+		again := results.NewStore(resultRoot, "scripted")
+		for _, e := range entries {
+			_, _, err := turniso.RunEntry(context.Background(), func() (driver.Driver, error) {
+				calls++
+				return nil, fmt.Errorf("must not be called")
+			}, e, opts("fc"), again)
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(calls).To(Equal(first))
+		sum, err := turniso.Evaluate(category.MultiTurnBase, entries, recs, check("fc"), scoreRoot, "scripted")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sum.Turns).To(Equal(len(recs)))
+		Expect(sum.Missing).To(Equal(0))
+		// Turn 1 fails wherever its ground truth has calls; every other turn passes.
+		wantFailed := 0
+		for _, e := range entries {
+			var gt [][]string
+			Expect(json.Unmarshal(e.Answer, &gt)).To(Succeed())
+			if len(gt[1]) > 0 {
+				wantFailed++
+			}
+		}
+		Expect(wantFailed).To(BeNumerically(">", 0))
+		Expect(sum.Turns - sum.Passed).To(Equal(wantFailed))
+		Expect(sum.ByTurn[1].Total - sum.ByTurn[1].Correct).To(Equal(wantFailed))
+		for t, ts := range sum.ByTurn {
+			if t != 1 {
+				Expect(ts.Correct).To(Equal(ts.Total), fmt.Sprint(t))
+			}
+		}
+		out, err := report.ReadModelOutcomes(scoreRoot, "scripted")
+		Expect(err).NotTo(HaveOccurred())
+		o := out[category.MultiTurnBase]
+		Expect(o.Score.Total).To(Equal(len(recs)))
+		for _, id := range o.Failed {
+			Expect(id).To(HaveSuffix(":turn_1"))
 		}
 	})
 
