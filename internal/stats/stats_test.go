@@ -126,6 +126,24 @@ var _ = Describe("Bootstrap", func() {
 		Expect(hi).To(BeNumerically("~", p+stats.Z95*se, 0.006))
 	})
 
+	It("draws two-pattern strata (binomial inversion) and many-pattern strata (explicit draws) from the same distribution", func() {
+		fast, err := stats.Bootstrap([]stats.Stratum{stats.Binary(81, 263)}, 1, 1, accuracy, stats.Options{Resamples: 20000})
+		Expect(err).NotTo(HaveOccurred())
+		// The same stratum split into three patterns, two of them failing.
+		slow, err := stats.Bootstrap([]stats.Stratum{{Patterns: []uint64{1, 0, 0}, Counts: []int{81, 100, 82}}}, 1, 1, accuracy, stats.Options{Resamples: 20000})
+		Expect(err).NotTo(HaveOccurred())
+		p := 81.0 / 263
+		want := p * (1 - p) / 263
+		for _, d := range []*stats.Distribution{fast, slow} {
+			Expect(variance(d.Samples[0])).To(BeNumerically("~", want, 0.04*want))
+			Expect(mean(d.Samples[0])).To(BeNumerically("~", p, 4*math.Sqrt(want/20000)))
+		}
+		fl, fh, _ := fast.Interval(0, 0.95)
+		sl, sh, _ := slow.Interval(0, 0.95)
+		Expect(fl).To(BeNumerically("~", sl, 0.0039)) // one entry is 1/263 = 0.0038
+		Expect(fh).To(BeNumerically("~", sh, 0.0039))
+	})
+
 	It("is deterministic for a seed, whatever the number of workers, and depends on the seed", func() {
 		strata := []stats.Stratum{stats.Binary(10, 16), stats.Binary(17, 24), stats.Binary(200, 258)}
 		stat := func(correct [][]int, out []float64) {
