@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -14,6 +16,37 @@ import (
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/testenv"
 )
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// bfclBinary builds the command once per test process.
+func bfclBinary() string {
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "bfcl-bin-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "bfcl")
+		build := exec.Command("go", "build", "-o", binPath, "./cmd/bfcl")
+		build.Dir = testenv.ModuleRoot()
+		if out, err := build.CombinedOutput(); err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	Expect(binErr).NotTo(HaveOccurred())
+	return binPath
+}
+
+var _ = AfterSuite(func() {
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+})
 
 var _ = Describe("bfcl compare (built binary)", Label("reference"), func() {
 	It("scores the reference results and an edited copy, and reports exactly the edited entries", func() {
@@ -26,11 +59,7 @@ var _ = Describe("bfcl compare (built binary)", Label("reference"), func() {
 			Skip(testenv.MissingMessage("BFCL data set", data, dataset.EnvDataDir))
 		}
 		tmp := GinkgoT().TempDir()
-		bin := filepath.Join(tmp, "bfcl")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/bfcl")
-		build.Dir = testenv.ModuleRoot()
-		out, err := build.CombinedOutput()
-		Expect(err).NotTo(HaveOccurred(), string(out))
+		bin := bfclBinary()
 
 		const model = "openai_gpt-oss-120b"
 		resultA := filepath.Join(ref, "results", "results", "2025-11-12-harmony-fixes-2", "result")
@@ -107,7 +136,7 @@ var _ = Describe("bfcl compare (built binary)", Label("reference"), func() {
 		// The table for people names the verdicts.
 		table := exec.Command(bin, "compare", "--from-results", "--mode", "fc", "--underscore-to-dot", "true",
 			"--data-dir", data, "--test-category", "live_irrelevance", "--resamples", "200", resultA, filepath.Join(resultB, model))
-		out, err = table.CombinedOutput()
+		out, err := table.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), string(out))
 		Expect(string(out)).To(MatchRegexp(`live_irrelevance\s+884\s+83\.37\s+83\.94\s+\+0\.57 .*0\.0625\s+0\s+5\s+no detectable difference`))
 	})

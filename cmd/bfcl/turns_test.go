@@ -51,14 +51,9 @@ var _ = Describe("bfcl turns --isolated (built binary)", Label("dataset"), func(
 			Expect(err).NotTo(HaveOccurred())
 			turnsRun += len(recs)
 		}
-		bin := filepath.Join(tmp, "bfcl")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/bfcl")
-		build.Dir = testenv.ModuleRoot()
-		out, err := build.CombinedOutput()
-		Expect(err).NotTo(HaveOccurred(), string(out))
-		cmd := exec.Command(bin, "turns", "--isolated", "--json", "--data-dir", data,
+		cmd := exec.Command(bfclBinary(), "turns", "--isolated", "--json", "--data-dir", data,
 			"--result-dir", filepath.Join(tmp, "result"), "--score-dir", filepath.Join(tmp, "score"))
-		out, err = cmd.Output()
+		out, err := cmd.Output()
 		Expect(err).NotTo(HaveOccurred(), string(out))
 		var got []struct {
 			Model      string
