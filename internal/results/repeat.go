@@ -21,3 +21,13 @@ func RepeatRoot(root string, k int) (string, error) {
 	}
 	return filepath.Clean(root) + fmt.Sprintf("_repeat_%d", k), nil
 }
+
+// RepeatRoots are the result and score roots of repeat k (1-based): what
+// `bfcl generate --repeats K` runs repeat k into (RepeatRoot of each).
+func RepeatRoots(resultRoot, scoreRoot string, k int) (resultDir, scoreDir string, err error) {
+	if resultDir, err = RepeatRoot(resultRoot, k); err != nil {
+		return "", "", err
+	}
+	scoreDir, err = RepeatRoot(scoreRoot, k)
+	return resultDir, scoreDir, err
+}

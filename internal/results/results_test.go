@@ -103,5 +103,8 @@ var _ = Describe("RepeatRoot", func() {
 		}
 		_, err := results.RepeatRoot("result", 0)
 		Expect(err).To(HaveOccurred())
+		r, s, err := results.RepeatRoots("result", "score", 3)
+		Expect(err).NotTo(HaveOccurred())
+		Expect([]string{r, s}).To(Equal([]string{"result_repeat_3", "score_repeat_3"}))
 	})
 })
