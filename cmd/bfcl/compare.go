@@ -12,6 +12,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/compare"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/stats"
@@ -30,27 +31,44 @@ a ranking by the overall score with groups of tied runs.
 flags:
 `
 
+var compareSettings = []*config.Setting{
+	config.ScoreDir, config.TestCategory, config.DataDir, config.ModelsFile, config.Mode, config.UnderscoreToDot,
+}
+
+// parseWithArgs parses a verb's flags where positional arguments are the
+// verb's operands (flags first).
+func parseWithArgs(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(os.Stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}
+
 func cmdCompare(args []string) error {
-	fs := flag.NewFlagSet("compare", flag.ExitOnError)
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), compareUsage); fs.PrintDefaults() }
-	scoreDir := fs.String("score-dir", "score", "score root in which bare model names are looked up")
+	f := config.Register(fs, "", compareSettings...)
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	seed := fs.Uint64("seed", stats.DefaultSeed, "bootstrap seed")
 	resamples := fs.Int("resamples", stats.DefaultResamples, "bootstrap resamples")
-	fromResults := fs.Bool("from-results", false, "the runs are result folders: score them first")
-	var cats listFlag
-	fs.Var(&cats, "test-category", "with --from-results: categories or groups to score (default all_scoring)")
-	dataDir := fs.String("data-dir", "", "with --from-results: BFCL data directory")
-	mode := fs.String("mode", "", "with --from-results: decode results as fc or prompt")
-	u2d := fs.String("underscore-to-dot", "", "with --from-results: true/false, as for bfcl evaluate")
-	modelsFile := fs.String("models-file", "", "with --from-results: registry file")
-	fs.Parse(args)
+	fromResults := fs.Bool("from-results", false, "the runs are result folders: score them first (--test-category, --mode, --underscore-to-dot as for evaluate)")
+	if err := parseWithArgs(fs, args); err != nil {
+		return err
+	}
 	if fs.NArg() < 2 {
 		fs.Usage()
-		return errors.New("compare: name at least two runs")
+		return fmt.Errorf("%w: compare: name at least two runs", errUsage)
 	}
 	if *resamples < 1 {
-		return fmt.Errorf("compare: --resamples %d must be positive", *resamples)
+		return fmt.Errorf("%w: compare: --resamples %d must be positive", errUsage, *resamples)
+	}
+	rc, err := f.Resolve(config.WorkingDir)
+	if err != nil {
+		return err
 	}
 	var runs []compare.Run
 	var scoreEval func(root, model string) (string, error)
@@ -60,29 +78,25 @@ func cmdCompare(args []string) error {
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		src, err := openData(*dataDir)
+		src, err := rc.Source()
 		if err != nil {
 			return err
 		}
-		if len(cats) == 0 {
-			cats = listFlag{"all_scoring"}
-		}
-		cs, err := category.ExpandList(cats)
+		cs, err := category.ExpandList(orScoring(f.List(config.TestCategory)))
 		if err != nil {
 			return err
 		}
-		o := evaluate.Options{Source: src, Categories: cs, Mode: *mode}
-		if *u2d != "" {
-			b := *u2d == "true" || *u2d == "1"
-			if !b && *u2d != "false" && *u2d != "0" {
-				return fmt.Errorf("--underscore-to-dot %q must be true or false", *u2d)
+		o := evaluate.Options{Source: src, Categories: cs, Registry: rc.Registry}
+		if v, src, ok := f.Lookup(config.Mode); ok {
+			if v != "fc" && v != "prompt" {
+				return fmt.Errorf("%w: %s=%q must be fc or prompt", errUsage, src, v)
 			}
-			o.UnderscoreToDot = &b
+			o.Mode = v
 		}
-		if reg, err := loadRegistry(*modelsFile); err == nil {
-			o.Registry = reg
-		} else if *modelsFile != "" {
+		if b, ok, err := f.Bool(config.UnderscoreToDot); err != nil {
 			return err
+		} else if ok {
+			o.UnderscoreToDot = &b
 		}
 		n := 0
 		scoreEval = func(root, model string) (string, error) {
@@ -95,7 +109,7 @@ func cmdCompare(args []string) error {
 		}
 	}
 	for _, arg := range fs.Args() {
-		root, model, err := resolveRun(arg, *scoreDir, *fromResults)
+		root, model, err := resolveRun(arg, rc.ScoreDir, *fromResults)
 		if err != nil {
 			return err
 		}
@@ -194,4 +208,11 @@ func resolveRun(arg, defaultRoot string, resultFolders bool) (root, model string
 	}
 	return "", "", fmt.Errorf("compare: %s holds %d models (%s); name one: %s", arg, len(models), strings.Join(models, ", "),
 		filepath.Join(arg, models[0]))
+}
+
+func orScoring(cats []string) []string {
+	if len(cats) == 0 {
+		return []string{"all_scoring"}
+	}
+	return cats
 }

@@ -87,7 +87,7 @@ var _ = Describe("bfcl compare (built binary)", Label("reference"), func() {
 		}
 		Expect(os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644)).To(Succeed())
 
-		cmd := exec.Command(bin, "compare", "--json", "--from-results", "--mode", "fc", "--underscore-to-dot", "true",
+		cmd := exec.Command(bin, "compare", "--json", "--from-results", "--mode", "fc", "--underscore-to-dot=true",
 			"--data-dir", data, "--test-category", "live", "--resamples", "1000", resultA, filepath.Join(resultB, model))
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -134,7 +134,7 @@ var _ = Describe("bfcl compare (built binary)", Label("reference"), func() {
 		Expect(found).To(BeTrue())
 
 		// The table for people names the verdicts.
-		table := exec.Command(bin, "compare", "--from-results", "--mode", "fc", "--underscore-to-dot", "true",
+		table := exec.Command(bin, "compare", "--from-results", "--mode", "fc", "--underscore-to-dot=true",
 			"--data-dir", data, "--test-category", "live_irrelevance", "--resamples", "200", resultA, filepath.Join(resultB, model))
 		out, err := table.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), string(out))

@@ -4,19 +4,25 @@
 //	bfcl test-categories            list categories and groups
 //	bfcl models                     list the models of models.yaml
 //	bfcl data                       download the pinned data set (verified) into the cache
-//	bfcl generate --model M --test-category C [--ids ID,...|--run-ids FILE]
+//	bfcl generate --model M[,M...] --test-category C [--ids ID,...|--run-ids[=FILE]]
 //	bfcl evaluate --model M --result-dir D --score-dir S --test-category C
 //	bfcl scores [--score-dir S]     print the score table
 //	bfcl compare A B [C ...]        paired comparison of runs (McNemar, bootstrap), ranking
 //	bfcl repeats [--score-dir S]    run-to-run variation over repeats (mean, std, pass^k, pass@k, noise floor)
 //	bfcl turns [--score-dir S]      multi-turn turn-level diagnostics (not part of the official score)
+//	bfcl results [--result-dir R]   list result folders
+//	bfcl version                    version and pinned upstream commit
 //	bfcl exec                       execute call strings on the simulated backends (JSON Lines on stdin)
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	"github.com/bfcl-go/bfcl/internal/config"
 )
 
 var verbs = map[string]func(args []string) error{
@@ -29,6 +35,8 @@ var verbs = map[string]func(args []string) error{
 	"compare":         cmdCompare,
 	"repeats":         cmdRepeats,
 	"turns":           cmdTurns,
+	"results":         cmdResults,
+	"version":         cmdVersion,
 	"exec":            cmdExec,
 }
 
@@ -45,6 +53,8 @@ verbs:
   compare           is A better than B? per-category McNemar tests, bootstrap intervals, ranking
   repeats           run-to-run variation of repeated runs: mean, std, pass^k, pass@k, flips, noise floor
   turns             multi-turn turn accuracy and first-failing-turn distribution (diagnostics only)
+  results           list the model folders of a result folder
+  version           print the version and the pinned upstream commit
   exec              execute call strings on the simulated backends (see README)
 
 Run "bfcl <verb> -h" for the flags of a verb.
@@ -68,8 +78,17 @@ func main() {
 	// Scoring allocates many short-lived values; trading memory for fewer
 	// collections makes `evaluate` markedly faster.
 	debug.SetGCPercent(400)
+	for _, k := range config.Unknown(os.Environ()) {
+		fmt.Fprintf(os.Stderr, "bfcl: warning: %s is not a setting of bfcl (see README, \"Picking a model\"); ignored\n", k)
+	}
 	if err := f(os.Args[2:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
 		fmt.Fprintln(os.Stderr, "bfcl:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }

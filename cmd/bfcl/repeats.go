@@ -9,19 +9,28 @@ import (
 	"sort"
 
 	"github.com/bfcl-go/bfcl/internal/compare"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/results"
 )
 
 // cmdRepeats summarises K repeats of the same run: the score roots
 // results.RepeatRoot(--score-dir, k) for k = 1..K (--score-dir itself, then
-// <score-dir>_repeat_2, ...), or the score roots given as arguments.
+// <score-dir>_repeat_2, ...), or the score roots given as arguments
+// (bfcl repeats [flags] [ROOT ...]).
 func cmdRepeats(args []string) error {
-	fs := flag.NewFlagSet("repeats", flag.ExitOnError)
-	scoreDir := fs.String("score-dir", "score", "score root of repeat 1; repeat k is <score-dir>_repeat_<k>")
+	fs := flag.NewFlagSet("repeats", flag.ContinueOnError)
+	f := config.Register(fs, "", config.ScoreDir)
 	k := fs.Int("repeats", 0, "number of repeats K (>= 2); default: every <score-dir>_repeat_<k> found")
 	model := fs.String("model", "", "model folder (default: every model scored in all repeats)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	fs.Parse(args)
+	if err := parseWithArgs(fs, args); err != nil {
+		return err
+	}
+	rc, err := f.Resolve(config.WorkingDir)
+	if err != nil {
+		return err
+	}
+	scoreDir := &rc.ScoreDir
 	roots := fs.Args()
 	if len(roots) == 0 {
 		for i := 1; *k == 0 || i <= *k; i++ {

@@ -53,7 +53,7 @@ var _ = Describe("bfcl repeats (built binary)", Label("reference"), func() {
 		score := filepath.Join(tmp, "score")
 		for _, run := range [][2]string{{result1, score}, {result2, score + "_repeat_2"}} {
 			cmd := exec.Command(bfclBinary(), "evaluate", "--model", model, "--result-dir", run[0], "--score-dir", run[1],
-				"--mode", "fc", "--underscore-to-dot", "true", "--test-category", "non_live", "--data-dir", data)
+				"--mode", "fc", "--underscore-to-dot=true", "--test-category", "non_live", "--data-dir", data)
 			out, err := cmd.CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), string(out))
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
@@ -23,22 +24,32 @@ import (
 // cmdTurns prints turn-level diagnostics of the multi-turn score files of
 // a score root: beside the official score, never part of it.
 func cmdTurns(args []string) error {
-	fs := flag.NewFlagSet("turns", flag.ExitOnError)
-	scoreDir := fs.String("score-dir", "score", "score root")
-	model := fs.String("model", "", "model folder (default: every model under --score-dir)")
-	dataDir := fs.String("data-dir", "", "BFCL data directory (for the turn counts)")
+	fs := flag.NewFlagSet("turns", flag.ContinueOnError)
+	f := config.Register(fs, "", config.ScoreDir, config.ResultDir, config.DataDir, config.Mode, config.UnderscoreToDot)
+	model := fs.String("model", "", "model folder (default: every model under the score root)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	isolated := fs.Bool("isolated", false, "score the turn-isolated records under <result-dir>_turn_isolated into <score-dir>_turn_isolated instead")
-	resultDir := fs.String("result-dir", "result", "with --isolated: the ordinary result root")
-	mode := fs.String("mode", "fc", "with --isolated: fc or prompt")
-	u2d := fs.Bool("underscore-to-dot", false, "with --isolated: tool names were sent with '.' replaced by '_'")
-	fs.Parse(args)
-	src, err := openData(*dataDir)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rc, src, err := resolveWithData(f)
 	if err != nil {
 		return err
 	}
+	scoreDir := &rc.ScoreDir
 	if *isolated {
-		return isolatedTurns(src, *resultDir, *scoreDir, *model, *mode, *u2d, *asJSON)
+		mode := "fc"
+		if v, src, ok := f.Lookup(config.Mode); ok {
+			if v != "fc" && v != "prompt" {
+				return fmt.Errorf("%w: %s=%q must be fc or prompt", errUsage, src, v)
+			}
+			mode = v
+		}
+		u2d, _, err := f.Bool(config.UnderscoreToDot)
+		if err != nil {
+			return err
+		}
+		return isolatedTurns(src, rc.ResultDir, rc.ScoreDir, *model, mode, u2d, *asJSON)
 	}
 	var models []string
 	if *model != "" {
