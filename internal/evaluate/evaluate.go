@@ -27,6 +27,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/stats"
 	"github.com/bfcl-go/bfcl/internal/verdict"
 )
 
@@ -308,7 +309,8 @@ func RefreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *model
 }
 
 // Rows computes the leaderboard rows of the score root without writing
-// anything.
+// anything, each with its 95 % intervals (report.AddIntervals, default
+// bootstrap options).
 func Rows(scoreRoot string, usage map[string]*report.Usage, reg *models.Registry) ([]report.Row, error) {
 	all, err := report.ReadScoreDir(scoreRoot)
 	if err != nil {
@@ -330,6 +332,9 @@ func Rows(scoreRoot string, usage map[string]*report.Usage, reg *models.Registry
 			return nil, err
 		}
 		rows = append(rows, row)
+	}
+	if err := report.AddIntervals(rows, stats.Options{}); err != nil {
+		return nil, err
 	}
 	return rows, nil
 }
