@@ -185,7 +185,17 @@ func WriteScoreRoot(scoreRoot string, rows []Row) error {
 // WriteTable renders the rows for a terminal: per model, the evaluated
 // categories (correct/total, accuracy) and the group scores, then a
 // one-line-per-model overview.
-func WriteTable(w io.Writer, rows []Row) error {
+func WriteTable(w io.Writer, rows []Row) error { return WriteTableOf(w, rows, nil) }
+
+// WriteTableOf is WriteTable with the category lines limited to only (nil:
+// every category), for a run that ran a few categories: the group and
+// overall lines stay (upstream's formulas over the whole score folder), and
+// one line says how many categories were left out.
+func WriteTableOf(w io.Writer, rows []Row, only []category.Category) error {
+	keep := map[category.Category]bool{}
+	for _, c := range only {
+		keep[c] = true
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	p := func(format string, a ...any) { fmt.Fprintf(tw, format, a...) }
 	for _, r := range rows {
@@ -195,9 +205,16 @@ func WriteTable(w io.Writer, rows []Row) error {
 		}
 		p("Model: %s\t\t\t\t\t\t\n", name)
 		p("CATEGORY\tGROUP\tCORRECT\tTOTAL\tACCURACY\t%s\t\n", ciHeader(r))
+		left := 0
 		for _, c := range category.All() {
 			s, ok := r.Scores[c]
 			g := string(c.SpecLabel())
+			if only != nil && !keep[c] {
+				if !c.IsFormatSensitivity() {
+					left++
+				}
+				continue
+			}
 			if !ok {
 				if c.IsFormatSensitivity() {
 					continue
@@ -210,6 +227,9 @@ func WriteTable(w io.Writer, rows []Row) error {
 				ci = CIText(iv)
 			}
 			p("%s\t%s\t%d\t%d\t%s\t%s\t\n", c, g, s.Correct, s.Total, pyPercent(s.Accuracy), ci)
+		}
+		if left > 0 {
+			p("  (%d more categories not in this run; bfcl scores prints them)\n", left)
 		}
 		p("\t\t\t\t\t\t\n")
 		p("GROUP\tWEIGHT\t\t\tACCURACY\t%s\t\n", ciHeader(r))

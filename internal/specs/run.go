@@ -201,7 +201,7 @@ func Finish(r types.Report) {
 	}
 	cfg := run.Harness.Config()
 	fmt.Fprintf(os.Stdout, "\nBFCL v4 scores (score folder %s; this run: %s)\n", cfg.ScoreDir, cfg.Model.Name)
-	if err := report.WriteTable(os.Stdout, rows); err != nil {
+	if err := report.WriteTableOf(os.Stdout, rowsOf(rows, cfg.Model.Name), cats); err != nil {
 		ginkgo.Fail(err.Error())
 	}
 }
@@ -215,4 +215,14 @@ func RunSuite(t ginkgo.GinkgoTestingT, description string) bool {
 		rep.SilenceSkips = true
 	}
 	return ginkgo.RunSpecs(t, description, suite, rep)
+}
+
+// rowsOf keeps the leaderboard row of one model.
+func rowsOf(rows []report.Row, model string) []report.Row {
+	for _, r := range rows {
+		if r.Model.Name == results.ModelDir(model) {
+			return []report.Row{r}
+		}
+	}
+	return rows
 }
