@@ -149,7 +149,7 @@ func diagnose(h *harness.Harness, v verdict.Verdict) string {
 		ScoreFile: report.ScoreFilePath(cfg.ScoreDir, model, category.Category(v.Category)),
 	}
 	if e, err := h.Entry(v.Category, v.ID); err == nil {
-		at.DataFile, at.DataLine = filepath.Join(cfg.Source.DataDir, e.File), e.Line
+		at.DataFile, at.DataLine = filepath.Join(filepath.Dir(cfg.Source.DataDir), e.File), e.Line // e.File is relative to the data set's parent
 	}
 	return explain.Message(model, v, at)
 }
