@@ -16,6 +16,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/harness"
 	"github.com/bfcl-go/bfcl/internal/report"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/turniso"
 )
 
 // errUsage marks a command-line mistake (exit status 2).
@@ -53,6 +55,7 @@ var generateSettings = []*config.Setting{
 	config.ResultDir, config.ScoreDir, config.Rerun, config.Temperature, config.Concurrency,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
+	config.Repeats, config.TurnIsolated,
 }
 
 func cmdGenerate(args []string) error {
@@ -67,6 +70,27 @@ func cmdGenerate(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	for k := 1; k <= rc.Repeats; k++ {
+		run := *rc
+		if run.ResultDir, run.ScoreDir, err = results.RepeatRoots(rc.ResultDir, rc.ScoreDir, k); err != nil {
+			return err
+		}
+		if rc.Repeats > 1 {
+			fmt.Fprintf(os.Stderr, "repeat %d of %d: results in %s\n", k, rc.Repeats, run.ResultDir)
+		}
+		if err := generateOnce(ctx, f, &run); err != nil {
+			return err
+		}
+	}
+	if rc.Repeats > 1 {
+		fmt.Fprintf(os.Stderr, "%d repeats done; bfcl repeats --score-dir %s summarises them\n", rc.Repeats, rc.ScoreDir)
+	}
+	return nil
+}
+
+// generateOnce runs every model of rc on the selection once and scores
+// what ran (the official scores, or the turn-isolated diagnostic).
+func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 	var ran []harness.Ran
 	var failure error
 	for _, m := range rc.Models {
@@ -96,6 +120,20 @@ func cmdGenerate(args []string) error {
 			failure = fmt.Errorf("%s: %d entries could not be run (first: %v); their results were not stored, rerun to retry them", m.Name, sum.Errors, sum.FirstError)
 			break
 		}
+	}
+	if rc.TurnIsolated {
+		src, err := rc.Source()
+		if err != nil {
+			return err
+		}
+		for _, r := range ran {
+			m := r.H.Config().Model
+			fmt.Fprintf(os.Stdout, "Turn-isolated multi-turn diagnostic (not an official score; records in %s)\n", turniso.IsolatedRoot(rc.ResultDir))
+			if err := isolatedTurns(src, rc.ResultDir, rc.ScoreDir, m.Name, m.Mode, m.UnderscoreToDot, false); err != nil {
+				return err
+			}
+		}
+		return failure
 	}
 	// What did run is scored, also when the run stopped early.
 	rows, err := harness.WriteScores(ran)

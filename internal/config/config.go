@@ -85,6 +85,10 @@ var (
 		Usage: "web-search provider: serpapi | duckduckgo | offline:<dir> | off (default serpapi when SERPAPI_API_KEY is set)"}
 	WebSearchAllowPrivate = &Setting{Name: "websearch-allow-private", Env: "BFCL_WEBSEARCH_ALLOW_PRIVATE", Kind: Bool,
 		Usage: "let web-search fetches reach loopback, private and link-local addresses (an internal search mirror); off: the model under test chooses the URLs"}
+	Repeats = &Setting{Name: "repeats", Env: "BFCL_REPEATS", Kind: Int, Default: "1",
+		Usage: "run every entry K times (repeat k >= 2 in <result-dir>_repeat_<k>, <score-dir>_repeat_<k>); bfcl repeats summarises them"}
+	TurnIsolated = &Setting{Name: "turn-isolated", Env: "BFCL_TURN_ISOLATED", Kind: Bool,
+		Usage: "NOT the official score: ask each multi-turn turn with the ground truth's history (records in <result-dir>_turn_isolated)"}
 	Mode = &Setting{Name: "mode", Env: "BFCL_MODE",
 		Usage: "fc or prompt (default: the model entry's; evaluate: else detected per record)"}
 	UnderscoreToDot = &Setting{Name: "underscore-to-dot", Env: "BFCL_UNDERSCORE_TO_DOT", Kind: Bool,
@@ -99,7 +103,7 @@ var (
 func All() []*Setting {
 	return []*Setting{Model, ModelsFile, DataDir, ResultDir, ScoreDir, Rerun, Temperature, Concurrency,
 		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedURL, EmbedModel,
-		WebSearch, WebSearchAllowPrivate, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance}
+		WebSearch, WebSearchAllowPrivate, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance}
 }
 
 // Flags holds the settings a command registered and what its command line
