@@ -50,6 +50,11 @@ type Options struct {
 	// <TOOLCALL>...</TOOLCALL> (format-sensitivity configurations with
 	// tool_call_tag=True); AST decoding only, as upstream.
 	ToolCallTag bool
+	// Handler is the upstream handler class (e.g. "QwenFCHandler") whose
+	// decode_ast / decode_execute to reproduce; Mode then plays the part
+	// of its is_fc_model. "" keeps the default decoders chosen by Mode.
+	// An unknown class is an error (see CheckHandler).
+	Handler string
 }
 
 func (o Options) fc() bool { return o.Mode == "" || o.Mode == ModeFC }
@@ -88,6 +93,17 @@ func DecodeAST(raw json.RawMessage, opts Options) (pyval.Value, error) {
 
 // DecodeASTValue is DecodeAST for an already parsed result value.
 func DecodeASTValue(result pyval.Value, opts Options) (pyval.Value, error) {
+	if opts.Handler != "" {
+		h, err := handlerFor(opts)
+		if err != nil {
+			return nil, err
+		}
+		lang := opts.Language
+		if lang == "" {
+			lang = LangPython
+		}
+		return h.ast(result, opts.fc(), lang, opts.ToolCallTag)
+	}
 	if opts.fc() {
 		return decodeFC(result)
 	}
@@ -108,6 +124,13 @@ func DecodeExecute(raw json.RawMessage, opts Options) ([]string, error) {
 
 // DecodeExecuteValue is DecodeExecute for an already parsed result value.
 func DecodeExecuteValue(result pyval.Value, opts Options) ([]string, error) {
+	if opts.Handler != "" {
+		h, err := handlerFor(opts)
+		if err != nil {
+			return nil, err
+		}
+		return h.exec(result, opts.fc())
+	}
 	if opts.fc() {
 		return convertToFunctionCall(result)
 	}
