@@ -12,6 +12,9 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/upstream"
 )
 
 // EnvModelsFile names the environment variable that points at another registry.
@@ -43,6 +46,14 @@ type Model struct {
 	Seed            *int64  `yaml:"seed"`              // sent where the provider supports it
 	ReplayDir       string  `yaml:"replay_dir"`        // replay: a result directory (ours or upstream's) to read outputs from
 	PricePerMillion Price   `yaml:"price_per_million"` // for the cost columns
+	// Handler is the upstream handler class whose decoders read this
+	// model's results (e.g. QwenFCHandler); "" = the default decoders of
+	// mode. See `bfcl models --upstream` for the classes.
+	Handler string `yaml:"handler"`
+	// Upstream names an entry of upstream's model registry whose
+	// configuration (mode, underscore_to_dot, handler) scores this model's
+	// results, for a result folder whose name is not upstream's.
+	Upstream string `yaml:"upstream"`
 }
 
 // APIKey reads the key from the environment variable the entry names.
@@ -168,6 +179,17 @@ func validate(m Model) []string {
 	if m.MaxTokens < 0 || m.Concurrency < 0 || m.NumCtx < 0 {
 		errs = append(errs, "max_tokens, concurrency and num_ctx must not be negative")
 	}
+	if err := decode.CheckHandler(m.Handler); err != nil {
+		errs = append(errs, "handler: "+err.Error())
+	}
+	if m.Upstream != "" {
+		if _, ok := upstream.Lookup(m.Upstream); !ok {
+			errs = append(errs, fmt.Sprintf("upstream %q is not a model of upstream's registry (see `bfcl models --upstream`)", m.Upstream))
+		}
+		if m.Handler != "" {
+			errs = append(errs, "handler and upstream are exclusive (upstream brings its handler)")
+		}
+	}
 	if m.PricePerMillion.Input < 0 || m.PricePerMillion.Output < 0 {
 		errs = append(errs, "prices must not be negative")
 	}
@@ -194,4 +216,16 @@ func Gold() Model {
 	m := Model{Name: "gold", Provider: "gold", Mode: "fc"}
 	applyDefaults(&m)
 	return m
+}
+
+// Decoding is how this model's results are decoded and checked: the
+// configuration of its upstream registry entry when `upstream:` names
+// one, else its own mode, underscore_to_dot and handler.
+func (m Model) Decoding() (mode string, underscoreToDot bool, handler string) {
+	if m.Upstream != "" {
+		if e, ok := upstream.Lookup(m.Upstream); ok {
+			return e.Mode(), e.UnderscoreToDot, e.Handler
+		}
+	}
+	return m.Mode, m.UnderscoreToDot, m.Handler
 }
