@@ -83,7 +83,11 @@ func loadRegistry(path string) (*models.Registry, error) {
 func cmdModels(args []string) error {
 	fs := flag.NewFlagSet("models", flag.ExitOnError)
 	file := fs.String("models-file", "", "registry file (default $BFCL_MODELS_FILE or ./models.yaml)")
+	listUpstream := upstreamModelsFlag(fs) // --upstream (cmd/bfcl/upstream.go)
 	fs.Parse(args)
+	if done, err := listUpstream(); done {
+		return err
+	}
 	reg, err := loadRegistry(*file)
 	if err != nil {
 		return err

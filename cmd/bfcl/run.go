@@ -48,6 +48,7 @@ func cmdEvaluate(args []string) error {
 	strict := fs.Bool("strict-irrelevance", false, "NOT the official score: also fail multi-turn turns without ground truth where the model still called a function (upstream's uncalled multi_turn_irrelevance_checker)")
 	modelsFile := fs.String("models-file", "", "registry file (default $BFCL_MODELS_FILE or ./models.yaml)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
+	applyUpstream := upstreamEvaluateFlags(fs) // --handler, --alias (cmd/bfcl/upstream.go)
 	fs.Parse(args)
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -90,6 +91,9 @@ func cmdEvaluate(args []string) error {
 	if reg, err := loadRegistry(*modelsFile); err == nil {
 		o.Registry = reg
 	} else if *modelsFile != "" {
+		return err
+	}
+	if err := applyUpstream(&o); err != nil {
 		return err
 	}
 	start := time.Now()

@@ -14,10 +14,12 @@ package upstream
 import (
 	_ "embed"
 	"fmt"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"text/tabwriter"
 
 	"github.com/bfcl-go/bfcl/internal/decode"
 )
@@ -239,4 +241,44 @@ func priceStr(p *float64) string {
 		return ""
 	}
 	return strconv.FormatFloat(*p, 'g', -1, 64)
+}
+
+// WriteTable prints entries as an aligned table (what `bfcl models
+// --upstream` shows): name, handler, mode, underscore_to_dot, decoding
+// family, prices, display name, and a mark on entries whose handler is
+// broken upstream (the note follows the table).
+func WriteTable(w io.Writer, es []Entry) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tHANDLER\tMODE\tUNDERSCORE_TO_DOT\tFAMILY\tINPUT $/M\tOUTPUT $/M\tDISPLAY NAME")
+	notes := map[string]string{}
+	var order []string
+	for _, e := range es {
+		mark := ""
+		if e.Note != "" {
+			mark = " (*)"
+			if _, seen := notes[e.Handler]; !seen {
+				order = append(order, e.Handler)
+			}
+			notes[e.Handler] = e.Note
+		}
+		fmt.Fprintf(tw, "%s\t%s%s\t%s\t%v\t%s\t%s\t%s\t%s\n", e.Name, e.Handler, mark, e.Mode(), e.UnderscoreToDot, e.Family,
+			orNA(priceStr(e.InputPrice)), orNA(priceStr(e.OutputPrice)), e.DisplayName)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%d models of upstream's registry at %s. (*) upstream's handler is broken:\n", len(es), Commit)
+	for _, h := range order {
+		if _, err := fmt.Fprintf(w, "  %s: %s\n", h, notes[h]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func orNA(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -115,5 +116,28 @@ var _ = Describe("upstream's model registry table", func() {
 		}
 		Expect(upstream.FormatTSV(upstream.All())).To(Equal(upstream.FormatTSV(derived)),
 			"registry.tsv drifted from model_config.py; regenerate with %s=1 go test ./internal/upstream/", EnvUpdate)
+	})
+})
+
+var _ = Describe("folder aliases", func() {
+	It("map folders (\"/\" written \"_\") to registry names", func() {
+		m, err := upstream.ParseAliases("openai/gpt-oss-120b=openbmb/MiniCPM-SALA-FC, x=Qwen/Qwen3-8B-FC", "x=Qwen/Qwen3-8B-FC")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(m).To(Equal(map[string]string{"openai_gpt-oss-120b": "openbmb/MiniCPM-SALA-FC", "x": "Qwen/Qwen3-8B-FC"}))
+	})
+	It("reject malformed specs, unknown names and conflicting folders", func() {
+		_, err := upstream.ParseAliases("just-a-folder")
+		Expect(err).To(MatchError(ContainSubstring("want folder=registry-name")))
+		_, err = upstream.ParseAliases("f=no/such")
+		Expect(err).To(MatchError(ContainSubstring("not a model of upstream's registry")))
+		_, err = upstream.ParseAliases("f=Qwen/Qwen3-8B-FC", "f=gpt-4o-2024-11-20-FC")
+		Expect(err).To(MatchError(ContainSubstring("already aliased")))
+	})
+	It("print as the models --upstream table", func() {
+		var b strings.Builder
+		Expect(upstream.WriteTable(&b, upstream.All())).To(Succeed())
+		Expect(b.String()).To(ContainSubstring("Qwen/Qwen3-8B-FC"))
+		Expect(b.String()).To(ContainSubstring("175 models of upstream's registry"))
+		Expect(strings.Count(b.String(), "\n")).To(Equal(1 + 175 + 2 + 4))
 	})
 })
