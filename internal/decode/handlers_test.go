@@ -87,6 +87,10 @@ var _ = Describe("decoders of upstream's handler classes", func() {
 			result: str("[f(a={'g': {'k': 1}}, b={})]"),
 			ast:    "[{'f': {'a': {'g': {'k': 1}}, 'b': {}}}]",
 			execEr: "!IndexError: list index out of range"}),
+		Entry("a repeated keyword keeps its first place and its last value (ast.parse accepts it)", hcase{class: "OSSHandler",
+			result: str("[f(a=1, b=2, a=3)]"),
+			ast:    "[{'f': {'a': 3, 'b': 2}}]",
+			exec:   []string{"f(a=3, b=2)"}}),
 		Entry("NvidiaHandler decodes prompt text even when registered as FC", hcase{class: "NvidiaHandler", fc: true,
 			result: str("[f(a=1)]"), ast: "[{'f': {'a': 1}}]", exec: []string{"f(a=1)"}}),
 	)

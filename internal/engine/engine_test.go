@@ -61,6 +61,16 @@ var _ = Describe("executing call strings as upstream does", func() {
 		Expect(s.ExecuteOne("cat(file_name='b.txt')")).To(Equal(`{"file_content": "see my_model_eval_multi_turn_base_9_GorillaFileSystem_instance.ls() now"}`))
 	})
 
+	It("drops the white space between any word and \"(\", in string arguments too", func() {
+		s := newSession("m_eval")
+		Expect(s.ExecuteOne("touch(file_name='c.txt')")).To(Equal("None"))
+		Expect(s.ExecuteOne("echo(content='4 liters (13.21 gallons) and ls (x)', file_name='c.txt')")).To(Equal("None"))
+		Expect(s.ExecuteOne("cat(file_name='c.txt')")).To(Equal(`{"file_content": "4 liters(13.21 gallons) and m_eval_multi_turn_base_9_GorillaFileSystem_instance.ls(x)"}`))
+		// Only a word: "4 (x)" keeps its space (the match needs a letter or _ first).
+		Expect(s.ExecuteOne("echo(content='4 (x) _a  (y)', file_name='c.txt')")).To(Equal("None"))
+		Expect(s.ExecuteOne("cat(file_name='c.txt')")).To(Equal(`{"file_content": "4 (x) _a(y)"}`))
+	})
+
 	It("names instances as upstream does", func() {
 		Expect(engine.InstanceName("openai/gpt-4o:latest.v1", "multi_turn_base_1", "TravelAPI")).To(Equal("openai_gpt_4o_latest_v1_multi_turn_base_1_TravelAPI_instance"))
 	})

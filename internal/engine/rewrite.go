@@ -10,7 +10,9 @@ import (
 // (multi_turn_utils.py): every identifier immediately followed (after
 // optional white space) by "(" and naming a public method of an involved
 // class becomes "<instance>.<name>", wherever it stands, inside string
-// literals included; the white space before "(" is dropped with it. It is
+// literals included; the white space between any identifier and a "(" is
+// dropped, method or not (upstream's replacement returns the bare name for
+// other matches). It is
 // the regex \b([a-zA-Z_]\w*)\s*(?=\() applied with Python's Unicode \w, \s
 // and \b.
 func rewriteCalls(s string, owner map[string]string) string {
@@ -37,11 +39,18 @@ func rewriteCalls(s string, owner map[string]string) string {
 				k += sz
 			}
 			if k < len(s) && s[k] == '(' {
+				// Every match is replaced, by the name alone when it is
+				// not a method: the white space before "(" goes either way
+				// ("liters (13.21 gallons)" in a string becomes
+				// "liters(13.21 gallons)").
 				name := s[i:j]
-				if inst, ok := owner[name]; ok {
+				inst, ok := owner[name]
+				if ok || k > j {
 					b.WriteString(s[last:i])
-					b.WriteString(inst)
-					b.WriteByte('.')
+					if ok {
+						b.WriteString(inst)
+						b.WriteByte('.')
+					}
 					b.WriteString(name)
 					last = k
 				}

@@ -21,6 +21,9 @@ type parser struct {
 	toks     []token
 	i        int
 	deferred *pyval.Exception // raised only if the whole parse succeeds
+	// compileErr is an error CPython's compiler raises, not its parser
+	// (a repeated keyword argument): eval() reports it, ast.parse does not.
+	compileErr *pyval.Exception
 }
 
 // Parse parses one Python expression, as eval() does (leading spaces and
@@ -41,13 +44,17 @@ func Parse(src string) (e Expr, err error) {
 	if p.deferred != nil {
 		return nil, p.deferred
 	}
+	if p.compileErr != nil {
+		return nil, p.compileErr
+	}
 	return e, nil
 }
 
 // ParseAST is ast.parse(src, mode="eval"): like Parse, but leading
 // whitespace is not stripped (it is an IndentationError, as for
-// compile()) and errors name the file "<unknown>" as ast.parse does, e.g.
-// "invalid syntax (<unknown>, line 1)".
+// compile()), errors name the file "<unknown>" as ast.parse does, e.g.
+// "invalid syntax (<unknown>, line 1)", and what only the compiler
+// rejects is accepted: f(a=1, a=2) parses with both keywords, in order.
 func ParseAST(src string) (Expr, error) {
 	if strings.IndexByte(src, 0) >= 0 {
 		return nil, &pyval.Exception{Type: "SyntaxError", Msg: "source code string cannot contain null bytes"}
@@ -98,6 +105,9 @@ func ParseModule(src string) (out []Assign, err error) {
 	out = p.parseModule()
 	if p.deferred != nil {
 		return nil, p.deferred
+	}
+	if p.compileErr != nil {
+		return nil, p.compileErr
 	}
 	return out, nil
 }
@@ -692,8 +702,8 @@ func (p *parser) call(fn Expr) Expr {
 				p.failMsg("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", t.line)
 			}
 			for _, k := range c.Keywords {
-				if k.Arg == t.op && p.deferred == nil {
-					p.deferred = syntaxErr("keyword argument repeated: "+t.op, t.line)
+				if k.Arg == t.op && p.compileErr == nil {
+					p.compileErr = syntaxErr("keyword argument repeated: "+t.op, t.line)
 				}
 			}
 			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, t.op, x})
