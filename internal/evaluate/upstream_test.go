@@ -235,3 +235,91 @@ func sortedStrings(s []string) []string {
 	sort.Strings(s)
 	return s
 }
+
+// toolCallSteps rewrites an FC multi-turn result (steps of {name: "<JSON
+// arguments>"}) as QwenFCHandler stores the same answers: <tool_call>
+// blocks of {"name", "arguments"}; arguments that are not JSON stay the
+// string they were, text steps stay text.
+func toolCallSteps(result json.RawMessage) any {
+	var turns [][]json.RawMessage
+	if json.Unmarshal(result, &turns) != nil {
+		return result // not a list of turns: stored as it was
+	}
+	out := [][]any{}
+	for _, t := range turns {
+		steps := []any{}
+		for _, st := range t {
+			var calls []map[string]json.RawMessage
+			if json.Unmarshal(st, &calls) != nil {
+				steps = append(steps, st)
+				continue
+			}
+			var blocks []string
+			for _, c := range calls {
+				for name, args := range c {
+					var s string
+					Expect(json.Unmarshal(args, &s)).To(Succeed())
+					var a any = s
+					var parsed json.RawMessage
+					if json.Unmarshal([]byte(s), &parsed) == nil {
+						a = parsed
+					}
+					blocks = append(blocks, "<tool_call>\n"+mustJSON(map[string]any{"name": name, "arguments": a})+"\n</tool_call>")
+				}
+			}
+			steps = append(steps, strings.Join(blocks, "\n"))
+		}
+		out = append(out, steps)
+	}
+	return out
+}
+
+var _ = Describe("multi-turn answers stored the QwenFCHandler way", Label("reference"), func() {
+	It("score as upstream scored the same answers stored the OpenAI FC way", func() {
+		ref, ok := testenv.ReferenceDir()
+		if !ok {
+			Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
+		}
+		dir, ok := testenv.DataDir()
+		if !ok {
+			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
+		}
+		src, err := dataset.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		run := "2025-11-12-harmony-fixes-2"
+		root, scoreRoot := GinkgoT().TempDir(), GinkgoT().TempDir()
+		const folder = "Qwen_Qwen3-8B-FC"
+		var cats []category.Category
+		for _, c := range category.MultiTurn() {
+			in := results.Path(filepath.Join(ref, "results", "results", run, "result"), "openai_gpt-oss-120b", c)
+			recs, err := results.Read(in)
+			if os.IsNotExist(err) {
+				continue
+			}
+			Expect(err).NotTo(HaveOccurred())
+			var b strings.Builder
+			for _, r := range recs {
+				b.WriteString(mustJSON(map[string]any{"id": r.ID, "result": toolCallSteps(r.Result)}) + "\n")
+			}
+			p := results.Path(root, folder, c)
+			Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
+			Expect(os.WriteFile(p, []byte(b.String()), 0o644)).To(Succeed())
+			cats = append(cats, c)
+		}
+		Expect(cats).NotTo(BeEmpty())
+		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats})
+		Expect(err).NotTo(HaveOccurred())
+		checked := 0
+		var problems []string
+		for _, c := range cats {
+			want := verdictsOf(filepath.Join(ref, "multi_turn_verdicts", run, "openai_gpt-oss-120b", "BFCL_v4_"+string(c)+"_verdicts.jsonl"))
+			correct, total, failed := scoreFile(filepath.Join(scoreRoot, folder, filepath.FromSlash(c.ScorePath())))
+			Expect(correct + len(failed)).To(Equal(total))
+			problems = append(problems, diffVerdicts(want, failed, total)...)
+			checked += total
+		}
+		fmt.Fprintf(GinkgoWriter, "multi-turn verdicts compared (QwenFCHandler storage): %d, differences: %d\n", checked, len(problems))
+		Expect(checked).To(Equal(600))
+		Expect(problems).To(BeEmpty(), strings.Join(problems, "\n"))
+	})
+})
