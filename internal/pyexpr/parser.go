@@ -216,10 +216,19 @@ func isKeyword(s string) bool {
 	return false
 }
 
+// isSoftKeyword is the SOFT_KEYWORD lookahead of the missing-comma rule.
+// It is CPython 3.12's test as written (_PyPegen_soft_keyword_token compares
+// only the token's length of each soft keyword), so any non-empty prefix
+// of one counts: "m", "ma", "c", "ty" are soft keywords for it too, which
+// is why "[m c]" gets no "Perhaps you forgot a comma?" hint.
 func isSoftKeyword(s string) bool {
-	switch s {
-	case "_", "match", "case", "type":
-		return true
+	if s == "" {
+		return false
+	}
+	for _, k := range []string{"_", "case", "match", "type"} {
+		if strings.HasPrefix(k, s) {
+			return true
+		}
 	}
 	return false
 }
@@ -303,11 +312,19 @@ func (p *parser) probe(f func()) (ok bool) {
 func (p *parser) parseEval() Expr {
 	start := p.i
 	e := p.expressions()
+	newline := false
 	for p.peek().kind == tkNewline {
 		p.advance()
+		newline = true
 	}
 	if p.peek().kind != tkEOF {
-		p.checkMissingComma(start, e)
+		// The missing-comma rule needs the next expression right after
+		// this one; across a NEWLINE CPython fails at the token itself,
+		// without reading further ("f\n{bad" is "invalid syntax" on line
+		// 2, not "'{' was never closed").
+		if !newline {
+			p.checkMissingComma(start, e)
+		}
 		p.fail()
 	}
 	return e
