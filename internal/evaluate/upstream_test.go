@@ -77,6 +77,11 @@ var _ = Describe("the configuration of a result folder", func() {
 		Expect(err).To(MatchError(ContainSubstring(`unknown upstream handler class "NoSuchHandler"`)))
 		_, err = models.Parse([]byte("models:\n  - name: x\n    provider: gold\n    upstream: no/such-model\n"))
 		Expect(err).To(MatchError(ContainSubstring(`upstream "no/such-model" is not a model of upstream's registry`)))
+		_, err = models.Parse([]byte("models:\n  - name: x\n    provider: gold\n    mode: prompt\n    upstream: Qwen/Qwen3-8B-FC\n"))
+		Expect(err).To(MatchError(ContainSubstring("mode prompt contradicts upstream entry Qwen/Qwen3-8B-FC (fc)")))
+		reg, err := models.Parse([]byte("models:\n  - name: x\n    provider: gold\n    upstream: Qwen/Qwen3-8B-FC\n"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reg.Models[0].Handler).To(Equal("QwenFCHandler"), "the entry's keys are filled from upstream's registry")
 	})
 
 	It("lets --mode, --underscore-to-dot and --handler override", func() {

@@ -51,8 +51,9 @@ type Model struct {
 	// mode. See `bfcl models --upstream` for the classes.
 	Handler string `yaml:"handler"`
 	// Upstream names an entry of upstream's model registry whose
-	// configuration (mode, underscore_to_dot, handler) scores this model's
-	// results, for a result folder whose name is not upstream's.
+	// configuration (mode, underscore_to_dot, handler) this model takes:
+	// Parse fills those fields from it (a contradicting key is an error).
+	// It ties a result folder whose name is not upstream's to an entry.
 	Upstream string `yaml:"upstream"`
 }
 
@@ -104,6 +105,9 @@ func Parse(b []byte) (*Registry, error) {
 	var errs []string
 	for i := range f.Models {
 		m := &f.Models[i]
+		for _, e := range takeUpstream(m) {
+			errs = append(errs, fmt.Sprintf("models[%d] (%s): %s", i, m.Name, e))
+		}
 		applyDefaults(m)
 		for _, e := range validate(*m) {
 			errs = append(errs, fmt.Sprintf("models[%d] (%s): %s", i, m.Name, e))
@@ -182,14 +186,6 @@ func validate(m Model) []string {
 	if err := decode.CheckHandler(m.Handler); err != nil {
 		errs = append(errs, "handler: "+err.Error())
 	}
-	if m.Upstream != "" {
-		if _, ok := upstream.Lookup(m.Upstream); !ok {
-			errs = append(errs, fmt.Sprintf("upstream %q is not a model of upstream's registry (see `bfcl models --upstream`)", m.Upstream))
-		}
-		if m.Handler != "" {
-			errs = append(errs, "handler and upstream are exclusive (upstream brings its handler)")
-		}
-	}
 	if m.PricePerMillion.Input < 0 || m.PricePerMillion.Output < 0 {
 		errs = append(errs, "prices must not be negative")
 	}
@@ -218,14 +214,35 @@ func Gold() Model {
 	return m
 }
 
-// Decoding is how this model's results are decoded and checked: the
-// configuration of its upstream registry entry when `upstream:` names
-// one, else its own mode, underscore_to_dot and handler.
-func (m Model) Decoding() (mode string, underscoreToDot bool, handler string) {
-	if m.Upstream != "" {
-		if e, ok := upstream.Lookup(m.Upstream); ok {
-			return e.Mode(), e.UnderscoreToDot, e.Handler
-		}
+// takeUpstream fills mode, underscore_to_dot and handler from the upstream
+// registry entry `upstream:` names, so every user of the entry (generate,
+// evaluate, the suites) decodes and checks as upstream does for that
+// entry. Keys that contradict the entry are errors.
+func takeUpstream(m *Model) []string {
+	if m.Upstream == "" {
+		return nil
 	}
+	e, ok := upstream.Lookup(m.Upstream)
+	if !ok {
+		return []string{fmt.Sprintf("upstream %q is not a model of upstream's registry (see `bfcl models --upstream`)", m.Upstream)}
+	}
+	var errs []string
+	if m.Mode != "" && m.Mode != e.Mode() {
+		errs = append(errs, fmt.Sprintf("mode %s contradicts upstream entry %s (%s)", m.Mode, e.Name, e.Mode()))
+	}
+	if m.UnderscoreToDot && !e.UnderscoreToDot {
+		errs = append(errs, fmt.Sprintf("underscore_to_dot contradicts upstream entry %s (false)", e.Name))
+	}
+	if m.Handler != "" && m.Handler != e.Handler {
+		errs = append(errs, fmt.Sprintf("handler %s contradicts upstream entry %s (%s)", m.Handler, e.Name, e.Handler))
+	}
+	m.Mode, m.UnderscoreToDot, m.Handler = e.Mode(), e.UnderscoreToDot, e.Handler
+	return errs
+}
+
+// Decoding is how this model's results are decoded and checked: mode,
+// underscore_to_dot and upstream handler class (those of its upstream
+// registry entry when `upstream:` names one; Parse filled them in).
+func (m Model) Decoding() (mode string, underscoreToDot bool, handler string) {
 	return m.Mode, m.UnderscoreToDot, m.Handler
 }
