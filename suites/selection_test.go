@@ -125,4 +125,14 @@ var _ = Describe("the generated specs", Ordered, func() {
 	It("focus one entry by id", func() {
 		Expect(dryRun("-ginkgo.focus=multi_turn_base_42$")).To(Equal(map[string]int{"multi_turn_base": 1}))
 	})
+
+	It("take the CLI's selection flags and variables (-bfcl.ids, BFCL_TEST_CATEGORY, -bfcl.run-ids)", func() {
+		Expect(dryRun("-bfcl.ids=simple_python_0,multi_turn_base_1,live_simple_0-0-0")).To(Equal(map[string]int{
+			"simple_python": 1, "multi_turn_base": 1, "live_simple": 1}))
+		Expect(dryRun("-bfcl.test-category=simple_java,memory")).To(Equal(map[string]int{
+			"simple_java": 100, "memory_kv": 155, "memory_vector": 155, "memory_rec_sum": 155}))
+		ids := filepath.Join(GinkgoT().TempDir(), "ids.json")
+		Expect(os.WriteFile(ids, []byte(`{"multi_turn_miss_func": ["multi_turn_miss_func_3", "multi_turn_miss_func_1"]}`), 0o644)).To(Succeed())
+		Expect(dryRun("-bfcl.run-ids="+ids, "-bfcl.test-category=simple_java")).To(Equal(map[string]int{"multi_turn_miss_func": 2}))
+	})
 })

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/engine"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
@@ -46,12 +47,14 @@ type execOutput struct {
 // per line the shape of the reference traces (results and pyjson-v1 state
 // per turn).
 func cmdExec(args []string) error {
-	fs := flag.NewFlagSet("exec", flag.ExitOnError)
-	dataDir := fs.String("data-dir", "", "BFCL data directory")
+	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
+	f := config.Register(fs, "", config.DataDir)
 	model := fs.String("model-name", "reforacle_trace_ground_truth", "model name the instance names derive from (upstream appends _eval)")
 	in := fs.String("in", "-", "input file (JSON Lines); - for stdin")
-	fs.Parse(args)
-	src, err := openData(*dataDir)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	_, src, err := resolveWithData(f)
 	if err != nil {
 		return err
 	}

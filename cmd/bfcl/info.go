@@ -7,25 +7,34 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/datafetch"
 	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/report"
+	"github.com/bfcl-go/bfcl/internal/results"
 )
 
 // cmdTestCategories lists categories and groups; with a data set at hand
 // (BFCL_DATA_DIR or --data-dir) the entry counts are the loader's, checked
 // against the pinned data set's.
 func cmdTestCategories(args []string) error {
-	fs := flag.NewFlagSet("test-categories", flag.ExitOnError)
-	dataDir := fs.String("data-dir", "", "BFCL data directory (default $BFCL_DATA_DIR)")
-	fs.Parse(args)
-	src, srcErr := openData(*dataDir)
+	fs := flag.NewFlagSet("test-categories", flag.ContinueOnError)
+	f := config.Register(fs, "", config.DataDir)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rc, err := f.Resolve(config.WorkingDir)
+	if err != nil {
+		return err
+	}
+	src, srcErr := rc.Source()
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "CATEGORY\tGROUP\tLANGUAGE\tENTRIES")
 	total, mismatch := 0, 0
@@ -69,45 +78,95 @@ func cmdTestCategories(args []string) error {
 	return nil
 }
 
-// loadRegistry reads --models-file, $BFCL_MODELS_FILE or ./models.yaml.
-func loadRegistry(path string) (*models.Registry, error) {
-	if path == "" {
-		path = os.Getenv(models.EnvModelsFile)
-	}
-	if path == "" {
-		path = "models.yaml"
-	}
-	return models.Load(path)
-}
-
 func cmdModels(args []string) error {
-	fs := flag.NewFlagSet("models", flag.ExitOnError)
-	file := fs.String("models-file", "", "registry file (default $BFCL_MODELS_FILE or ./models.yaml)")
+	fs := flag.NewFlagSet("models", flag.ContinueOnError)
+	f := config.Register(fs, "", config.ModelsFile)
 	listUpstream := upstreamModelsFlag(fs) // --upstream (cmd/bfcl/upstream.go)
-	fs.Parse(args)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
 	if done, err := listUpstream(); done {
 		return err
 	}
-	reg, err := loadRegistry(*file)
+	rc, err := f.Resolve(config.WorkingDir)
 	if err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tPROVIDER\tMODEL\tMODE\tBASE URL")
-	for _, m := range reg.Models {
+	for _, m := range rc.Registry.Models {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.Name, m.Provider, m.Model, m.Mode, m.BaseURL)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if rc.ModelsFile == "" {
+		fmt.Fprintln(os.Stderr, "no models.yaml found (./models.yaml, the module root, $BFCL_MODELS_FILE): only the built-in gold model")
+	} else {
+		fmt.Fprintf(os.Stderr, "registry: %s\n", rc.ModelsFile)
+	}
+	return nil
+}
+
+// cmdResults lists the model folders of a result root, as upstream's
+// `bfcl results` does, with their categories and entry counts.
+func cmdResults(args []string) error {
+	fs := flag.NewFlagSet("results", flag.ContinueOnError)
+	f := config.Register(fs, "", config.ResultDir)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rc, err := f.Resolve(config.WorkingDir)
+	if err != nil {
+		return err
+	}
+	folders, err := results.Folders(rc.ResultDir)
+	if err != nil {
+		return err
+	}
+	if len(folders) == 0 {
+		return fmt.Errorf("no result folders under %s", rc.ResultDir)
+	}
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODEL\tCATEGORIES\tENTRIES\tMODIFIED")
+	for _, fo := range folders {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\n", fo.Model, len(fo.Categories), fo.Entries, fo.Modified.UTC().Format("2006-01-02 15:04:05"))
 	}
 	return tw.Flush()
 }
 
+// cmdVersion prints this build's version and the pinned upstream commit
+// whose behaviour it reproduces.
+func cmdVersion(args []string) error {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	v := "(devel)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		if bi.Main.Version != "" {
+			v = bi.Main.Version
+		}
+		for _, s := range bi.Settings {
+			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+				v += " " + s.Value[:12]
+			}
+		}
+	}
+	fmt.Printf("bfcl-go %s\nBFCL v4, upstream gorilla@%s (the behaviour scores are checked against)\n", v, dataset.UpstreamCommit)
+	return nil
+}
+
 func cmdData(args []string) error {
-	fs := flag.NewFlagSet("data", flag.ExitOnError)
+	fs := flag.NewFlagSet("data", flag.ContinueOnError)
 	def, _ := dataset.DefaultCacheDir()
 	dir := fs.String("dir", def, "destination folder (holds data/ and long_context.py)")
 	base := fs.String("base-url", datafetch.DefaultBaseURL, "where the upstream repository's files are served")
 	verify := fs.Bool("verify", false, "only verify an existing copy")
 	printDir := fs.Bool("print-dir", false, "print the default cache folder and exit")
-	fs.Parse(args)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
 	if *printDir {
 		fmt.Println(def)
 		return nil
@@ -137,17 +196,23 @@ func cmdData(args []string) error {
 }
 
 func cmdScores(args []string) error {
-	fs := flag.NewFlagSet("scores", flag.ExitOnError)
-	scoreDir := fs.String("score-dir", "score", "score folder")
-	fs.Parse(args)
-	all, err := report.ReadScoreDir(*scoreDir)
+	fs := flag.NewFlagSet("scores", flag.ContinueOnError)
+	f := config.Register(fs, "", config.ScoreDir, config.ModelsFile)
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rc, err := f.Resolve(config.WorkingDir)
+	if err != nil {
+		return err
+	}
+	all, err := report.ReadScoreDir(rc.ScoreDir)
 	if err != nil {
 		return err
 	}
 	if len(all) == 0 {
-		return errors.New("no score files under " + *scoreDir)
+		return errors.New("no score files under " + rc.ScoreDir)
 	}
-	rows, err := readRows(*scoreDir)
+	rows, err := evaluate.Rows(rc.ScoreDir, nil, rc.Registry)
 	if err != nil {
 		return err
 	}

@@ -4,16 +4,22 @@
 //	bfcl test-categories            list categories and groups
 //	bfcl models                     list the models of models.yaml
 //	bfcl data                       download the pinned data set (verified) into the cache
-//	bfcl generate --model M --test-category C [--ids ID,...|--run-ids FILE]
+//	bfcl generate --model M[,M...] --test-category C [--ids ID,...|--run-ids[=FILE]]
 //	bfcl evaluate --model M --result-dir D --score-dir S --test-category C
 //	bfcl scores [--score-dir S]     print the score table
+//	bfcl results [--result-dir R]   list result folders
+//	bfcl version                    version and pinned upstream commit
 //	bfcl exec                       execute call strings on the simulated backends (JSON Lines on stdin)
 package main
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	"github.com/bfcl-go/bfcl/internal/config"
 )
 
 var verbs = map[string]func(args []string) error{
@@ -23,6 +29,8 @@ var verbs = map[string]func(args []string) error{
 	"generate":        cmdGenerate,
 	"evaluate":        cmdEvaluate,
 	"scores":          cmdScores,
+	"results":         cmdResults,
+	"version":         cmdVersion,
 	"exec":            cmdExec,
 }
 
@@ -36,6 +44,8 @@ verbs:
   generate          run a model on test categories and store its results (resumable)
   evaluate          score result files (ours or upstream's) without calling any model
   scores            print the score table of a score folder
+  results           list the model folders of a result folder
+  version           print the version and the pinned upstream commit
   exec              execute call strings on the simulated backends (see README)
 
 Run "bfcl <verb> -h" for the flags of a verb.
@@ -59,8 +69,17 @@ func main() {
 	// Scoring allocates many short-lived values; trading memory for fewer
 	// collections makes `evaluate` markedly faster.
 	debug.SetGCPercent(400)
+	for _, k := range config.Unknown(os.Environ()) {
+		fmt.Fprintf(os.Stderr, "bfcl: warning: %s is not a setting of bfcl (see README, \"Picking a model\"); ignored\n", k)
+	}
 	if err := f(os.Args[2:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
 		fmt.Fprintln(os.Stderr, "bfcl:", err)
+		if errors.Is(err, errUsage) {
+			os.Exit(2)
+		}
 		os.Exit(1)
 	}
 }

@@ -5,30 +5,29 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/decode"
 	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/upstream"
 )
 
-// upstreamEvaluateFlags declares evaluate's --handler and --alias flags on
-// fs; the function it returns applies them, and $BFCL_UPSTREAM_ALIASES, to
-// the evaluation options.
-func upstreamEvaluateFlags(fs *flag.FlagSet) func(o *evaluate.Options) error {
-	handler := fs.String("handler", "", "upstream handler class whose decoders read the results (e.g. QwenFCHandler; see `bfcl models --upstream`); default: the model's registry entry, else the default decoders of --mode")
-	var aliases listFlag
-	fs.Var(&aliases, "alias", "folder=registry-name: score a result folder with the configuration of an upstream registry entry (repeatable or comma-separated; also $"+upstream.EnvAliases+")")
-	return func(o *evaluate.Options) error {
-		if err := decode.CheckHandler(*handler); err != nil {
-			return fmt.Errorf("--handler: %w", err)
+// applyUpstream hands evaluate's --handler and --alias settings (flags or
+// $BFCL_HANDLER, $BFCL_UPSTREAM_ALIASES) to the evaluation options.
+func applyUpstream(f *config.Flags, o *evaluate.Options) error {
+	if v, src, ok := f.Lookup(config.Handler); ok {
+		if err := decode.CheckHandler(v); err != nil {
+			return fmt.Errorf("%w: %s: %v", errUsage, src, err)
 		}
-		o.Handler = *handler
-		m, err := upstream.AliasesFromEnv(aliases...)
+		o.Handler = v
+	}
+	if _, src, ok := f.Lookup(config.UpstreamAlias); ok {
+		m, err := upstream.ParseAliases(f.List(config.UpstreamAlias)...)
 		if err != nil {
-			return err
+			return fmt.Errorf("%w: %s: %v", errUsage, src, err)
 		}
 		o.Aliases = m
-		return nil
 	}
+	return nil
 }
 
 // upstreamModelsFlag declares the models verb's --upstream flag; the

@@ -12,6 +12,7 @@ import (
 	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,6 +22,7 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/netguard"
 )
 
 //go:embed checksums.txt
@@ -104,6 +106,9 @@ type Options struct {
 	Commit  string       // default dataset.UpstreamCommit
 	Client  *http.Client // default: 60 s timeout
 	Log     io.Writer    // progress lines; nil for none
+	// MaxFile bounds one downloaded file; a longer body is an error (not
+	// retried) and nothing is written. 0 means netguard.DefaultMaxBody.
+	MaxFile int64
 }
 
 // Fetch makes dir a complete, verified copy of the data set, downloading
@@ -130,7 +135,7 @@ func Fetch(ctx context.Context, dir string, o Options) error {
 	for i, f := range todo {
 		url := strings.TrimRight(o.BaseURL, "/") + "/" + o.Commit + "/" + upstreamPath(f.Path)
 		logf(o.Log, "[%d/%d] %s\n", i+1, len(todo), f.Path)
-		if err := fetchOne(ctx, o.Client, url, filepath.Join(dir, filepath.FromSlash(f.Path)), f.SHA256); err != nil {
+		if err := fetchOne(ctx, o.Client, url, filepath.Join(dir, filepath.FromSlash(f.Path)), f.SHA256, o.MaxFile); err != nil {
 			return err
 		}
 	}
@@ -138,7 +143,7 @@ func Fetch(ctx context.Context, dir string, o Options) error {
 	return nil
 }
 
-func fetchOne(ctx context.Context, c *http.Client, url, dest, sum string) error {
+func fetchOne(ctx context.Context, c *http.Client, url, dest, sum string, maxFile int64) error {
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
 		if attempt > 0 {
@@ -148,11 +153,11 @@ func fetchOne(ctx context.Context, c *http.Client, url, dest, sum string) error 
 			case <-time.After(time.Duration(attempt) * time.Second):
 			}
 		}
-		lastErr = tryFetch(ctx, c, url, dest, sum)
+		lastErr = tryFetch(ctx, c, url, dest, sum, maxFile)
 		if lastErr == nil {
 			return nil
 		}
-		if _, checksum := lastErr.(checksumError); checksum {
+		if _, checksum := lastErr.(checksumError); checksum || errors.Is(lastErr, netguard.ErrTooLarge) {
 			return lastErr
 		}
 	}
@@ -163,7 +168,7 @@ type checksumError struct{ msg string }
 
 func (e checksumError) Error() string { return e.msg }
 
-func tryFetch(ctx context.Context, c *http.Client, url, dest, sum string) error {
+func tryFetch(ctx context.Context, c *http.Client, url, dest, sum string, maxFile int64) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return err
@@ -185,7 +190,7 @@ func tryFetch(ctx context.Context, c *http.Client, url, dest, sum string) error 
 	}
 	defer os.Remove(tmp.Name())
 	h := sha256.New()
-	if _, err := io.Copy(io.MultiWriter(tmp, h), resp.Body); err != nil {
+	if _, err := io.Copy(io.MultiWriter(tmp, h), netguard.LimitBody(resp.Body, maxFile)); err != nil {
 		tmp.Close()
 		return fmt.Errorf("datafetch: %s: %w", url, err)
 	}

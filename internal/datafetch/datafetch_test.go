@@ -14,6 +14,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/datafetch"
 	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/netguard"
 	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
@@ -81,6 +82,20 @@ var _ = Describe("Fetch", func() {
 		Expect(err).To(MatchError(ContainSubstring("BFCL_v4_multiple.json: SHA-256")))
 		_, statErr := os.Stat(filepath.Join(dest, "data", "BFCL_v4_multiple.json"))
 		Expect(os.IsNotExist(statErr)).To(BeTrue())
+	})
+
+	It("refuses a file longer than MaxFile, without retrying or keeping any of it", func() {
+		var hits int64
+		srv := upstreamServer(local, &hits, "")
+		defer srv.Close()
+		dest := GinkgoT().TempDir()
+		err := datafetch.Fetch(context.Background(), dest, datafetch.Options{BaseURL: srv.URL, MaxFile: 1024})
+		Expect(err).To(MatchError(netguard.ErrTooLarge))
+		Expect(err).To(MatchError(ContainSubstring("response body larger than the 1 KiB limit")))
+		Expect(hits).To(BeEquivalentTo(1))
+		left, err := filepath.Glob(filepath.Join(dest, "*", "*"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(left).To(BeEmpty())
 	})
 
 	It("covers the shared copy exactly", func() {

@@ -7,12 +7,14 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/embed"
+	"github.com/bfcl-go/bfcl/internal/netguard"
 )
 
 func norm(v []float32) float64 {
@@ -81,6 +83,21 @@ var _ = Describe("Ollama", func() {
 		n.Store(0)
 		_, err = embed.NewOllama(bad.URL, "m").Embed(context.Background(), []string{"a"})
 		Expect(err).To(MatchError(ContainSubstring(`HTTP 404: model "m" not found`)))
+		Expect(n.Load()).To(Equal(int32(1)))
+	})
+
+	It("refuses an answer longer than MaxBody, without retrying", func() {
+		var n atomic.Int32
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			n.Add(1)
+			fmt.Fprint(w, `{"embeddings": [[`+strings.Repeat("0.5, ", 400)+`1]]}`)
+		}))
+		defer srv.Close()
+		o := embed.NewOllama(srv.URL, "m")
+		o.MaxBody = 1024
+		_, err := o.Embed(context.Background(), []string{"a"})
+		Expect(err).To(MatchError(netguard.ErrTooLarge))
+		Expect(err).To(MatchError(ContainSubstring("(model m): response body larger than the 1 KiB limit")))
 		Expect(n.Load()).To(Equal(int32(1)))
 	})
 

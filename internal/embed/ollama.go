@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/bfcl-go/bfcl/internal/netguard"
 )
 
 // Ollama embeds through an Ollama server's POST /api/embed
@@ -21,6 +22,9 @@ type Ollama struct {
 	// Retries is how many times a failed request (network error or 5xx) is
 	// retried, with 0.5 s, 1 s, 2 s ... pauses. 0 means 2.
 	Retries int
+	// MaxBody bounds a response body; a longer one is an error (not
+	// retried). 0 means netguard.DefaultMaxBody.
+	MaxBody int64
 }
 
 // NewOllama returns an Ollama embedder for model at baseURL.
@@ -109,9 +113,9 @@ func (o *Ollama) post(ctx context.Context, client *http.Client, body []byte) ([]
 		return nil, !errors.Is(err, context.Canceled), fmt.Errorf("embed: %s: %w", o.url(), err)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 256<<20))
+	b, err := netguard.ReadAll(resp.Body, o.MaxBody)
 	if err != nil {
-		return nil, true, fmt.Errorf("embed: reading %s: %w", o.url(), err)
+		return nil, !errors.Is(err, netguard.ErrTooLarge), fmt.Errorf("embed: reading %s (model %s): %w", o.url(), o.model(), err)
 	}
 	var r ollamaResponse
 	jerr := json.Unmarshal(b, &r)

@@ -10,9 +10,8 @@ import (
 // (multi_turn_utils.py): every identifier immediately followed (after
 // optional white space) by "(" and naming a public method of an involved
 // class becomes "<instance>.<name>", wherever it stands, inside string
-// literals included; the white space between any identifier and a "(" is
-// dropped, method or not (upstream's replacement returns the bare name for
-// other matches). It is
+// literals included; the white space before "(" is dropped with it, also
+// after a name that is not rewritten. It is
 // the regex \b([a-zA-Z_]\w*)\s*(?=\() applied with Python's Unicode \w, \s
 // and \b.
 func rewriteCalls(s string, owner map[string]string) string {
@@ -39,19 +38,18 @@ func rewriteCalls(s string, owner map[string]string) string {
 				k += sz
 			}
 			if k < len(s) && s[k] == '(' {
-				// Every match is replaced, by the name alone when it is
-				// not a method: the white space before "(" goes either way
-				// ("liters (13.21 gallons)" in a string becomes
-				// "liters(13.21 gallons)").
 				name := s[i:j]
-				inst, ok := owner[name]
-				if ok || k > j {
+				if inst, ok := owner[name]; ok {
 					b.WriteString(s[last:i])
-					if ok {
-						b.WriteString(inst)
-						b.WriteByte('.')
-					}
+					b.WriteString(inst)
+					b.WriteByte('.')
 					b.WriteString(name)
+					last = k
+				} else if k > j {
+					// Any other name is replaced by itself, which drops
+					// the white space too ("expenses (ID" in a string
+					// argument becomes "expenses(ID").
+					b.WriteString(s[last:j])
 					last = k
 				}
 			}

@@ -22,6 +22,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
@@ -58,6 +59,9 @@ type Options struct {
 	StrictIrrelevance bool
 	Registry          *models.Registry // may be nil
 	Log               io.Writer        // progress; nil for none
+	// Notes are extra facts per model folder for summary.json (which
+	// services a live run used).
+	Notes map[string]map[string]string
 }
 
 var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
@@ -147,7 +151,7 @@ func Run(o Options) ([]report.Row, error) {
 			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", j.model, j.cat, 100*s.Accuracy, s.Correct, s.Total)
 		}
 	}
-	return RefreshSummary(o.ScoreRoot, usage, o.Registry)
+	return RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
 }
 
 // Configuration says how one result folder is decoded and checked, and
@@ -291,7 +295,7 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 	loaded := make(chan struct{})
 	go func() {
 		defer close(loaded)
-		entries, loadErr = o.Source.Load(string(c))
+		entries, loadErr = prompt.LoadCategory(o.Source, string(c))
 	}()
 	recs, err := results.Read(path)
 	<-loaded

@@ -13,10 +13,12 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/agentic"
 	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/embed"
 	"github.com/bfcl-go/bfcl/internal/engine"
 	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/netguard"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/internal/websearch"
@@ -33,20 +35,21 @@ type AgenticServices struct {
 	probeOnce        sync.Once
 }
 
-// agenticServices picks the embedder and the web-search provider:
+// NewAgenticServices picks the embedder and the web-search provider from
+// the resolved settings (config.Agentic; the README lists them):
 //
-//	BFCL_EMBEDDER   ollama (default; BFCL_EMBED_URL, else the model's Ollama
-//	                base URL, else 127.0.0.1:11434; model BFCL_EMBED_MODEL,
-//	                default all-minilm:l6-v2) | hashed (deterministic, NOT
-//	                upstream's all-MiniLM-L6-v2; tests and gold) | off
-//	BFCL_WEBSEARCH  serpapi (default when SERPAPI_API_KEY is set; upstream's
-//	                provider) | duckduckgo | offline:<dir> (recorded results)
-//	                | off
+//	embedder   ollama (default; embed-url, else the model's Ollama base URL,
+//	           else 127.0.0.1:11434; embed-model, default all-minilm:l6-v2)
+//	           | hashed (deterministic, NOT upstream's all-MiniLM-L6-v2; tests
+//	           and gold) | off
+//	websearch  serpapi (upstream's provider; config makes it the default
+//	           when SERPAPI_API_KEY is set) | duckduckgo | offline:<dir> (recorded results) | off
 //
-// gold gets the hashed embedder and the project's offline recordings.
-func agenticServices(m models.Model, root string) *AgenticServices {
+// gold gets the hashed embedder and the project's offline recordings, found
+// under root (the module root).
+func NewAgenticServices(m models.Model, set config.Agentic, root string) *AgenticServices {
 	s := &AgenticServices{}
-	emb := os.Getenv("BFCL_EMBEDDER")
+	emb := set.Embedder
 	if emb == "" && m.Provider == "gold" {
 		emb = "hashed"
 	}
@@ -54,35 +57,35 @@ func agenticServices(m models.Model, root string) *AgenticServices {
 	case "hashed":
 		s.Options.Embedder = embed.Hashed{}
 	case "off":
-		s.NoEmbedderReason = "BFCL_EMBEDDER=off"
-	default:
-		url := os.Getenv("BFCL_EMBED_URL")
+		s.NoEmbedderReason = "embedder off (BFCL_EMBEDDER=off)"
+	case "", "ollama":
+		url := set.EmbedURL
 		if url == "" && m.Provider == "ollama" {
 			url = m.BaseURL
 		}
 		if url == "" {
 			url = "http://127.0.0.1:11434"
 		}
-		model := os.Getenv("BFCL_EMBED_MODEL")
+		model := set.EmbedModel
 		if model == "" {
 			model = embed.DefaultOllamaModel
 		}
 		s.Options.Embedder = embed.NewOllama(url, model)
+	default:
+		s.NoEmbedderReason = fmt.Sprintf("BFCL_EMBEDDER=%q is not ollama, hashed or off", emb)
 	}
-	ws := os.Getenv("BFCL_WEBSEARCH")
+	ws := set.WebSearch
 	if ws == "" {
-		switch {
-		case m.Provider == "gold":
+		if m.Provider == "gold" {
 			ws = "offline:" + filepath.Join(root, "fixtures", "agentic", "websearch")
-		case os.Getenv(websearch.SerpAPIKeyEnv) != "":
-			ws = "serpapi"
 		}
 	}
+	fetch := websearch.HTTPFetcher{Policy: &netguard.Policy{AllowPrivate: set.AllowPrivate}}
 	switch {
 	case ws == "serpapi":
-		s.Options.Search = websearch.Combine(websearch.SerpAPI{}, websearch.HTTPFetcher{})
+		s.Options.Search = websearch.Combine(websearch.SerpAPI{}, fetch)
 	case ws == "duckduckgo":
-		s.Options.Search = websearch.Combine(websearch.DuckDuckGo{}, websearch.HTTPFetcher{})
+		s.Options.Search = websearch.Combine(websearch.DuckDuckGo{}, fetch)
 	case strings.HasPrefix(ws, "offline:"):
 		off, err := websearch.NewOffline(strings.TrimPrefix(ws, "offline:"))
 		if err != nil {

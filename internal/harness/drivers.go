@@ -3,13 +3,13 @@ package harness
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/agentic"
+	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/driver"
 	"github.com/bfcl-go/bfcl/internal/engine"
@@ -17,6 +17,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/infer"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 	"github.com/bfcl-go/bfcl/internal/reqcache"
 	"github.com/bfcl-go/bfcl/internal/results"
@@ -24,10 +25,37 @@ import (
 	"github.com/bfcl-go/bfcl/sim"
 )
 
+// A producer makes the result record of one entry. The model's provider
+// decides which one (producerFor); the runner does not look at provider
+// names.
+type producer interface {
+	produce(ctx context.Context, h *Harness, e *dataset.Entry) (results.Record, infer.Stats, error)
+	// everyFormat reports that the provider answers prompt-mode formats even
+	// for an FC model entry (gold answers every format-sensitivity variant).
+	everyFormat() bool
+	// usesServices reports that entries run live against the agentic
+	// services (embedder, web search); replayed records do not.
+	usesServices() bool
+}
+
+// producerFor is the one place that knows the providers apart: replay reads
+// stored records, every other provider (gold included) is a driver behind
+// the inference loop.
+func producerFor(m models.Model) producer {
+	switch m.Provider {
+	case "replay":
+		return replayProducer{}
+	case "gold":
+		return inferProducer{all: true}
+	}
+	return inferProducer{}
+}
+
 // DriverFor returns the per-entry driver factory of a registry model: gold
 // builds one per entry from the entry's ground truth; server providers share
-// one driver (and its connection pool) across entries.
-func DriverFor(m models.Model) func(e *dataset.Entry) (driver.Driver, error) {
+// one driver (and its connection pool) across entries, recorded under
+// cacheDir ("" records nothing; see config's request-cache setting).
+func DriverFor(m models.Model, cacheDir string) func(e *dataset.Entry) (driver.Driver, error) {
 	if m.Provider == "replay" {
 		return func(e *dataset.Entry) (driver.Driver, error) {
 			return nil, fmt.Errorf("model %s replays stored results; it has no driver", m.Name)
@@ -65,30 +93,66 @@ func DriverFor(m models.Model) func(e *dataset.Entry) (driver.Driver, error) {
 					return
 				}
 			}
-			if dir := RequestCacheDir(); dir != "" {
-				d = reqcache.New(d, dir, reqcache.Identity{Provider: m.Provider, Model: m.Model, Mode: m.Mode, BaseURL: m.BaseURL})
+			if cacheDir != "" {
+				d = reqcache.New(d, cacheDir, reqcache.Identity{Provider: m.Provider, Model: m.Model, Mode: m.Mode, BaseURL: m.BaseURL})
 			}
 		})
 		return d, err
 	}
 }
 
-// RequestCacheDir is where model requests and responses are recorded:
-// $BFCL_REQUEST_CACHE, or bfcl-go/requests in the user cache folder;
-// BFCL_REQUEST_CACHE=off disables recording and replay.
-func RequestCacheDir() string {
-	switch v := os.Getenv("BFCL_REQUEST_CACHE"); v {
-	case "off", "0", "false":
-		return ""
-	case "":
-		c, err := os.UserCacheDir()
-		if err != nil {
-			return ""
-		}
-		return filepath.Join(c, "bfcl-go", "requests")
-	default:
-		return v
+// inferProducer drives the model through the inference loop.
+type inferProducer struct{ all bool }
+
+func (p inferProducer) everyFormat() bool { return p.all }
+func (inferProducer) usesServices() bool  { return true }
+
+func (inferProducer) produce(ctx context.Context, h *Harness, e *dataset.Entry) (results.Record, infer.Stats, error) {
+	d, err := h.cfg.NewDriver(e)
+	if err != nil {
+		return results.Record{}, infer.Stats{}, err
 	}
+	m := h.cfg.Model
+	mode := m.Mode
+	if e.Category == prompt.FormatSensitivityCategory {
+		mode = "prompt" // the category exists only in prompt mode
+	}
+	return infer.Run(ctx, d, e, infer.Options{
+		Mode:            mode,
+		Temperature:     m.Temperature,
+		MaxTokens:       m.MaxTokens,
+		Seed:            m.Seed,
+		UnderscoreToDot: m.UnderscoreToDot,
+		NewExecutor:     h.cfg.NewExecutor,
+		IncludeInputLog: h.cfg.IncludeInputLog,
+		ExcludeStateLog: h.cfg.ExcludeStateLog,
+	})
+}
+
+// replayProducer takes the entry's record from the replay folder (a result
+// root of ours or of upstream's; the model folder is the registry entry's
+// `model`, or its name), so a run costs no model call.
+type replayProducer struct{}
+
+func (replayProducer) everyFormat() bool  { return false }
+func (replayProducer) usesServices() bool { return false }
+
+func (replayProducer) produce(_ context.Context, h *Harness, e *dataset.Entry) (results.Record, infer.Stats, error) {
+	m := h.cfg.Model
+	folder := m.Model
+	if folder == "" {
+		folder = m.Name
+	}
+	src := results.NewStore(m.ReplayDir, folder)
+	rec, ok, err := src.Lookup(category.Category(e.Category), e.ID)
+	if err != nil {
+		return results.Record{}, infer.Stats{}, err
+	}
+	if !ok {
+		return results.Record{}, infer.Stats{}, fmt.Errorf("replay: %s has no result for %s", src.Path(category.Category(e.Category)), e.ID)
+	}
+	rec.Raw = nil
+	return rec, infer.Stats{}, nil
 }
 
 // DefaultExecutor returns the model-side backend executor factory used

@@ -1,7 +1,9 @@
 // Package harness runs one data-set entry end to end: it loads the entry,
 // reuses its stored result or drives the model through the inference loop
 // and stores the result, scores it with the category's checker and returns
-// the outcome. The Ginkgo specs (through RunSpec) and the CLI use it.
+// the outcome. It knows nothing of Ginkgo or of the environment: the CLI's
+// verbs and the Ginkgo specs (internal/specs) build it from a resolved
+// configuration (FromConfig).
 package harness
 
 import (
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/driver"
 	"github.com/bfcl-go/bfcl/internal/infer"
@@ -31,14 +34,20 @@ type Config struct {
 	ResultDir string // result root ("result")
 	ScoreDir  string // score root ("score")
 	Rerun     bool   // ignore stored results and call the model again
+	// RequestCache is the request record/replay folder ("" for none).
+	RequestCache string
 	// NewDriver returns the driver for one entry (gold needs the entry;
-	// servers ignore it). Defaults to DriverFor(Model).
+	// servers ignore it). Defaults to DriverFor(Model, RequestCache).
 	NewDriver func(e *dataset.Entry) (driver.Driver, error)
 	// NewExecutor returns the model-side backend executor of a multi-turn or
 	// agentic entry.
 	NewExecutor func(e *dataset.Entry) (infer.Executor, error)
 	// Agentic are the agentic backends' services (embedder, web search).
 	Agentic *AgenticServices
+	// IncludeInputLog and ExcludeStateLog shape the inference log of the
+	// records (upstream's --include-input-log, --exclude-state-log); see
+	// infer.Options.
+	IncludeInputLog, ExcludeStateLog bool
 }
 
 // Outcome is the result of one entry.
@@ -54,6 +63,7 @@ type Harness struct {
 	cfg   Config
 	store *results.Store
 	sem   chan struct{} // per-model concurrency limit on model calls
+	prod  producer
 
 	lcOnce sync.Once
 	lc     *longcontext.Data
@@ -77,7 +87,14 @@ func New(cfg Config) (*Harness, error) {
 		cfg.ScoreDir = "score"
 	}
 	if cfg.NewDriver == nil {
-		cfg.NewDriver = DriverFor(cfg.Model)
+		cfg.NewDriver = DriverFor(cfg.Model, cfg.RequestCache)
+	}
+	if cfg.NewExecutor == nil {
+		cfg.NewExecutor = DefaultExecutor(cfg)
+	}
+	prod := producerFor(cfg.Model)
+	if !prod.usesServices() {
+		cfg.Agentic = nil // stored records need no embedder or search provider
 	}
 	n := cfg.Model.Concurrency
 	if n <= 0 {
@@ -87,6 +104,7 @@ func New(cfg Config) (*Harness, error) {
 		cfg:     cfg,
 		store:   results.NewStore(cfg.ResultDir, cfg.Model.Name),
 		sem:     make(chan struct{}, n),
+		prod:    prod,
 		entries: map[string]map[string]*dataset.Entry{},
 		loadErr: map[string]error{},
 	}, nil
@@ -139,7 +157,7 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 			return Outcome{}, err
 		}
 	}
-	if cat.IsFormatSensitivity() && h.cfg.Model.Mode != "prompt" && h.cfg.Model.Provider != "gold" {
+	if cat.IsFormatSensitivity() && h.cfg.Model.Mode != "prompt" && !h.prod.everyFormat() {
 		return Outcome{}, fmt.Errorf("%w: format sensitivity re-runs prompt-mode models under 26 prompt formats; %s is an FC model (upstream skips those too)", score.ErrNotApplicable, h.cfg.Model.Name)
 	}
 	e, err := h.Entry(c, id)
@@ -195,45 +213,27 @@ func (h *Harness) infer(ctx context.Context, e *dataset.Entry) (results.Record, 
 		return results.Record{}, infer.Stats{}, ctx.Err()
 	}
 	defer func() { <-h.sem }()
-	if h.cfg.Model.Provider == "replay" {
-		return h.replay(e)
-	}
-	d, err := h.cfg.NewDriver(e)
-	if err != nil {
-		return results.Record{}, infer.Stats{}, err
-	}
-	m := h.cfg.Model
-	mode := m.Mode
-	if e.Category == prompt.FormatSensitivityCategory {
-		mode = "prompt" // the category exists only in prompt mode (gold answers it too)
-	}
-	return infer.Run(ctx, d, e, infer.Options{
-		Mode:            mode,
-		Temperature:     m.Temperature,
-		MaxTokens:       m.MaxTokens,
-		Seed:            m.Seed,
-		UnderscoreToDot: m.UnderscoreToDot,
-		NewExecutor:     h.cfg.NewExecutor,
-	})
+	return h.prod.produce(ctx, h, e)
 }
 
-// replay takes the entry's record from the replay folder (a result root of
-// ours or of upstream's; the model folder is the registry entry's `model`,
-// or its name), so a run costs no model call.
-func (h *Harness) replay(e *dataset.Entry) (results.Record, infer.Stats, error) {
-	m := h.cfg.Model
-	folder := m.Model
-	if folder == "" {
-		folder = m.Name
-	}
-	src := results.NewStore(m.ReplayDir, folder)
-	rec, ok, err := src.Lookup(category.Category(e.Category), e.ID)
+// FromConfig builds the runner of model m from a resolved configuration
+// (internal/config): the CLI's verbs and the suites both start here.
+func FromConfig(rc *config.Run, m models.Model) (*Harness, error) {
+	src, err := rc.Source()
 	if err != nil {
-		return results.Record{}, infer.Stats{}, err
+		return nil, err
 	}
-	if !ok {
-		return results.Record{}, infer.Stats{}, fmt.Errorf("replay: %s has no result for %s", src.Path(category.Category(e.Category)), e.ID)
-	}
-	rec.Raw = nil
-	return rec, infer.Stats{}, nil
+	return New(Config{
+		Model:        m,
+		Registry:     rc.Registry,
+		Source:       src,
+		ResultDir:    rc.ResultDir,
+		ScoreDir:     rc.ScoreDir,
+		Rerun:        rc.Rerun,
+		RequestCache: rc.RequestCache,
+		Agentic:      NewAgenticServices(m, rc.Agentic, config.ModuleRootBase.Dir()),
+		// the inference-log settings
+		IncludeInputLog: rc.InputLog,
+		ExcludeStateLog: rc.NoStateLog,
+	})
 }

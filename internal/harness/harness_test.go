@@ -107,9 +107,4 @@ var _ = Describe("the harness", func() {
 			"format_sensitivity_0:ret_fmt=python&tool_call_tag=True&func_doc_fmt=python&prompt_fmt=plaintext&style=classic:simple_python_19")
 		Expect(err).To(MatchError(score.ErrNotApplicable))
 	})
-
-	It("names an unknown model and the known ones", func() {
-		_, err := harness.Resolve(harness.Settings{Model: "nope", ModelsFile: filepath.Join(testenv.ModuleRoot(), "models.yaml"), DataDir: "/nonexistent"})
-		Expect(err).To(MatchError(And(ContainSubstring(`no model "nope"`), ContainSubstring("gold"))))
-	})
 })

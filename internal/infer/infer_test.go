@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -126,6 +129,22 @@ var _ = Describe("single-turn entries", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(r.Result)).To(MatchJSON(`[{"f": "{\"x\": 1}"}]`))
 		Expect(string(d.requests[0].Functions[0])).To(ContainSubstring("Does f. Note that the provided function is in Python 3 syntax."))
+	})
+})
+
+var _ = Describe("an oversized model answer", func() {
+	It("is an error naming the entry and the limit, and no record", func() {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`{"choices": [{"message": {"content": "` + strings.Repeat("a", 4096) + `"}}]}`))
+		}))
+		defer srv.Close()
+		d, err := driver.New(driver.Config{Provider: "openai", Model: "m", BaseURL: srv.URL, MaxResponseBytes: 2048})
+		Expect(err).NotTo(HaveOccurred())
+		e := &dataset.Entry{ID: "simple_python_7", Category: "simple_python", Question: [][]dataset.Message{{{Role: "user", Content: "q"}}}}
+		r, _, err := infer.Run(context.Background(), d, e, infer.Options{Mode: "fc"})
+		Expect(err).To(MatchError(And(HavePrefix("infer: simple_python_7: openai: "), HaveSuffix("response body larger than the 2 KiB limit"))))
+		Expect(r.ID).To(BeEmpty())
 	})
 })
 

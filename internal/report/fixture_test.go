@@ -302,14 +302,14 @@ var _ = Describe("score computation errors", func() {
 	It("rejects Detail keys that collide with fixed keys", func() {
 		var buf bytes.Buffer
 		_, err := report.WriteScoreFile(&buf, "m", category.SimplePython, []verdict.Verdict{{ID: "simple_python_1",
-			Detail: []verdict.Field{{Key: "error_type", Value: "x"}}}})
+			Detail: verdict.Fields{{Key: "error_type", Value: "x"}}}})
 		Expect(err).To(MatchError(ContainSubstring("collides")))
 	})
 	It("uses a Detail \"error\" field verbatim for multi-turn", func() {
 		var buf bytes.Buffer
 		_, err := report.WriteScoreFile(&buf, "m", category.MultiTurnBase, []verdict.Verdict{{ID: "multi_turn_base_1",
 			ErrorType: "multi_turn:x", Errors: []string{"ignored"},
-			Detail: []verdict.Field{{Key: "error", Value: []verdict.Field{{Key: "error_message", Value: "m"}, {Key: "error_type", Value: "t"}}},
+			Detail: verdict.Fields{{Key: "error", Value: verdict.Fields{{Key: "error_message", Value: "m"}, {Key: "error_type", Value: "t"}}},
 				{Key: "prompt", Value: 1}}}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(buf.String()).To(Equal("{\"accuracy\": 0.0, \"correct_count\": 0, \"total_count\": 1}\n" +

@@ -117,7 +117,7 @@ type PyJSONMarshaler interface {
 
 // appendPyJSON appends v as Python's json.dumps(v, ensure_ascii=False)
 // writes it: separators ", " and ": ", no HTML escaping, non-ASCII kept,
-// floats in repr form, NaN/Infinity allowed. []verdict.Field is an ordered
+// floats in repr form, NaN/Infinity allowed. verdict.Fields is an ordered
 // object; maps are written with sorted keys; json.RawMessage and other
 // json.Marshaler values keep their key order and are re-spaced; any other
 // value goes through encoding/json first.
@@ -154,10 +154,10 @@ func appendPyJSON(buf []byte, v any) ([]byte, error) {
 		return strconv.AppendUint(buf, x, 10), nil
 	case json.Number:
 		return appendJSONNumber(buf, string(x)), nil
-	case []verdict.Field:
+	case verdict.Fields:
 		return appendFields(buf, x)
 	case verdict.Field:
-		return appendFields(buf, []verdict.Field{x})
+		return appendFields(buf, verdict.Fields{x})
 	case []string:
 		buf = append(buf, '[')
 		for i, s := range x {
@@ -335,7 +335,7 @@ func isEmptyValue(v reflect.Value) bool {
 	return v.IsZero()
 }
 
-func appendFields(buf []byte, fs []verdict.Field) ([]byte, error) {
+func appendFields(buf []byte, fs verdict.Fields) ([]byte, error) {
 	buf = append(buf, '{')
 	for i, f := range fs {
 		if i > 0 {

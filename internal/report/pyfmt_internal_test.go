@@ -90,7 +90,7 @@ var _ = Describe("Python json.dumps", func() {
 		return string(b)
 	}
 	It("uses Python separators, repr floats, no HTML or non-ASCII escaping", func() {
-		Expect(enc([]verdict.Field{{Key: "a", Value: 1.0}, {Key: "b", Value: []any{1, "x<&>é\n\"", nil, true}}})).
+		Expect(enc(verdict.Fields{{Key: "a", Value: 1.0}, {Key: "b", Value: []any{1, "x<&>é\n\"", nil, true}}})).
 			To(Equal(`{"a": 1.0, "b": [1, "x<&>é\n\"", null, true]}`))
 		Expect(enc(map[string]any{"z": 1, "a": math.Inf(1)})).To(Equal(`{"a": Infinity, "z": 1}`))
 		Expect(enc(json.RawMessage(`{"k":[1,2.50,1e5],"b":{"x":"\u001f"}}`))).

@@ -172,8 +172,8 @@ func formatSensitivityStats(vs []verdict.Verdict) (*FormatSensitivityStats, erro
 }
 
 // headerFields is the first line of a score file, in upstream's key order.
-func (s CategoryScore) headerFields() []verdict.Field {
-	fs := []verdict.Field{
+func (s CategoryScore) headerFields() verdict.Fields {
+	fs := verdict.Fields{
 		{Key: "accuracy", Value: s.Accuracy},
 		{Key: "correct_count", Value: s.Correct},
 		{Key: "total_count", Value: s.Total},
@@ -184,7 +184,7 @@ func (s CategoryScore) headerFields() []verdict.Field {
 			verdict.Field{Key: "accuracy_variance", Value: st.Variance},
 			verdict.Field{Key: "accuracy_std", Value: st.Std})
 		for _, c := range st.Configs {
-			fs = append(fs, verdict.Field{Key: c.Config, Value: []verdict.Field{
+			fs = append(fs, verdict.Field{Key: c.Config, Value: verdict.Fields{
 				{Key: "accuracy", Value: c.Accuracy},
 				{Key: "correct_count", Value: c.Correct},
 				{Key: "total_count", Value: c.Total},
@@ -219,8 +219,8 @@ func listMessageType(errorType string) bool {
 //     if any), then the other Detail fields (prompt, model_result_raw, ...,
 //     inference_log). A Detail field keyed "error" replaces the constructed
 //     object verbatim.
-func failedEntryFields(model string, cat category.Category, v verdict.Verdict) ([]verdict.Field, error) {
-	fs := []verdict.Field{
+func failedEntryFields(model string, cat category.Category, v verdict.Verdict) (verdict.Fields, error) {
+	fs := verdict.Fields{
 		{Key: "id", Value: v.ID},
 		{Key: "model_name", Value: model},
 		{Key: "test_category", Value: string(cat)},
@@ -231,7 +231,7 @@ func failedEntryFields(model string, cat category.Category, v verdict.Verdict) (
 		errs = []string{}
 	}
 	nested := cat.IsMultiTurn() || cat.IsAgentic()
-	var detail []verdict.Field
+	var detail verdict.Fields
 	var override, details *verdict.Field
 	for i := range v.Detail {
 		f := v.Detail[i]
@@ -263,7 +263,7 @@ func failedEntryFields(model string, cat category.Category, v verdict.Verdict) (
 			if !listMessageType(v.ErrorType) && len(errs) == 1 {
 				msg = errs[0]
 			}
-			obj := []verdict.Field{{Key: "error_message", Value: msg}, {Key: "error_type", Value: v.ErrorType}}
+			obj := verdict.Fields{{Key: "error_message", Value: msg}, {Key: "error_type", Value: v.ErrorType}}
 			if details != nil {
 				obj = append(obj, *details)
 			}

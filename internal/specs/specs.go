@@ -11,8 +11,8 @@ import (
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
 
-	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/harness"
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/selection"
 )
 
 // Entry is one generated row: an entry id, its line in the data-set file
@@ -35,12 +35,23 @@ type CategorySpec struct {
 
 // Category registers the specs of one category with Ginkgo and returns true
 // (for use as `var _ = specs.Category(...)`). Each spec runs its entry
-// through the process's shared harness (harness.RunSpec).
+// through the process's shared run (RunSpec). The container body runs when
+// Ginkgo builds the tree, after flags are parsed, so a -bfcl.ids /
+// -bfcl.test-category / -bfcl.run-ids selection leaves the other entries out
+// of the tree (no skip markers).
 func Category(c CategorySpec) bool {
-	dataDir := dataDirForLocations()
 	return ginkgo.Describe(c.Category, ginkgo.Label(c.Labels...), func() {
+		var sel *selection.Selection
+		dataDir := ""
+		if run, err := Shared(); err == nil {
+			sel = run.Selection
+			dataDir = run.Harness.Config().Source.DataDir
+		}
 		for _, e := range c.Entries {
 			e := e
+			if !sel.Contains(category.Category(c.Category), e.ID) {
+				continue
+			}
 			args := []any{}
 			if len(e.Labels) > 0 {
 				args = append(args, ginkgo.Label(e.Labels...))
@@ -48,19 +59,8 @@ func Category(c CategorySpec) bool {
 			if dataDir != "" && e.Line > 0 {
 				args = append(args, types.CodeLocation{FileName: filepath.Join(dataDir, c.Source), LineNumber: e.Line})
 			}
-			args = append(args, func(ctx ginkgo.SpecContext) { harness.RunSpec(ctx, c.Category, e.ID) })
+			args = append(args, func(ctx ginkgo.SpecContext) { RunSpec(ctx, c.Category, e.ID) })
 			ginkgo.It(e.ID, args...)
 		}
 	})
-}
-
-// dataDirForLocations returns the data folder for code locations, or "" when
-// the data set cannot be found at tree-construction time (the specs then
-// fail at run time with the loader's message).
-func dataDirForLocations() string {
-	src, err := dataset.FromEnv()
-	if err != nil {
-		return ""
-	}
-	return src.DataDir
 }

@@ -2,13 +2,8 @@ package upstream
 
 import (
 	"fmt"
-	"os"
 	"strings"
 )
-
-// EnvAliases names the environment variable holding folder aliases, in
-// the --alias syntax: "folder=registry-name[,folder=registry-name...]".
-const EnvAliases = "BFCL_UPSTREAM_ALIASES"
 
 // ParseAliases reads alias specs "folder=registry-name" (each spec may
 // hold several, comma-separated): the result folder is scored with the
@@ -38,19 +33,4 @@ func ParseAliases(specs ...string) (map[string]string, error) {
 		}
 	}
 	return out, nil
-}
-
-// AliasesFromEnv is ParseAliases of $BFCL_UPSTREAM_ALIASES plus specs
-// (flags); the flags come last and may repeat the environment's folders
-// only with the same entry.
-func AliasesFromEnv(specs ...string) (map[string]string, error) {
-	all := specs
-	if v := os.Getenv(EnvAliases); v != "" {
-		all = append([]string{v}, specs...)
-	}
-	m, err := ParseAliases(all...)
-	if err != nil && os.Getenv(EnvAliases) != "" {
-		return nil, fmt.Errorf("%s or --alias: %w", EnvAliases, err)
-	}
-	return m, err
 }

@@ -4,7 +4,7 @@ import "github.com/bfcl-go/bfcl/internal/pyval"
 
 // Python turns a Python value into a Detail value that the score-file
 // writer serialises as upstream's make_json_serializable + json.dump do:
-// dicts keep their order ([]Field, keys as str()), lists and tuples become
+// dicts keep their order (Fields, keys as str()), lists and tuples become
 // arrays, and values json.dumps cannot serialise become their str().
 func Python(v pyval.Value) any {
 	switch x := v.(type) {
@@ -23,7 +23,7 @@ func Python(v pyval.Value) any {
 	case pyval.Tuple:
 		return pythonItems(x)
 	case *pyval.Dict:
-		out := make([]Field, 0, x.Len())
+		out := make(Fields, 0, x.Len())
 		for _, kv := range x.Items() {
 			k, ok := kv.Key.(pyval.Str)
 			key := string(k)

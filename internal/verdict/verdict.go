@@ -3,6 +3,12 @@
 // score files.
 package verdict
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
 // Verdict is the checker's judgement of one entry. For failed entries,
 // Detail carries the extra fields upstream writes into the score file, in
 // upstream's key order.
@@ -12,11 +18,81 @@ type Verdict struct {
 	Valid     bool     // the entry passed
 	ErrorType string   // upstream's error_type, e.g. "type_error:simple"; empty when valid
 	Errors    []string // upstream's "error" list (messages); empty when valid
-	Detail    []Field  // further score-file fields for failed entries, ordered
+	Detail    Fields   // further score-file fields for failed entries, ordered
 }
 
 // Field is one ordered key of a score-file line. Value must be JSON-marshalable.
 type Field struct {
 	Key   string
 	Value any
+}
+
+// Fields is an ordered object (a Python dict in upstream's score files): it
+// encodes itself as a JSON object with its keys in order, and decodes a JSON
+// object keeping the order, each value as the json.RawMessage it was.
+type Fields []Field
+
+// MarshalJSON writes {"key": value, ...} in order (no HTML escaping, as
+// Python's json.dumps).
+func (fs Fields) MarshalJSON() ([]byte, error) {
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for i, f := range fs {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		if err := enc.Encode(f.Key); err != nil {
+			return nil, err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		buf.WriteByte(':')
+		if err := enc.Encode(f.Value); err != nil {
+			return nil, fmt.Errorf("field %q: %w", f.Key, err)
+		}
+		buf.Truncate(buf.Len() - 1)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// UnmarshalJSON reads a JSON object in order; values stay json.RawMessage.
+func (fs *Fields) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil {
+		*fs = nil
+		return nil
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return fmt.Errorf("verdict: fields must be a JSON object, not %v", tok)
+	}
+	out := Fields{}
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		out = append(out, Field{Key: kt.(string), Value: raw})
+	}
+	*fs = out
+	return nil
+}
+
+// Get returns the value of key.
+func (fs Fields) Get(key string) (any, bool) {
+	for _, f := range fs {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return nil, false
 }

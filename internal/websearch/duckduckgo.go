@@ -3,12 +3,12 @@ package websearch
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/bfcl-go/bfcl/internal/netguard"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
@@ -47,9 +47,9 @@ func (d DuckDuckGo) Search(ctx context.Context, q Query) (*pyval.Dict, error) {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	b, err := netguard.ReadAll(resp.Body, 16<<20)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("websearch: DuckDuckGo %s: %w", ep, err)
 	}
 	if resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode == http.StatusAccepted {
 		// DuckDuckGo answers 202 with a challenge page when it throttles.

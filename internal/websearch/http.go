@@ -4,12 +4,16 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/bfcl-go/bfcl/internal/netguard"
 )
 
 // fetchHeaders are the request headers upstream's fetch_url_content sends
@@ -30,25 +34,79 @@ var fetchHeaders = [][2]string{
 	{"Sec-Fetch-Dest", "document"},
 }
 
-// HTTPFetcher fetches pages over HTTP(S) as upstream's requests.get does:
-// browser-like headers, redirects followed, 20 s timeout.
+// FetchPolicy is the destination policy of an HTTPFetcher without one:
+// public addresses only. The opt-in for search corpora served from an
+// internal mirror (config's websearch-allow-private setting,
+// BFCL_WEBSEARCH_ALLOW_PRIVATE=1) gives the fetcher a Policy of its own. It
+// is off by default: the URL comes from the model under test, and on a
+// laptop or a cluster the private network holds the user's services and the
+// cloud metadata endpoint.
+func FetchPolicy() netguard.Policy { return netguard.Policy{} }
+
+// DefaultFetchTimeout bounds one page fetch, redirects and body included
+// (upstream's requests.get timeout=20).
+const DefaultFetchTimeout = 20 * time.Second
+
+// DefaultMaxPage bounds a fetched page (after decompression).
+const DefaultMaxPage int64 = 32 << 20
+
+// HTTPFetcher fetches the pages the model asks for over HTTP(S) as
+// upstream's requests.get does (browser-like headers, redirects followed,
+// 20 s timeout), but only from public addresses: the model under test is
+// untrusted input, so a loopback, private, link-local (cloud metadata) or
+// otherwise non-public destination is refused, on the address actually
+// connected to, also after a redirect or a DNS answer pointing there. A
+// refused or failed fetch is an error, which the web-search backend turns
+// into upstream's {"error": "An error occurred while fetching ..."} result.
 type HTTPFetcher struct {
-	Client  *http.Client // nil: a client with Timeout
-	Timeout time.Duration
-	MaxBody int64 // bytes read at most; 0 means 32 MiB
+	// Policy decides the reachable destinations; nil means FetchPolicy().
+	Policy *netguard.Policy
+	// Client, when set, is used as is (its own destination policy and
+	// redirect rules apply; Policy and Timeout are ignored).
+	Client  *http.Client
+	Timeout time.Duration // 0 means DefaultFetchTimeout
+	MaxBody int64         // bytes of page read at most; 0 means DefaultMaxPage
+}
+
+// defaultClients are the clients of fetchers without Client, by policy
+// (built once, so connections are reused).
+var defaultClients sync.Map // clientKey -> *http.Client
+
+type clientKey struct {
+	allowPrivate bool
+	timeout      time.Duration
+}
+
+// client is the client of a fetch and what to do after it.
+func (f HTTPFetcher) client() (*http.Client, func()) {
+	if f.Client != nil {
+		return f.Client, func() {}
+	}
+	t := f.Timeout
+	if t <= 0 {
+		t = DefaultFetchTimeout
+	}
+	opts := netguard.ClientOptions{Timeout: t}
+	if f.Policy != nil {
+		c := f.Policy.NewClient(opts)
+		return c, c.CloseIdleConnections
+	}
+	p := FetchPolicy()
+	k := clientKey{p.AllowPrivate, t}
+	if c, ok := defaultClients.Load(k); ok {
+		return c.(*http.Client), func() {}
+	}
+	c, _ := defaultClients.LoadOrStore(k, p.NewClient(opts))
+	return c.(*http.Client), func() {}
 }
 
 // Fetch implements Fetcher. Non-2xx statuses are returned in Page (the
 // backend formats them as requests' raise_for_status does), not as errors.
+// A refused destination is an error wrapping netguard.ErrRefused; a page
+// larger than MaxBody is one wrapping netguard.ErrTooLarge.
 func (f HTTPFetcher) Fetch(ctx context.Context, url string) (Page, error) {
-	client := f.Client
-	if client == nil {
-		t := f.Timeout
-		if t <= 0 {
-			t = 20 * time.Second
-		}
-		client = &http.Client{Timeout: t}
-	}
+	client, done := f.client()
+	defer done()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {
 		return Page{}, err
@@ -58,6 +116,9 @@ func (f HTTPFetcher) Fetch(ctx context.Context, url string) (Page, error) {
 	}
 	resp, err := client.Do(req)
 	if err != nil {
+		if errors.Is(err, netguard.ErrRefused) {
+			return Page{}, fmt.Errorf("%w; web fetches may reach public addresses only", err)
+		}
 		return Page{}, err
 	}
 	defer resp.Body.Close()
@@ -77,9 +138,9 @@ func (f HTTPFetcher) Fetch(ctx context.Context, url string) (Page, error) {
 	}
 	limit := f.MaxBody
 	if limit <= 0 {
-		limit = 32 << 20
+		limit = DefaultMaxPage
 	}
-	b, err := io.ReadAll(io.LimitReader(body, limit))
+	b, err := netguard.ReadAll(body, limit)
 	if err != nil {
 		return Page{}, err
 	}

@@ -3,13 +3,13 @@ package websearch
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
 	"strings"
 	"time"
 
+	"github.com/bfcl-go/bfcl/internal/netguard"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
@@ -55,9 +55,9 @@ func (s SerpAPI) Search(ctx context.Context, q Query) (*pyval.Dict, error) {
 		return nil, redactKey(err, key)
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 64<<20))
+	b, err := netguard.ReadAll(resp.Body, netguard.DefaultMaxBody)
 	if err != nil {
-		return nil, redactKey(err, key)
+		return nil, redactKey(fmt.Errorf("websearch: SerpAPI: %w", err), key)
 	}
 	if resp.StatusCode == http.StatusTooManyRequests {
 		return nil, fmt.Errorf("429 Client Error: Too Many Requests (SerpAPI): %s", strings.TrimSpace(string(b)))

@@ -14,7 +14,8 @@
 //     differ from SerpAPI's);
 //   - Offline: recorded search responses and pages read from a directory
 //     (see Offline), for tests and reproducible runs; Recorder writes them;
-//   - HTTPFetcher: the page fetcher with upstream's headers;
+//   - HTTPFetcher: the page fetcher with upstream's headers, restricted to
+//     public addresses (internal/netguard; AllowPrivateEnv opts out);
 //   - Search: upstream's retry policy, bounded (Retry.Max attempts).
 //
 // Search responses are SerpAPI-shaped JSON objects ({"organic_results":

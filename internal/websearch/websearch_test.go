@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/netguard"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 	"github.com/bfcl-go/bfcl/internal/testenv"
 	"github.com/bfcl-go/bfcl/internal/websearch"
@@ -225,12 +227,13 @@ var _ = Describe("HTTPFetcher", func() {
 			}
 		}))
 		defer srv.Close()
-		p, err := websearch.HTTPFetcher{}.Fetch(context.Background(), srv.URL+"/old")
+		f := websearch.HTTPFetcher{Policy: &netguard.Policy{Public: []netip.AddrPort{addrPortOf(srv)}}}
+		p, err := f.Fetch(context.Background(), srv.URL+"/old")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(p.URL).To(Equal(srv.URL + "/page"))
 		Expect(p.Text).To(Equal("<p>héllo</p>"))
 		Expect(websearch.HTTPError(p)).To(BeEmpty())
-		p, err = websearch.HTTPFetcher{}.Fetch(context.Background(), srv.URL+"/gone")
+		p, err = f.Fetch(context.Background(), srv.URL+"/gone")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(websearch.HTTPError(p)).To(Equal("404 Client Error: Not Found for url: " + srv.URL + "/gone"))
 	})

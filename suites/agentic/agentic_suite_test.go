@@ -10,14 +10,14 @@ import (
 	. "github.com/onsi/gomega"
 
 	_ "github.com/bfcl-go/bfcl/generated/specs/agentic"
-	"github.com/bfcl-go/bfcl/internal/harness"
+	"github.com/bfcl-go/bfcl/internal/specs"
 )
 
-func init() { harness.RegisterFlags() }
+func init() { specs.RegisterFlags() }
 
 func TestAgentic(t *testing.T) {
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "BFCL agentic")
 }
 
-var _ = ReportAfterSuite("BFCL score", harness.Finish)
+var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -11,14 +11,14 @@ import (
 	. "github.com/onsi/gomega"
 
 	_ "github.com/bfcl-go/bfcl/generated/specs/format_sensitivity"
-	"github.com/bfcl-go/bfcl/internal/harness"
+	"github.com/bfcl-go/bfcl/internal/specs"
 )
 
-func init() { harness.RegisterFlags() }
+func init() { specs.RegisterFlags() }
 
 func TestFormatSensitivity(t *testing.T) {
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "BFCL format_sensitivity")
 }
 
-var _ = ReportAfterSuite("BFCL score", harness.Finish)
+var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -310,7 +310,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	}
 	question, _ := prompt.GetStr("question")
 	res.Verdict = fail(e, ErrAnswerNotFound, MsgAnswerNotFound,
-		field("details", []verdict.Field{
+		field("details", verdict.Fields{
 			field("model_response", c.ModelResponse),
 			field("possible_answers", c.PossibleAnswers),
 			field("standardized_model_response", c.StandardizedModelResponse),

@@ -106,7 +106,7 @@ var _ = Describe("Check", func() {
 		Expect(v.Errors).To(Equal([]string{"None of the expected answers were found in the model response."}))
 		Expect(keys(v)).To(Equal([]string{"details", "prompt", "model_result_raw", "last_non_fc_message", "possible_answer", "inference_log"}))
 		d, _ := detail(v, "details")
-		Expect(d).To(Equal([]verdict.Field{
+		Expect(d).To(Equal(verdict.Fields{
 			{Key: "model_response", Value: "I am 350."},
 			{Key: "possible_answers", Value: []string{"35", "thirty five"}},
 			{Key: "standardized_model_response", Value: "i am 350"},
@@ -114,7 +114,7 @@ var _ = Describe("Check", func() {
 		}))
 		p, _ := detail(v, "prompt")
 		Expect(p).To(HaveLen(1))
-		first := p.([]any)[0].([]any)[0].([]verdict.Field)
+		first := p.([]any)[0].([]any)[0].(verdict.Fields)
 		Expect(first[0].Value).To(Equal("system"))
 		Expect(first[1].Value).To(Equal(dataset.AgenticResponseFormatPrompt))
 	})
@@ -156,11 +156,11 @@ var _ = Describe("Check", func() {
 			Expect(keys(r.Verdict)).To(Equal([]string{"prompt", "model_result", "possible_answer", "inference_log"}))
 			p, _ := detail(r.Verdict, "prompt")
 			var ks []string
-			for _, f := range p.([]verdict.Field) {
+			for _, f := range p.(verdict.Fields) {
 				ks = append(ks, f.Key)
 			}
 			Expect(ks).To(Equal([]string{"id", "question", "involved_classes", "scenario", "depends_on"}))
-			Expect(p.([]verdict.Field)[0].Value).To(Equal("memory_kv_0-customer-0"))
+			Expect(p.(verdict.Fields)[0].Value).To(Equal("memory_kv_0-customer-0"))
 		}
 	})
 

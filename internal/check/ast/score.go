@@ -82,7 +82,7 @@ func ScoreValues(category, id string, entry json.RawMessage, funcs, groundTruth,
 	if relevance.IsRelevanceCategory(category) {
 		v := relevance.Check(id, category, result, opts)
 		if !v.Valid && entry != nil {
-			v.Detail = append([]verdict.Field{{Key: "prompt", Value: entry}}, v.Detail...)
+			v.Detail = append(verdict.Fields{{Key: "prompt", Value: entry}}, v.Detail...)
 		}
 		return v, nil
 	}
@@ -92,7 +92,7 @@ func ScoreValues(category, id string, entry json.RawMessage, funcs, groundTruth,
 		// return format (format sensitivity: json, verbose_xml, concise_xml).
 		o.Language = lang
 	}
-	var details []verdict.Field
+	var details verdict.Fields
 	if entry != nil {
 		details = append(details, verdict.Field{Key: "prompt", Value: entry})
 	}

@@ -96,12 +96,12 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	if !isList {
 		return Result{Verdict: fail(e, ErrInferenceError,
 			[]string{"Error during inference phase. Model did not output a list of model responses."},
-			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer))}, nil
+			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))}, nil
 	}
 	if len(turns) != len(gt) {
 		return Result{Verdict: fail(e, ErrForceTerminated,
 			[]string{fmt.Sprintf("Model was force-terminated during inference phase. The length of the model result turns (%d) does not match the length of the ground truth turns (%d).", len(turns), len(gt))},
-			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer))}, nil
+			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))}, nil
 	}
 	var rawTurns []json.RawMessage
 	if err := json.Unmarshal(rec.Result, &rawTurns); err != nil {
@@ -135,11 +135,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 			field("model_result_decoded", decoded),
 			field("possible_answer", e.Answer),
 		)
-		if len(rec.InferenceLog) > 0 {
-			v.Detail = append(v.Detail, field("inference_log", rec.InferenceLog))
-		} else {
-			v.Detail = append(v.Detail, field("inference_log", ""))
-		}
+		v.Detail = append(v.Detail, inferenceLog(rec))
 	}
 	res.Verdict = v
 	return res, nil
@@ -175,16 +171,16 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 		if uncombined == nil {
 			uncombined = [][]string{}
 		}
-		execLog = append(execLog, []verdict.Field{{Key: "model", Value: uncombined}, {Key: "ground_truth", Value: nonNil(gtOut)}})
+		execLog = append(execLog, verdict.Fields{{Key: "model", Value: uncombined}, {Key: "ground_truth", Value: nonNil(gtOut)}})
 
 		if len(gtCalls) > 0 && len(steps) == 0 {
 			return fail(e, ErrEmptyTurn, []string{fmt.Sprintf("Model response list is empty for turn %d", t)},
-				field("details", []verdict.Field{{Key: "execution_result", Value: execLog}})), nil
+				field("details", verdict.Fields{{Key: "execution_result", Value: execLog}})), nil
 		}
 		if len(gtCalls) == 0 {
 			if o.CheckIrrelevance && len(steps) > 0 {
 				return fail(e, ErrIrrelevance, []string{fmt.Sprintf("Model outputs valid function calls when it should not for turn %d.", t)},
-					field("details", []verdict.Field{{Key: "model response decoded", Value: steps}})), nil
+					field("details", verdict.Fields{{Key: "model response decoded", Value: steps}})), nil
 			}
 			continue
 		}
@@ -195,7 +191,7 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 		if len(missing) > 0 {
 			return fail(e, ErrResponseMismatch,
 				[]string{fmt.Sprintf("Model response execution results so far does not contain all the ground truth response execution results for turn %d.", t)},
-				field("details", []verdict.Field{
+				field("details", verdict.Fields{
 					{Key: "missing_items", Value: missing},
 					{Key: "model_response (including all previous turns)", Value: nonNil(allModel)},
 					{Key: "ground_truth_response (only the current turn)", Value: nonNil(gtOut)},
@@ -215,12 +211,12 @@ func stateCheck(e *dataset.Entry, model, truth *engine.Session, execLog []any) (
 			continue // unreachable: an empty model turn fails before
 		}
 		gs, ms := gi.State(), mi.State()
-		var diffs []verdict.Field
+		var diffs verdict.Fields
 		for _, kv := range gs.Items() {
 			name := string(kv.Key.(pyval.Str))
 			mv, _ := ms.Get(kv.Key)
 			if mv == nil || !pyval.Equal(mv, kv.Value) {
-				diffs = append(diffs, verdict.Field{Key: name, Value: []verdict.Field{
+				diffs = append(diffs, verdict.Field{Key: name, Value: verdict.Fields{
 					{Key: "model", Value: verdict.Python(mv)}, {Key: "ground_truth", Value: verdict.Python(kv.Value)},
 				}})
 			}
@@ -228,7 +224,7 @@ func stateCheck(e *dataset.Entry, model, truth *engine.Session, execLog []any) (
 		if len(diffs) > 0 {
 			return fail(e, ErrStateMismatch,
 				[]string{fmt.Sprintf("Model instance for %s does not match the state with ground truth instance.", cl)},
-				field("details", []verdict.Field{
+				field("details", verdict.Fields{
 					{Key: "differences", Value: diffs},
 					{Key: "model_instance_state", Value: verdict.Python(ms)},
 					{Key: "ground_truth_instance_state", Value: verdict.Python(gs)},
@@ -266,9 +262,9 @@ func DifferingAttributes(v verdict.Verdict) []string {
 		if f.Key != "details" {
 			continue
 		}
-		for _, d := range f.Value.([]verdict.Field) {
+		for _, d := range f.Value.(verdict.Fields) {
 			if d.Key == "differences" {
-				for _, a := range d.Value.([]verdict.Field) {
+				for _, a := range d.Value.(verdict.Fields) {
 					out = append(out, a.Key)
 				}
 			}
@@ -284,7 +280,7 @@ func MissingItems(v verdict.Verdict) []string {
 		if f.Key != "details" {
 			continue
 		}
-		for _, d := range f.Value.([]verdict.Field) {
+		for _, d := range f.Value.(verdict.Fields) {
 			if d.Key == "missing_items" {
 				return d.Value.([]string)
 			}
@@ -309,6 +305,16 @@ func fail(e *dataset.Entry, typ string, msgs []string, detail ...verdict.Field) 
 }
 
 func field(k string, v any) verdict.Field { return verdict.Field{Key: k, Value: v} }
+
+// inferenceLog is the field multi_turn_runner (eval_runner.py) appends to
+// every failed entry, the early inference_error and force_terminated
+// verdicts included: the record's inference_log, "" when it has none.
+func inferenceLog(rec results.Record) verdict.Field {
+	if len(rec.InferenceLog) > 0 {
+		return field("inference_log", rec.InferenceLog)
+	}
+	return field("inference_log", "")
+}
 
 // promptOf is the entry as upstream stores it in a score file: the question
 // line without its function documents.

@@ -48,7 +48,7 @@ func Check(id, category string, result pyval.Value, opts decode.Options) verdict
 	if decoded != nil {
 		dec = decoded
 	}
-	v.Detail = []verdict.Field{
+	v.Detail = verdict.Fields{
 		{Key: "model_result", Value: PyJSON{V: result}},
 		{Key: "decoded_result", Value: PyJSON{V: dec}},
 	}

@@ -42,7 +42,7 @@ func New(cfg core.Config) (*Driver, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("anthropic driver: model name is empty")
 	}
-	opts := []option.RequestOption{option.WithHTTPClient(core.NewHTTPClient()), option.WithMaxRetries(0)}
+	opts := []option.RequestOption{option.WithHTTPClient(core.NewHTTPClient(cfg.MaxResponseBytes)), option.WithMaxRetries(0)}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
@@ -205,7 +205,9 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 		if err != nil {
 			return core.Response{}, core.TransportError(ctx, core.ProviderAnthropic, err)
 		}
-		return parseResponse(ex.Body, latency)
+		out, err := parseResponse(ex.Body, latency)
+		out.Request = ex.RequestBody
+		return out, err
 	})
 }
 

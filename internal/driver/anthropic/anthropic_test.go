@@ -11,4 +11,5 @@ func newDriver(cfg core.Config) (core.Driver, error) { return anthropic.New(cfg)
 
 var _ = Describe("anthropic driver", func() {
 	drivertest.DescribeFixtures(core.ProviderAnthropic, newDriver)
+	drivertest.DescribeBodyLimit(core.ProviderAnthropic, newDriver)
 })

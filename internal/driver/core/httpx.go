@@ -3,12 +3,12 @@ package core
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
-)
 
-// maxBody bounds how much of a response body is read (64 MiB).
-const maxBody = 64 << 20
+	"github.com/bfcl-go/bfcl/internal/netguard"
+)
 
 // Exchange is what the recording transport saw of the last HTTP exchange
 // made under a context: the request body sent and the response status,
@@ -33,7 +33,13 @@ func WithExchange(ctx context.Context) (context.Context, *Exchange) {
 	return context.WithValue(ctx, exchangeKey{}, ex), ex
 }
 
-type recordingTransport struct{ base http.RoundTripper }
+// recordingTransport records exchanges and bounds every response body to
+// maxBody bytes: a longer one is an error (netguard.ErrTooLarge), never a
+// silently cut answer.
+type recordingTransport struct {
+	base    http.RoundTripper
+	maxBody int64
+}
 
 func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ex, _ := req.Context().Value(exchangeKey{}).(*Exchange)
@@ -41,11 +47,11 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		ex.Method, ex.URL = req.Method, req.URL.String()
 		if req.Body != nil && req.GetBody != nil {
 			if rc, err := req.GetBody(); err == nil {
-				ex.RequestBody, _ = io.ReadAll(io.LimitReader(rc, maxBody))
+				ex.RequestBody, _ = io.ReadAll(rc)
 				rc.Close()
 			}
 		} else if req.Body != nil {
-			b, err := io.ReadAll(io.LimitReader(req.Body, maxBody))
+			b, err := io.ReadAll(req.Body)
 			req.Body.Close()
 			if err != nil {
 				return nil, err
@@ -55,13 +61,17 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		}
 	}
 	resp, err := t.base.RoundTrip(req)
-	if err != nil || ex == nil {
+	if err != nil {
 		return resp, err
 	}
-	body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if ex == nil {
+		resp.Body = netguard.LimitBody(resp.Body, t.maxBody)
+		return resp, nil
+	}
+	body, rerr := netguard.ReadAll(resp.Body, t.maxBody)
 	resp.Body.Close()
 	if rerr != nil {
-		return nil, rerr
+		return nil, fmt.Errorf("HTTP %d answer rejected: %w", resp.StatusCode, rerr)
 	}
 	ex.Status, ex.Header, ex.Body = resp.StatusCode, resp.Header.Clone(), body
 	resp.Body = io.NopCloser(bytes.NewReader(body))
@@ -70,9 +80,13 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 }
 
 // NewHTTPClient returns an http.Client whose transport records exchanges
-// made under a WithExchange context. Timeouts are applied per attempt by
-// Retry through the context, not by the client.
-func NewHTTPClient() *http.Client {
+// made under a WithExchange context and refuses response bodies longer
+// than maxBody bytes (<= 0: DefaultMaxResponseBytes). Timeouts are applied
+// per attempt by Retry through the context, not by the client.
+func NewHTTPClient(maxBody int64) *http.Client {
+	if maxBody <= 0 {
+		maxBody = DefaultMaxResponseBytes
+	}
 	base := http.DefaultTransport.(*http.Transport).Clone()
-	return &http.Client{Transport: recordingTransport{base: base}}
+	return &http.Client{Transport: recordingTransport{base: base, maxBody: maxBody}}
 }

@@ -10,6 +10,8 @@ import (
 	"context"
 	"encoding/json"
 	"time"
+
+	"github.com/bfcl-go/bfcl/internal/netguard"
 )
 
 // Message roles.
@@ -93,6 +95,9 @@ type Response struct {
 	Latency time.Duration
 	// Raw is the provider response body, for logs.
 	Raw json.RawMessage
+	// Request is the request body sent in the successful attempt, for the
+	// input log (nil for drivers that make no HTTP request).
+	Request json.RawMessage
 	// Replay: see Message.Replay. The loop copies it into the assistant
 	// message it appends to the history.
 	Replay json.RawMessage
@@ -122,6 +127,9 @@ type Config struct {
 	// RetryBaseDelay is the first backoff step (doubling up to
 	// RetryMaxDelay); 0 means 2 s. RetryMaxDelay 0 means 60 s.
 	RetryBaseDelay, RetryMaxDelay time.Duration
+	// MaxResponseBytes bounds a response body; a longer answer is an
+	// error (not retried). 0 means DefaultMaxResponseBytes.
+	MaxResponseBytes int64
 }
 
 // Defaults applied by Normalize.
@@ -131,6 +139,8 @@ const (
 	DefaultMaxRetries     = 5
 	DefaultRetryBaseDelay = 2 * time.Second
 	DefaultRetryMaxDelay  = 60 * time.Second
+	// DefaultMaxResponseBytes is the harness-wide body bound (64 MiB).
+	DefaultMaxResponseBytes = netguard.DefaultMaxBody
 )
 
 // Normalize returns cfg with defaults filled in.
@@ -154,6 +164,9 @@ func (cfg Config) Normalize() Config {
 	}
 	if cfg.RetryMaxDelay == 0 {
 		cfg.RetryMaxDelay = DefaultRetryMaxDelay
+	}
+	if cfg.MaxResponseBytes <= 0 {
+		cfg.MaxResponseBytes = DefaultMaxResponseBytes
 	}
 	return cfg
 }

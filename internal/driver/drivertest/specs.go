@@ -5,12 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/driver/core"
+	"github.com/bfcl-go/bfcl/internal/netguard"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -56,6 +61,37 @@ func DescribeFixtures(provider string, newDriver func(core.Config) (core.Driver,
 			}, SpecTimeout(30*time.Second))
 		}
 	})
+}
+
+// DescribeBodyLimit declares the spec that an answer longer than
+// Config.MaxResponseBytes is an error of the provider naming the limit,
+// not retried, also when the server streams it without a Content-Length.
+func DescribeBodyLimit(provider string, newDriver func(core.Config) (core.Driver, error)) {
+	It("refuses an answer longer than MaxResponseBytes, without retrying", func(ctx SpecContext) {
+		var hits atomic.Int64
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			hits.Add(1)
+			_, _ = io.Copy(io.Discard, r.Body)
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = io.WriteString(w, `{"padding": "`)
+			for i := 0; i < 8; i++ { // chunked: no Content-Length to go by
+				_, _ = io.WriteString(w, strings.Repeat("x", 512))
+				w.(http.Flusher).Flush()
+			}
+			_, _ = io.WriteString(w, `"}`)
+		}))
+		defer srv.Close()
+		d, err := newDriver(core.Config{Provider: provider, Model: "m", APIKey: "test-key", BaseURL: srv.URL,
+			MaxResponseBytes: 1024, RetryBaseDelay: time.Millisecond, RetryMaxDelay: time.Millisecond})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = d.Complete(ctx, core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: "hi"}}})
+		Expect(err).To(HaveOccurred())
+		Expect(err.Error()).To(HavePrefix(provider + ": "))
+		Expect(err.Error()).To(ContainSubstring("response body larger than the 1 KiB limit"))
+		Expect(errors.Is(err, netguard.ErrTooLarge)).To(BeTrue(), "errors.Is(%v, ErrTooLarge)", err)
+		Expect(core.IsRetryable(err)).To(BeFalse())
+		Expect(hits.Load()).To(BeEquivalentTo(1))
+	}, SpecTimeout(30*time.Second))
 }
 
 // RunFixture runs one fixture and asserts everything it records.
@@ -121,6 +157,8 @@ func RunFixture(ctx context.Context, provider string, fx *Fixture, newDriver fun
 	if len(fx.Expect.Replay) > 0 {
 		Expect(string(resp.Replay)).To(MatchJSON(fx.Expect.Replay))
 	}
+	// The input log: the body of the attempt that succeeded.
+	Expect(string(resp.Request)).To(Equal(string(got[len(got)-1].Body)), "Response.Request is the request body sent")
 	Expect(resp.Latency).To(BeNumerically(">", 0))
 	Expect(json.Valid(resp.Raw)).To(BeTrue())
 	Expect(strings.TrimSpace(string(resp.Raw))).To(Equal(strings.TrimSpace(string(srv.LastResponseBody()))))

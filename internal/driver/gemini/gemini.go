@@ -40,7 +40,7 @@ func New(cfg core.Config) (*Driver, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("gemini driver: model name is empty")
 	}
-	cc := &genai.ClientConfig{APIKey: cfg.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: core.NewHTTPClient()}
+	cc := &genai.ClientConfig{APIKey: cfg.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: core.NewHTTPClient(cfg.MaxResponseBytes)}
 	if cfg.BaseURL != "" {
 		cc.HTTPOptions.BaseURL = cfg.BaseURL
 	}
@@ -228,7 +228,9 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 		}
 		// A 2xx body the SDK could not convert is still parsed from the
 		// wire; parse reports what is really wrong with it.
-		return parseResponse(ex.Body, latency)
+		out, err := parseResponse(ex.Body, latency)
+		out.Request = ex.RequestBody
+		return out, err
 	})
 }
 

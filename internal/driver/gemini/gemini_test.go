@@ -11,4 +11,5 @@ func newDriver(cfg core.Config) (core.Driver, error) { return gemini.New(cfg) }
 
 var _ = Describe("gemini driver", func() {
 	drivertest.DescribeFixtures(core.ProviderGemini, newDriver)
+	drivertest.DescribeBodyLimit(core.ProviderGemini, newDriver)
 })

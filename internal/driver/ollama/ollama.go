@@ -54,7 +54,7 @@ func New(cfg core.Config) (*Driver, error) {
 	if strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/v1") {
 		return nil, fmt.Errorf("ollama driver: base URL %q points at the OpenAI-compatible /v1 API; give the server root, or use provider openai", raw)
 	}
-	return &Driver{cfg: cfg, base: u, client: api.NewClient(u, core.NewHTTPClient())}, nil
+	return &Driver{cfg: cfg, base: u, client: api.NewClient(u, core.NewHTTPClient(cfg.MaxResponseBytes))}, nil
 }
 
 // Name is "ollama:<model>".
@@ -189,7 +189,9 @@ func (d *Driver) attempt(ctx context.Context, cr *api.ChatRequest) (core.Respons
 		}
 		return core.Response{}, core.TransportError(ctx, core.ProviderOllama, err)
 	}
-	return d.parse(ex.Body, latency)
+	out, err := d.parse(ex.Body, latency)
+	out.Request = ex.RequestBody
+	return out, err
 }
 
 type wireResponse struct {

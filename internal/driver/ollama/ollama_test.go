@@ -11,4 +11,5 @@ func newDriver(cfg core.Config) (core.Driver, error) { return ollama.New(cfg) }
 
 var _ = Describe("ollama driver", func() {
 	drivertest.DescribeFixtures(core.ProviderOllama, newDriver)
+	drivertest.DescribeBodyLimit(core.ProviderOllama, newDriver)
 })

@@ -22,6 +22,7 @@ func newDriver(cfg core.Config) (core.Driver, error) { return openai.New(cfg) }
 
 var _ = Describe("openai driver", func() {
 	drivertest.DescribeFixtures(core.ProviderOpenAI, newDriver)
+	drivertest.DescribeBodyLimit(core.ProviderOpenAI, newDriver)
 
 	It("stops promptly when the caller's context is cancelled mid-request", func() {
 		release := make(chan struct{})

@@ -1,0 +1,362 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/testenv"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden stdout files of fixtures/cli")
+
+// The reference run's result folder (upstream's layout).
+const refRun = "results/results/2025-11-12-harmony-fixes-2/result"
+
+var bfclBin string
+
+var _ = BeforeSuite(func() {
+	dir, err := os.MkdirTemp("", "bfcl-cli-")
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(os.RemoveAll, dir)
+	bfclBin = filepath.Join(dir, "bfcl")
+	cmd := exec.Command("go", "build", "-o", bfclBin, ".")
+	out, err := cmd.CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), string(out))
+})
+
+// cliEnv is a clean environment for the binary: the caller's, less every
+// BFCL_* variable, plus the data set and no request cache.
+func cliEnv(data string, extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "BFCL_") && !strings.HasPrefix(kv, "SERPAPI_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "BFCL_DATA_DIR="+data, "BFCL_REQUEST_CACHE=off")
+	return append(env, extra...)
+}
+
+type run struct {
+	stdout, stderr string
+	exit           int
+}
+
+func bfcl(dir string, env []string, args ...string) run {
+	cmd := exec.Command(bfclBin, args...)
+	cmd.Dir, cmd.Env = dir, env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	r := run{stdout: out.String(), stderr: errb.String()}
+	if ee, ok := err.(*exec.ExitError); ok {
+		r.exit = ee.ExitCode()
+	} else {
+		Expect(err).NotTo(HaveOccurred())
+	}
+	return r
+}
+
+func needData() string {
+	dir, ok := testenv.DataDir()
+	if !ok {
+		Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
+	}
+	return dir
+}
+
+func needReference() string {
+	ref, ok := testenv.ReferenceDir()
+	if !ok {
+		Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
+	}
+	return ref
+}
+
+func readLines(p string) []string {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func copyTree(src, dst string) {
+	_ = filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		Expect(err).NotTo(HaveOccurred())
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		Expect(err).NotTo(HaveOccurred())
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+}
+
+// runCase runs one fixtures/cli case and returns its working directory.
+func runCase(name string) string {
+	data := needData()
+	fix := filepath.Join(testenv.ModuleRoot(), "fixtures", "cli", name)
+	ref := ""
+	if needs := readLines(filepath.Join(fix, "needs")); len(needs) > 0 && needs[0] == "reference" {
+		ref = needReference()
+	}
+	work := GinkgoT().TempDir()
+	if _, err := os.Stat(filepath.Join(fix, "workdir")); err == nil {
+		copyTree(filepath.Join(fix, "workdir"), work)
+	}
+	expand := strings.NewReplacer("${FIXTURE}", fix, "${WORK}", work, "${DATA}", data, "${REFRESULTS}", filepath.Join(ref, refRun)).Replace
+	var extra []string
+	for _, kv := range readLines(filepath.Join(fix, "env")) {
+		extra = append(extra, expand(kv))
+	}
+	env := cliEnv(data, extra...)
+	var cmds [][]string
+	cur := []string{}
+	for _, a := range readLines(filepath.Join(fix, "args")) {
+		if a == "&&" {
+			cmds, cur = append(cmds, cur), []string{}
+			continue
+		}
+		cur = append(cur, expand(a))
+	}
+	cmds = append(cmds, cur)
+	var last run
+	for i, c := range cmds {
+		last = bfcl(work, env, c...)
+		if i < len(cmds)-1 {
+			Expect(last.exit).To(Equal(0), "bfcl %s\n%s", strings.Join(c, " "), last.stderr)
+		}
+	}
+	wantExit := 0
+	if l := readLines(filepath.Join(fix, "exit")); len(l) > 0 {
+		wantExit, _ = strconv.Atoi(l[0])
+	}
+	Expect(last.exit).To(Equal(wantExit), "exit status; stderr:\n%s", last.stderr)
+	for _, s := range readLines(filepath.Join(fix, "stderr.contains")) {
+		Expect(last.stderr).To(ContainSubstring(s))
+	}
+	stdout := strings.ReplaceAll(last.stdout, work, "$WORK")
+	if want := readLines(filepath.Join(fix, "stdout.contains")); want != nil {
+		for _, s := range want {
+			Expect(stdout).To(ContainSubstring(s))
+		}
+	} else if wantExit == 0 {
+		golden := filepath.Join(fix, "stdout")
+		if *update {
+			Expect(os.WriteFile(golden, []byte(stdout), 0o644)).To(Succeed())
+		}
+		b, err := os.ReadFile(golden)
+		Expect(err).NotTo(HaveOccurred(), "no golden stdout; run go test ./cmd/bfcl -args -update")
+		Expect(stdout).To(Equal(string(b)), "stdout differs from %s (go test ./cmd/bfcl -args -update rewrites it)", golden)
+	}
+	return work
+}
+
+// ids lists the ids of a result file in file order.
+func ids(path string) []string {
+	recs, err := results.Read(path)
+	Expect(err).NotTo(HaveOccurred())
+	out := make([]string, len(recs))
+	for i, r := range recs {
+		out[i] = r.ID
+	}
+	return out
+}
+
+var _ = Describe("the bfcl binary", Label("e2e"), func() {
+	It("runs every case of fixtures/cli", func() {
+		ents, err := os.ReadDir(filepath.Join(testenv.ModuleRoot(), "fixtures", "cli"))
+		Expect(err).NotTo(HaveOccurred())
+		n := 0
+		for _, e := range ents {
+			if e.IsDir() {
+				n++
+			}
+		}
+		Expect(n).To(BeNumerically(">=", 15), "the cases below cover every folder")
+	})
+
+	It("generate --ids runs exactly those entries", func() {
+		w := runCase("generate-ids")
+		Expect(ids(results.Path(filepath.Join(w, "result"), "gold", category.SimplePython))).To(Equal([]string{"simple_python_0"}))
+		Expect(ids(results.Path(filepath.Join(w, "result"), "gold", category.MultiTurnBase))).To(Equal([]string{"multi_turn_base_1"}))
+		folders, err := results.Folders(filepath.Join(w, "result"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(folders).To(HaveLen(1))
+		Expect(folders[0].Entries).To(Equal(2))
+	})
+
+	It("generate reads its settings from the environment", func() {
+		w := runCase("generate-env")
+		root := filepath.Join(w, "out", "results")
+		Expect(ids(results.Path(root, "gold-alias", category.SimpleJava))).To(Equal([]string{"simple_java_3"}))
+		Expect(ids(results.Path(root, "gold-alias", category.LiveSimple))).To(Equal([]string{"live_simple_0-0-0"}))
+		Expect(filepath.Join(w, "out", "scores", "gold-alias", "non_live", "BFCL_v4_simple_java_score.json")).To(BeAnExistingFile())
+		Expect(filepath.Join(w, "result")).NotTo(BeADirectory(), "the flag defaults must not override the environment")
+	})
+
+	It("generate --model a,b runs both and scores them in one pass", func() {
+		data, ref := needData(), needReference()
+		w := GinkgoT().TempDir()
+		reg := ""
+		for _, m := range []string{"replay-a", "replay-b"} {
+			reg += "  - {name: " + m + ", provider: replay, model: openai_gpt-oss-120b, mode: fc, underscore_to_dot: true, replay_dir: " + filepath.Join(ref, refRun) + "}\n"
+		}
+		Expect(os.WriteFile(filepath.Join(w, "models.yaml"), []byte("models:\n"+reg), 0o644)).To(Succeed())
+		r := bfcl(w, cliEnv(data), "generate", "--model", "replay-a,replay-b", "--ids", "simple_python_0,simple_python_1", "--num-threads", "2")
+		Expect(r.exit).To(Equal(0), r.stderr)
+		for _, m := range []string{"replay-a", "replay-b"} {
+			Expect(ids(results.Path(filepath.Join(w, "result"), m, category.SimplePython))).To(Equal([]string{"simple_python_0", "simple_python_1"}))
+		}
+		b, err := os.ReadFile(filepath.Join(w, "score", "data_overall.csv"))
+		Expect(err).NotTo(HaveOccurred())
+		lines := strings.Split(string(b), "\n")
+		Expect(lines).To(HaveLen(3))
+		for _, l := range lines[1:] {
+			cols := strings.Split(l, ",")
+			Expect(cols[4:8]).NotTo(ContainElement("N/A"), "both models have this run's cost and latency columns: "+l)
+		}
+	})
+
+	It("generate --run-ids reads upstream's id file and ignores --test-category", func() {
+		w := runCase("generate-run-ids")
+		r := filepath.Join(w, "result")
+		Expect(ids(results.Path(r, "gold", category.SimpleJavaScript))).To(Equal([]string{"simple_javascript_1", "simple_javascript_2"}))
+		Expect(ids(results.Path(r, "gold", category.MultiTurnMissFunc))).To(Equal([]string{"multi_turn_miss_func_4"}))
+		Expect(results.Path(r, "gold", category.SimplePython)).NotTo(BeAnExistingFile())
+	})
+
+	It("generate names unknown ids, bad environment values, stray arguments and unknown models", func() {
+		for _, c := range []string{"generate-unknown-id", "generate-bad-env", "generate-positional", "generate-unknown-model"} {
+			w := runCase(c)
+			Expect(filepath.Join(w, "result")).NotTo(BeADirectory(), c+" must fail before running anything")
+		}
+		// the unknown id is named, the known one is not
+		w := GinkgoT().TempDir()
+		r := bfcl(w, cliEnv(needData()), "generate", "--ids", "simple_python_0,simple_python_100000")
+		Expect(r.exit).To(Equal(1))
+		Expect(r.stderr).To(ContainSubstring("no such entries in simple_python: simple_python_100000\n"))
+	})
+
+	It("evaluate scores what generate wrote, format sensitivity included", func() {
+		w := runCase("evaluate-ours")
+		fs := filepath.Join(w, "s2", "gold", "format_sensitivity", "BFCL_v4_format_sensitivity_score.json")
+		Expect(fs).To(BeAnExistingFile())
+		Expect(filepath.Join(w, "s2", "data_format_sensitivity.csv")).To(BeAnExistingFile())
+		sameTrees(filepath.Join(w, "s1"), filepath.Join(w, "s2"))
+	})
+
+	It("evaluate without --partial-eval names the missing entries' count", func() {
+		runCase("evaluate-missing-entries")
+	})
+
+	It("evaluate, scores and results read upstream's reference folder", func() {
+		runCase("evaluate-reference")
+		runCase("scores-reference")
+		runCase("results-reference")
+	})
+
+	It("test-categories, models and version print their tables", func() {
+		runCase("test-categories")
+		runCase("models")
+		runCase("version")
+	})
+
+	It("does not link Ginkgo into the command", func() {
+		out, err := exec.Command("go", "list", "-deps", ".").Output()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(out)).NotTo(ContainSubstring("github.com/onsi/ginkgo"))
+	})
+})
+
+// sameTrees compares two score folders file by file, byte for byte.
+func sameTrees(a, b string) {
+	list := func(root string) []string {
+		var out []string
+		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			Expect(err).NotTo(HaveOccurred())
+			if !d.IsDir() {
+				rel, _ := filepath.Rel(root, p)
+				out = append(out, rel)
+			}
+			return nil
+		})
+		sort.Strings(out)
+		return out
+	}
+	fa, fb := list(a), list(b)
+	Expect(fb).To(Equal(fa), "the same files")
+	Expect(fa).NotTo(BeEmpty())
+	for _, f := range fa {
+		x, err := os.ReadFile(filepath.Join(a, f))
+		Expect(err).NotTo(HaveOccurred())
+		y, err := os.ReadFile(filepath.Join(b, f))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(y)).To(Equal(string(x)), f)
+	}
+}
+
+var _ = Describe("one writer", Label("e2e", "reference"), func() {
+	// Replaying real model outputs (with failures) through generate must
+	// write the same score tree as evaluate on the same result folder.
+	It("gives byte-identical score trees through generate and evaluate", func() {
+		data := needData()
+		ref := needReference()
+		w := GinkgoT().TempDir()
+		reg := filepath.Join(w, "models.yaml")
+		Expect(os.WriteFile(reg, []byte(`models:
+  - name: gpt-oss-replay
+    provider: replay
+    model: openai_gpt-oss-120b
+    replay_dir: `+filepath.Join(ref, refRun)+`
+    mode: fc
+    underscore_to_dot: true
+  - name: glyphh-replay
+    provider: replay
+    model: glyphh-ada-1.1
+    replay_dir: `+filepath.Join(ref, "agentic", "results")+`
+    mode: fc
+`), 0o644)).To(Succeed())
+		env := cliEnv(data)
+		gen := func(model, cats string) {
+			r := bfcl(w, env, "generate", "--model", model, "--test-category", cats, "--score-dir", "gen")
+			Expect(r.exit).To(Equal(0), r.stderr)
+		}
+		eval := func(model string) {
+			r := bfcl(w, env, "evaluate", "--model", model, "--score-dir", "eval", "--partial-eval")
+			Expect(r.exit).To(Equal(0), r.stderr)
+		}
+		// the same verbs in the same order: the cost columns are those of the
+		// last evaluated model, as upstream's record_cost_latency
+		gen("gpt-oss-replay", "simple_python,live_multiple,irrelevance,multi_turn_base,multi_turn_miss_param")
+		gen("glyphh-replay", "web_search")
+		eval("gpt-oss-replay")
+		eval("glyphh-replay")
+		sameTrees(filepath.Join(w, "gen"), filepath.Join(w, "eval"))
+		// and the trees hold failures with upstream's details
+		b, err := os.ReadFile(filepath.Join(w, "eval", "gpt-oss-replay", "multi_turn", "BFCL_v4_multi_turn_base_score.json"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).To(ContainSubstring(`"error_type": "multi_turn:`))
+		Expect(string(b)).NotTo(ContainSubstring(`"Key"`))
+	})
+})

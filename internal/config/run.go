@@ -1,0 +1,191 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/selection"
+	"github.com/bfcl-go/bfcl/internal/websearch"
+)
+
+// Run is a resolved configuration: what every verb and suite needs to know,
+// with the precedence of the package comment applied.
+type Run struct {
+	Base         Base
+	ModelsFile   string           // the registry that was read ("" when none exists)
+	Registry     *models.Registry // the registry file's models, and the built-in gold
+	Models       []models.Model   // the chosen models, overrides applied
+	DataDir      string           // "" means $BFCL_DATA_DIR's fallbacks (the download cache)
+	ResultDir    string
+	ScoreDir     string
+	Rerun        bool
+	InputLog     bool // --include-input-log
+	NoStateLog   bool // --exclude-state-log
+	RequestCache string
+	Agentic      Agentic
+}
+
+// Agentic are the settings of the agentic backends' services.
+type Agentic struct {
+	Embedder, EmbedURL, EmbedModel, WebSearch string
+	AllowPrivate                              bool // web-search fetches may reach non-public addresses
+}
+
+// Resolve applies the precedence to every registered setting. Models are
+// looked up in the registry; "gold" is built in and needs none.
+func (f *Flags) Resolve(base Base) (*Run, error) {
+	r := &Run{Base: base}
+	path, explicit := f.ModelsFile(base)
+	if path != "" {
+		reg, err := models.Load(path)
+		if err != nil && (explicit || !errors.Is(err, os.ErrNotExist)) {
+			return nil, err
+		}
+		r.Registry, r.ModelsFile = reg, path
+	}
+	r.Registry = withGold(r.Registry)
+	if f.Has(Model) && !f.Folders {
+		names := f.List(Model)
+		if len(names) == 0 {
+			names = []string{Model.Default}
+		}
+		for _, name := range names {
+			m, err := r.Model(name)
+			if err != nil {
+				return nil, err
+			}
+			if m, err = f.ApplyModel(m); err != nil {
+				return nil, err
+			}
+			r.Models = append(r.Models, m)
+		}
+	}
+	r.DataDir = f.Path(DataDir, base)
+	r.ResultDir = f.Path(ResultDir, base)
+	r.ScoreDir = f.Path(ScoreDir, base)
+	for _, b := range []struct {
+		s   *Setting
+		dst *bool
+	}{{Rerun, &r.Rerun}, {IncludeInputLog, &r.InputLog}, {ExcludeStateLog, &r.NoStateLog}} {
+		v, _, err := f.Bool(b.s)
+		if err != nil {
+			return nil, err
+		}
+		*b.dst = v
+	}
+	r.RequestCache = requestCache(f.String(RequestCache))
+	r.Agentic = Agentic{Embedder: f.String(Embedder), EmbedURL: f.String(EmbedURL), EmbedModel: f.String(EmbedModel), WebSearch: f.String(WebSearch)}
+	allow, _, err := f.Bool(WebSearchAllowPrivate)
+	if err != nil {
+		return nil, err
+	}
+	r.Agentic.AllowPrivate = allow
+	if r.Agentic.WebSearch == "" && f.Getenv != nil {
+		if k, ok := f.Getenv(websearch.SerpAPIKeyEnv); ok && k != "" {
+			r.Agentic.WebSearch = "serpapi" // upstream's provider, when its key is there
+		}
+	}
+	return r, nil
+}
+
+// withGold adds the built-in gold model to a registry that does not define
+// its own.
+func withGold(reg *models.Registry) *models.Registry {
+	if reg == nil {
+		return &models.Registry{Models: []models.Model{models.Gold()}}
+	}
+	if _, err := reg.Get("gold"); err == nil {
+		return reg
+	}
+	return &models.Registry{File: reg.File, Models: append([]models.Model{models.Gold()}, reg.Models...)}
+}
+
+// Model returns the named registry entry (gold is built in).
+func (r *Run) Model(name string) (models.Model, error) {
+	if r.ModelsFile != "" || name == "gold" {
+		return r.Registry.Get(name)
+	}
+	return models.Model{}, fmt.Errorf("model %q: %w (looked for ./models.yaml and models.yaml at the module root; set %s or --models-file)", name, ErrNoModelsFile, ModelsFile.Env)
+}
+
+// ApplyModel overrides a model entry's own settings with the environment
+// and the command line (the models.yaml level of the precedence).
+func (f *Flags) ApplyModel(m models.Model) (models.Model, error) {
+	if t, ok, err := f.Float(Temperature); err != nil {
+		return m, err
+	} else if ok {
+		if t < 0 || t > 2 {
+			return m, fmt.Errorf("temperature %v out of range [0, 2]", t)
+		}
+		m.Temperature = t
+	}
+	if n, ok, err := f.Int(Concurrency); err != nil {
+		return m, err
+	} else if ok {
+		if n < 1 {
+			return m, fmt.Errorf("concurrency %d must be at least 1", n)
+		}
+		m.Concurrency = n
+	}
+	if v, src, ok := f.Lookup(Mode); ok {
+		if v != "fc" && v != "prompt" {
+			return m, fmt.Errorf("%s=%q must be fc or prompt", src, v)
+		}
+		m.Mode = v
+	}
+	if b, ok, err := f.Bool(UnderscoreToDot); err != nil {
+		return m, err
+	} else if ok {
+		m.UnderscoreToDot = b
+	}
+	return m, nil
+}
+
+// Source opens the data set: --data-dir / $BFCL_DATA_DIR, else the
+// download cache.
+func (r *Run) Source() (*dataset.Source, error) {
+	if r.DataDir != "" {
+		return dataset.Open(r.DataDir)
+	}
+	return dataset.FromEnv()
+}
+
+// requestCache maps the setting to a folder: "" is the user cache's
+// bfcl-go/requests; off, 0 and false disable recording.
+func requestCache(v string) string {
+	switch v {
+	case "off", "0", "false":
+		return ""
+	case "":
+		c, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		return filepath.Join(c, "bfcl-go", "requests")
+	}
+	return v
+}
+
+// Selection is the entry selection of the command line and environment
+// (--test-category, --ids, --run-ids); def is the category spec used when
+// none is given. --run-ids alone means upstream's
+// test_case_ids_to_generate.json in the base folder.
+func (f *Flags) Selection(base Base, def string) selection.Spec {
+	sp := selection.Spec{Categories: f.List(TestCategory), IDs: f.List(IDs), Default: def}
+	switch v := f.String(RunIDs); strings.ToLower(v) {
+	case "", "false", "0":
+	case "true", "1":
+		sp.RunIDs = filepath.Join(base.Dir(), selection.UpstreamIDFile)
+	default:
+		if !filepath.IsAbs(v) {
+			v = filepath.Join(base.Dir(), v)
+		}
+		sp.RunIDs = v
+	}
+	return sp
+}

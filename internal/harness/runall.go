@@ -1,0 +1,140 @@
+package harness
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/selection"
+)
+
+// Summary is what a batch run did.
+type Summary struct {
+	Done, Passed, Failed int               // entries run, their verdicts
+	Errors               int               // entries that could not be run (not stored)
+	FirstError           error             // the first of those, with its entry id
+	Skipped              map[string]string // category -> why it was skipped
+	Ran                  []category.Category
+	Calls, Tokens        int64
+	Interrupted          bool
+}
+
+// RunAll runs the items with the model's concurrency, printing a progress
+// line to progress (nil: none), in the items' order. Entries that cannot
+// run (server down after retries) are counted and reported, not stored, so
+// a rerun retries them; categories that do not apply are skipped with the
+// reason.
+func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress io.Writer) Summary {
+	workers := h.cfg.Model.Concurrency
+	if workers < 1 {
+		workers = 1
+	}
+	var (
+		mu                                  sync.Mutex
+		done, passed, calls, tokens, failed int64
+		sum                                 = Summary{Skipped: map[string]string{}}
+		ran                                 = map[category.Category]bool{}
+		start                               = time.Now()
+		last                                atomic.Int64
+	)
+	var pw *bufio.Writer
+	if progress != nil {
+		pw = bufio.NewWriter(progress)
+	}
+	report := func(final bool) {
+		if pw == nil {
+			return
+		}
+		now := time.Now().UnixNano()
+		if !final && now-last.Load() < int64(250*time.Millisecond) {
+			return // at most four progress lines a second
+		}
+		last.Store(now)
+		mu.Lock()
+		defer mu.Unlock()
+		d := atomic.LoadInt64(&done)
+		rate, eta := 0.0, "?"
+		if d > 0 {
+			rate = 100 * float64(atomic.LoadInt64(&passed)) / float64(d)
+			eta = (time.Duration(float64(time.Since(start)) / float64(d) * float64(int64(len(items))-d))).Round(time.Second).String()
+		}
+		fmt.Fprintf(pw, "\r%d/%d entries  pass %.1f%%  calls %d  tokens %d  errors %d  ETA %s   ",
+			d, len(items), rate, atomic.LoadInt64(&calls), atomic.LoadInt64(&tokens), atomic.LoadInt64(&failed), eta)
+		pw.Flush()
+	}
+	ch := make(chan selection.Item)
+	var wg sync.WaitGroup
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for it := range ch {
+				out, err := h.Run(ctx, string(it.Category), it.ID)
+				switch {
+				case errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable):
+					mu.Lock()
+					if sum.Skipped[string(it.Category)] == "" {
+						sum.Skipped[string(it.Category)] = err.Error()
+					}
+					mu.Unlock()
+				case err != nil:
+					if ctx.Err() != nil {
+						break
+					}
+					atomic.AddInt64(&failed, 1)
+					mu.Lock()
+					if sum.FirstError == nil {
+						sum.FirstError = fmt.Errorf("%s: %w", it.ID, err)
+					}
+					mu.Unlock()
+				default:
+					mu.Lock()
+					ran[it.Category] = true
+					if out.Verdict.Valid {
+						sum.Passed++
+					} else {
+						sum.Failed++
+					}
+					mu.Unlock()
+					if out.Verdict.Valid {
+						atomic.AddInt64(&passed, 1)
+					}
+					atomic.AddInt64(&calls, int64(out.Stats.Calls))
+					atomic.AddInt64(&tokens, int64(out.Stats.InputTokens+out.Stats.OutputTokens))
+				}
+				atomic.AddInt64(&done, 1)
+				report(false)
+			}
+		}()
+	}
+feed:
+	for _, it := range items {
+		select {
+		case ch <- it:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(ch)
+	wg.Wait()
+	report(true)
+	if pw != nil {
+		fmt.Fprintln(pw)
+		pw.Flush()
+	}
+	sum.Done, sum.Errors = int(done), int(failed)
+	sum.Calls, sum.Tokens = calls, tokens
+	sum.Interrupted = ctx.Err() != nil
+	for c := range ran {
+		sum.Ran = append(sum.Ran, c)
+	}
+	sum.Ran = category.SortCanonical(sum.Ran)
+	return sum
+}

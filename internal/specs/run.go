@@ -1,0 +1,220 @@
+package specs
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/ginkgo/v2/types"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/gold"
+	"github.com/bfcl-go/bfcl/internal/harness"
+	"github.com/bfcl-go/bfcl/internal/report"
+	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/selection"
+	"github.com/bfcl-go/bfcl/internal/verdict"
+)
+
+// Settings are the -bfcl.* flags of the test binaries: the same settings,
+// names and environment variables as the CLI's (internal/config).
+var Settings = []*config.Setting{
+	config.Model, config.ModelsFile, config.DataDir, config.ResultDir, config.ScoreDir, config.Rerun,
+	config.Temperature, config.Concurrency, config.TestCategory, config.IDs, config.RunIDs,
+	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
+	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
+}
+
+var flags struct {
+	once sync.Once
+	f    *config.Flags
+}
+
+// RegisterFlags adds the -bfcl.* flags to the test binary (call from a
+// suite's init).
+func RegisterFlags() *config.Flags {
+	flags.once.Do(func() { flags.f = config.Register(flag.CommandLine, "bfcl.", Settings...) })
+	return flags.f
+}
+
+// Run is the process's run: its runner and its selection.
+type Run struct {
+	Harness   *harness.Harness
+	Selection *selection.Selection // nil: every spec the Ginkgo filters select
+}
+
+var shared struct {
+	once sync.Once
+	run  *Run
+	err  error
+}
+
+// Shared returns the process's run, resolved once from the environment and
+// the -bfcl.* flags. Relative paths are taken from the module root, so every
+// suite (go test runs each in its own folder) writes to the same result/.
+func Shared() (*Run, error) {
+	shared.once.Do(func() {
+		shared.run, shared.err = resolve(RegisterFlags())
+		if shared.err != nil {
+			shared.err = fmt.Errorf("bfcl configuration: %w", shared.err)
+		}
+	})
+	return shared.run, shared.err
+}
+
+func resolve(f *config.Flags) (*Run, error) {
+	for _, k := range config.Unknown(os.Environ()) {
+		fmt.Fprintf(os.Stderr, "bfcl: warning: %s is not a setting of bfcl (see README); ignored\n", k)
+	}
+	rc, err := f.Resolve(config.ModuleRootBase)
+	if err != nil {
+		return nil, err
+	}
+	if len(rc.Models) != 1 {
+		return nil, fmt.Errorf("the suites run one model at a time, not %d (%s)", len(rc.Models), f.String(config.Model))
+	}
+	h, err := harness.FromConfig(rc, rc.Models[0])
+	if err != nil {
+		return nil, err
+	}
+	run := &Run{Harness: h}
+	sp := f.Selection(rc.Base, "all")
+	if len(sp.Categories) > 0 || len(sp.IDs) > 0 || sp.RunIDs != "" {
+		if run.Selection, err = sp.Resolve(h.Config().Source); err != nil {
+			return nil, err
+		}
+	}
+	return run, nil
+}
+
+// ReportEntryName names the report entry every spec attaches; the suite's
+// ReportAfterSuite collects them (across parallel processes) to know which
+// categories ran.
+const ReportEntryName = "bfcl-outcome"
+
+// Outcome is what a spec records for the reporter.
+type Outcome struct {
+	Category string `json:"category"`
+	ID       string `json:"id"`
+	Valid    bool   `json:"valid"`
+}
+
+// RunSpec is the body of every generated spec: run the entry, record the
+// outcome, and fail with a diagnostic a person can act on when the model
+// got it wrong. Categories without a checker skip with the reason.
+func RunSpec(ctx ginkgo.SpecContext, cat, id string) {
+	run, err := Shared()
+	if err != nil {
+		ginkgo.Fail(err.Error())
+	}
+	out, err := run.Harness.Run(ctx, cat, id)
+	if errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable) {
+		ginkgo.Skip(err.Error())
+	}
+	if err != nil {
+		ginkgo.Fail(fmt.Sprintf("%s: could not run the entry: %v", id, err))
+	}
+	ginkgo.AddReportEntry(ReportEntryName, Outcome{Category: cat, ID: id, Valid: out.Verdict.Valid}, ginkgo.ReportEntryVisibilityNever)
+	if run.Harness.Config().Model.Provider == "gold" {
+		if reason, known := gold.KnownFailure(id); known {
+			if out.Verdict.Valid {
+				ginkgo.Fail(fmt.Sprintf("%s: listed as a ground truth that upstream's checker rejects (%s), but it passed: update gold.KnownFailures", id, reason))
+			}
+			return
+		}
+	}
+	if !out.Verdict.Valid {
+		ginkgo.Fail(Diagnose(out.Verdict))
+	}
+}
+
+// Diagnose renders a failed verdict for a person: what the checker
+// expected, what came back, where.
+func Diagnose(v verdict.Verdict) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s failed: %s\n", v.ID, v.ErrorType)
+	for _, e := range v.Errors {
+		fmt.Fprintf(&b, "  - %s\n", e)
+	}
+	for _, f := range v.Detail {
+		js, err := marshalPlain(f.Value)
+		if err != nil {
+			continue
+		}
+		s := string(js)
+		if len(s) > 2000 {
+			s = s[:2000] + "…"
+		}
+		fmt.Fprintf(&b, "  %s: %s\n", f.Key, s)
+	}
+	return b.String()
+}
+
+// marshalPlain is JSON without HTML escaping (a terminal is not a page).
+func marshalPlain(v any) ([]byte, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+}
+
+// ranCategories lists the categories of which at least one spec ran (across
+// parallel processes).
+func ranCategories(r types.Report) ([]category.Category, error) {
+	seen := map[category.Category]bool{}
+	for _, sr := range r.SpecReports {
+		for _, e := range sr.ReportEntries {
+			if e.Name != ReportEntryName {
+				continue
+			}
+			var o Outcome
+			if raw, ok := e.Value.GetRawValue().(Outcome); ok {
+				o = raw // same process
+			} else if err := json.Unmarshal([]byte(e.Value.AsJSON), &o); err != nil {
+				return nil, fmt.Errorf("report entry of %s: %w", sr.FullText(), err)
+			}
+			seen[category.Category(o.Category)] = true
+		}
+	}
+	cats := make([]category.Category, 0, len(seen))
+	for c := range seen {
+		cats = append(cats, c)
+	}
+	return category.SortCanonical(cats), nil
+}
+
+// Finish is the suites' ReportAfterSuite body: it scores the categories
+// that ran from their result files (the same code as `bfcl evaluate`),
+// refreshes the score folder's CSVs and summary, and prints the table.
+func Finish(r types.Report) {
+	run, err := Shared()
+	if err != nil {
+		fmt.Fprintln(ginkgo.GinkgoWriter, "bfcl: no report:", err)
+		return
+	}
+	cats, err := ranCategories(r)
+	if err != nil {
+		ginkgo.Fail(err.Error())
+	}
+	if len(cats) == 0 {
+		return
+	}
+	rows, err := run.Harness.WriteScores(cats)
+	if err != nil {
+		ginkgo.Fail("bfcl: writing scores: " + err.Error())
+	}
+	cfg := run.Harness.Config()
+	fmt.Fprintf(os.Stdout, "\nBFCL v4 scores (score folder %s; this run: %s)\n", cfg.ScoreDir, cfg.Model.Name)
+	if err := report.WriteTable(os.Stdout, rows); err != nil {
+		ginkgo.Fail(err.Error())
+	}
+}
