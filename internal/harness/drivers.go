@@ -123,6 +123,7 @@ func (inferProducer) produce(ctx context.Context, h *Harness, e *dataset.Entry) 
 		MaxTokens:       m.MaxTokens,
 		Seed:            m.Seed,
 		UnderscoreToDot: m.UnderscoreToDot,
+		Handler:         m.Handler, // models.yaml handler: / upstream:
 		NewExecutor:     h.cfg.NewExecutor,
 		IncludeInputLog: h.cfg.IncludeInputLog,
 		ExcludeStateLog: h.cfg.ExcludeStateLog,
