@@ -15,6 +15,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/models"
+	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/testenv"
 )
@@ -209,9 +210,18 @@ var _ = Describe("`bfcl evaluate` on folders named after upstream registry entri
 		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats,
 			Models: append(folders, "unknown-qwen")})
 		Expect(err).NotTo(HaveOccurred())
-		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats,
+		rows, err := evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats,
 			Models: []string{"control"}, Mode: "fc"})
 		Expect(err).NotTo(HaveOccurred())
+		// The leaderboard rows name a registry folder as upstream's leaderboard does.
+		infos := map[string]report.ModelInfo{}
+		for _, r := range rows {
+			infos[r.Model.Name] = r.Model
+		}
+		Expect(infos["Qwen_Qwen3-8B-FC"].DisplayName).To(Equal("Qwen3-8B (FC)"))
+		Expect(infos["Qwen_Qwen3-8B-FC"].Org).To(Equal("Qwen"))
+		Expect(infos["Qwen_Qwen3-8B-FC"].URL).To(HavePrefix("https://"))
+		Expect(infos["unknown-qwen"].DisplayName).To(Equal("unknown-qwen"))
 		for _, c := range cats {
 			wantCorrect, wantTotal, wantFailed := scoreFile(filepath.Join(scoreRoot, "control", filepath.FromSlash(c.ScorePath())))
 			Expect(wantCorrect).To(BeNumerically(">", wantTotal/2), "control %s", c)
