@@ -6,7 +6,9 @@
 // It follows upstream's OpenAICompletionsHandler (FC mode: each call is a
 // {name: "<JSON arguments>"} dict) and the default prompt-mode decoders of
 // bfcl_eval/model_handler/utils.py (Python via ast.parse, Java and
-// JavaScript via the tree-sitter based parsers). Decode failures are
+// JavaScript via the tree-sitter based parsers); with Options.Handler, the
+// decode_ast / decode_execute of any upstream handler class instead
+// (handlers.go: one decoder per decoding family). Decode failures are
 // returned as *pyval.Exception values whose text is Python's str(e) for the
 // exception upstream would raise, because eval_runner embeds that text in
 // its error messages.

@@ -14,26 +14,25 @@ import (
 // and local_inference/*.py at the pinned commit). Each is named after the
 // handler class that defines it.
 const (
-	FamilyPrompt      = "prompt"            // default_decode_*_prompting (OSSHandler and the prompt mode of the API handlers)
-	FamilyFCJSON      = "fc_json"           // OpenAICompletionsHandler FC: [{name: "<JSON arguments>"}]
-	FamilyFCDict      = "fc_dict"           // Nova, Arch, MistralFC, PhiFC, Granite3FC, Gemini FC: [{name: {arguments}}] as stored
-	FamilyToolCall    = "tool_call_json"    // QwenFCHandler: <tool_call>\n{"name", "arguments"}\n</tool_call> blocks
-	FamilyXLAM        = "xlam_json"         // SalesforceQwenHandler: a JSON list of {"name", "arguments"}
-	FamilyGeminiTool  = "gemini_tool_code"  // GeminiHandler prompt: ```tool_code fences around Python calls
-	FamilyHammer      = "hammer_json"       // HammerHandler: JSON {"name", "arguments"} list, fences removed
-	FamilyFalcon      = "falcon_tool_call"  // Falcon3FCHandler: the first <tool_call> block
-	FamilyCohere      = "cohere"            // CohereHandler: [{"tool_name", "parameters"}]
-	FamilyNameArgs    = "name_arguments"    // MiningHandler / DMCitoHandler: [{"name", "arguments"}] as stored
-	FamilyLlama31     = "llama_3_1_json"    // LlamaHandler_3_1: <|python_tag|> JSON with "parameters"
-	FamilyPhiPrompt   = "phi_prompt"        // PhiHandler: ```json / ```python prefixes
-	FamilyNemotron    = "nemotron_toolcall" // NemotronHandler: <TOOLCALL>...</TOOLCALL>
-	FamilyGorilla     = "gorilla"           // GorillaHandler
-	FamilyFuncGemma   = "functiongemma"     // FunctionGemmaHandler
-	FamilyGraniteFC   = "granite_function_call"
-	FamilyGLM         = "glm"        // GLMHandler: name line, JSON arguments line
-	FamilyMiniCPMFC   = "minicpm_fc" // MiniCPMFCHandler: <|tool_call_start|> Python calls
-	FamilyThinkAgent  = "think_agent"
-	familyUnsupported = ""
+	FamilyPrompt     = "prompt"            // default_decode_*_prompting (OSSHandler and the prompt mode of the API handlers)
+	FamilyFCJSON     = "fc_json"           // OpenAICompletionsHandler FC: [{name: "<JSON arguments>"}]
+	FamilyFCDict     = "fc_dict"           // Nova, Arch, MistralFC, PhiFC, Granite3FC, Gemini FC: [{name: {arguments}}] as stored
+	FamilyToolCall   = "tool_call_json"    // QwenFCHandler: <tool_call>\n{"name", "arguments"}\n</tool_call> blocks
+	FamilyXLAM       = "xlam_json"         // SalesforceQwenHandler: a JSON list of {"name", "arguments"}
+	FamilyGeminiTool = "gemini_tool_code"  // GeminiHandler prompt: ```tool_code fences around Python calls
+	FamilyHammer     = "hammer_json"       // HammerHandler: JSON {"name", "arguments"} list, fences removed
+	FamilyFalcon     = "falcon_tool_call"  // Falcon3FCHandler: the first <tool_call> block
+	FamilyCohere     = "cohere"            // CohereHandler: [{"tool_name", "parameters"}]
+	FamilyNameArgs   = "name_arguments"    // MiningHandler / DMCitoHandler: [{"name", "arguments"}] as stored
+	FamilyLlama31    = "llama_3_1_json"    // LlamaHandler_3_1: <|python_tag|> JSON with "parameters"
+	FamilyPhiPrompt  = "phi_prompt"        // PhiHandler: ```json / ```python prefixes
+	FamilyNemotron   = "nemotron_toolcall" // NemotronHandler: <TOOLCALL>...</TOOLCALL>
+	FamilyGorilla    = "gorilla"           // GorillaHandler
+	FamilyFuncGemma  = "functiongemma"     // FunctionGemmaHandler
+	FamilyGraniteFC  = "granite_function_call"
+	FamilyGLM        = "glm"        // GLMHandler: name line, JSON arguments line
+	FamilyMiniCPMFC  = "minicpm_fc" // MiniCPMFCHandler: <|tool_call_start|> Python calls
+	FamilyThinkAgent = "think_agent"
 )
 
 // Handler is one upstream handler class as the evaluator uses it: its
