@@ -675,6 +675,23 @@ func (p *parser) primary() Expr {
 	}
 }
 
+// checkUnpackingAssign raises CPython 3.12's error for "*a=1" / "**a=1"
+// in a call: an unpacked argument followed by "=" and an expression.
+func (p *parser) checkUnpackingAssign(star *token, msg string) {
+	if !p.isOp("=") {
+		return
+	}
+	save := p.i
+	ok := p.probe(func() {
+		p.advance()
+		p.expression()
+	})
+	p.i = save
+	if ok {
+		p.failMsg(msg, star.line)
+	}
+}
+
 func (p *parser) call(fn Expr) Expr {
 	p.advance() // (
 	c := &Call{Func: fn}
@@ -693,11 +710,13 @@ func (p *parser) call(fn Expr) Expr {
 			if seenStarStar {
 				p.failMsg("iterable argument unpacking follows keyword argument unpacking", t.line)
 			}
+			p.checkUnpackingAssign(t, "cannot assign to iterable argument unpacking")
 			last = &Starred{Span{t.start, p.prevEnd()}, x}
 			c.Args = append(c.Args, last)
 		case t.kind == tkOp && t.op == "**":
 			p.advance()
 			x := p.expression()
+			p.checkUnpackingAssign(t, "cannot assign to keyword argument unpacking")
 			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, "", x})
 			seenStarStar = true
 			last = x
@@ -712,7 +731,7 @@ func (p *parser) call(fn Expr) Expr {
 			p.advance()
 			p.advance()
 			if p.isOp(",") || p.isOp(")") {
-				p.fail()
+				p.failMsg("expected argument value expression", t.line)
 			}
 			x := p.expression()
 			if p.isKw("for") {
