@@ -104,7 +104,7 @@ func cmdGenerate(args []string) error {
 	}
 	if len(rows) > 0 {
 		fmt.Fprintf(os.Stdout, "BFCL v4 scores (score folder %s)\n", rc.ScoreDir)
-		if err := report.WriteTable(os.Stdout, rows); err != nil {
+		if err := report.WriteTableOf(os.Stdout, rows, ranCategories(ran)); err != nil {
 			return err
 		}
 	}
@@ -145,7 +145,7 @@ func cmdEvaluate(args []string) error {
 		return err
 	}
 	o := evaluate.Options{Source: src, ResultRoot: rc.ResultDir, ScoreRoot: rc.ScoreDir, Categories: cats,
-		Registry: rc.Registry, Log: os.Stderr}
+		Registry: rc.Registry, Log: os.Stderr, Report: true}
 	if _, _, set := f.Lookup(config.Model); set {
 		o.Models = f.List(config.Model)
 	}
@@ -177,8 +177,23 @@ func cmdEvaluate(args []string) error {
 	if err := report.WriteTable(os.Stdout, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "evaluated in %.2fs; score files, CSVs and summary.json in %s\n", time.Since(start).Seconds(), rc.ScoreDir)
+	fmt.Fprintf(os.Stderr, "evaluated in %.2fs; score files, CSVs, summary.json and report.html in %s\n", time.Since(start).Seconds(), rc.ScoreDir)
 	return nil
+}
+
+// ranCategories is the union of the categories a run ran.
+func ranCategories(ran []harness.Ran) []category.Category {
+	seen := map[category.Category]bool{}
+	var out []category.Category
+	for _, r := range ran {
+		for _, c := range r.Cats {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return category.SortCanonical(out)
 }
 
 func orAll(cats []string) []string {

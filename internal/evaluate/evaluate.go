@@ -20,12 +20,14 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/stats"
 	"github.com/bfcl-go/bfcl/internal/upstream"
 	"github.com/bfcl-go/bfcl/internal/verdict"
 )
@@ -62,6 +64,8 @@ type Options struct {
 	// Notes are extra facts per model folder for summary.json (which
 	// services a live run used).
 	Notes map[string]map[string]string
+	// Report also writes the HTML report (report.html) next to the CSVs.
+	Report bool
 }
 
 var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
@@ -151,7 +155,14 @@ func Run(o Options) ([]report.Row, error) {
 			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", j.model, j.cat, 100*s.Accuracy, s.Correct, s.Total)
 		}
 	}
-	return RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
+	rows, err := RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
+	if err != nil || !o.Report {
+		return rows, err
+	}
+	if _, err := htmlreport.Write(htmlreport.Options{ScoreDir: o.ScoreRoot, ResultDir: o.ResultRoot, Source: o.Source}); err != nil {
+		return rows, fmt.Errorf("evaluate: scores written, but the HTML report failed: %w", err)
+	}
+	return rows, nil
 }
 
 // Configuration says how one result folder is decoded and checked, and
@@ -375,7 +386,8 @@ func RefreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *model
 }
 
 // Rows computes the leaderboard rows of the score root without writing
-// anything.
+// anything, each with its 95 % intervals (report.AddIntervals, default
+// bootstrap options).
 func Rows(scoreRoot string, usage map[string]*report.Usage, reg *models.Registry) ([]report.Row, error) {
 	all, err := report.ReadScoreDir(scoreRoot)
 	if err != nil {
@@ -397,6 +409,9 @@ func Rows(scoreRoot string, usage map[string]*report.Usage, reg *models.Registry
 			return nil, err
 		}
 		rows = append(rows, row)
+	}
+	if err := report.AddIntervals(rows, stats.Options{}); err != nil {
+		return nil, err
 	}
 	return rows, nil
 }
@@ -425,7 +440,8 @@ func modelInfo(dir string, reg *models.Registry) report.ModelInfo {
 	info := report.ModelInfo{Name: dir, DisplayName: dir}
 	if e, ok := upstream.ByFolder(dir); ok {
 		// A folder named after an upstream registry entry is reported as
-		// upstream's leaderboard does; a models.yaml entry below overrides.
+		// upstream's leaderboard does; a models.yaml entry of the folder
+		// replaces all of it.
 		info.DisplayName, info.URL, info.Org, info.License = e.DisplayName, e.URL, e.Org, e.License
 		info.InputPrice, info.OutputPrice = e.InputPrice, e.OutputPrice
 	}
@@ -436,6 +452,7 @@ func modelInfo(dir string, reg *models.Registry) report.ModelInfo {
 		if results.ModelDir(m.Name) != dir {
 			continue
 		}
+		info = report.ModelInfo{Name: dir}
 		mode := "FC"
 		if m.Mode == "prompt" {
 			mode = "Prompt"
