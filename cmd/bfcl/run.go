@@ -152,6 +152,7 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 var evaluateSettings = []*config.Setting{
 	config.Model, config.TestCategory, config.ResultDir, config.ScoreDir, config.DataDir, config.ModelsFile,
 	config.Mode, config.UnderscoreToDot, config.PartialEval, config.StrictIrrelevance,
+	config.Handler, config.UpstreamAlias, // cmd/bfcl/upstream.go
 }
 
 func cmdEvaluate(args []string) error {
@@ -201,6 +202,9 @@ func cmdEvaluate(args []string) error {
 		return err
 	}
 	if o.StrictIrrelevance, _, err = f.Bool(config.StrictIrrelevance); err != nil {
+		return err
+	}
+	if err := applyUpstream(f, &o); err != nil {
 		return err
 	}
 	start := time.Now()

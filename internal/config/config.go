@@ -97,13 +97,18 @@ var (
 		Usage: "score only the entries present in each result file"}
 	StrictIrrelevance = &Setting{Name: "strict-irrelevance", Env: "BFCL_STRICT_IRRELEVANCE", Kind: Bool,
 		Usage: "NOT the official score: also fail multi-turn turns without ground truth where the model still called a function"}
+	Handler = &Setting{Name: "handler", Env: "BFCL_HANDLER",
+		Usage: "upstream handler class whose decoders read the results, e.g. QwenFCHandler (default: the model entry's, else the upstream registry entry of the folder; see `bfcl models --upstream`)"}
+	UpstreamAlias = &Setting{Name: "alias", Env: "BFCL_UPSTREAM_ALIASES", Kind: List,
+		Usage: "folder=registry-name: score a result folder with the configuration of that upstream registry entry (comma-separated)"}
 )
 
 // All lists every setting, in the README's order.
 func All() []*Setting {
 	return []*Setting{Model, ModelsFile, DataDir, ResultDir, ScoreDir, Rerun, Temperature, Concurrency,
 		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedURL, EmbedModel,
-		WebSearch, WebSearchAllowPrivate, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance}
+		WebSearch, WebSearchAllowPrivate, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
+		Handler, UpstreamAlias}
 }
 
 // Flags holds the settings a command registered and what its command line

@@ -128,6 +128,7 @@ func (h *Harness) inferOptions(e *dataset.Entry) infer.Options {
 		MaxTokens:       m.MaxTokens,
 		Seed:            m.Seed,
 		UnderscoreToDot: m.UnderscoreToDot,
+		Handler:         m.Handler, // models.yaml handler: / upstream:
 		NewExecutor:     h.cfg.NewExecutor,
 		IncludeInputLog: h.cfg.IncludeInputLog,
 		ExcludeStateLog: h.cfg.ExcludeStateLog,

@@ -62,6 +62,10 @@ type Options struct {
 	MaxTokens       int
 	Seed            *int64
 	UnderscoreToDot bool
+	// Handler is the upstream handler class whose decode_execute reads the
+	// model's answers between steps (decode.Options.Handler); "" is the
+	// default decoder of Mode.
+	Handler string
 	// NewExecutor returns the model-side executor of a multi-turn or agentic
 	// entry. Required for those entries.
 	NewExecutor func(e *dataset.Entry) (Executor, error)
@@ -136,7 +140,7 @@ func (fcStyle) assistant(r driver.Response) driver.Message {
 	return driver.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls, Reasoning: r.Reasoning, Replay: r.Replay}
 }
 func (fcStyle) decode(res json.RawMessage, o Options) ([]string, error) {
-	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModeFC, UnderscoreToDot: o.UnderscoreToDot})
+	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModeFC, UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler})
 }
 func (fcStyle) results(r driver.Response, _ []string, out []string) []driver.Message {
 	var msgs []driver.Message
@@ -170,10 +174,10 @@ func (promptStyle) assistant(r driver.Response) driver.Message {
 	m.Reasoning, m.Replay = r.Reasoning, r.Replay
 	return m
 }
-func (promptStyle) decode(res json.RawMessage, _ Options) ([]string, error) {
+func (promptStyle) decode(res json.RawMessage, o Options) ([]string, error) {
 	// Upstream decodes execution in the Python format without the tag, for
 	// every prompt configuration.
-	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModePrompt})
+	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModePrompt, Handler: o.Handler})
 }
 func (promptStyle) results(_ driver.Response, calls, out []string) []driver.Message {
 	return []driver.Message{prompt.ExecutionResultsMessage(out, calls)}

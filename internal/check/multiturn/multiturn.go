@@ -38,6 +38,9 @@ type Options struct {
 	ModelName       string
 	Mode            string // "fc" or "prompt"; "" detects per step
 	UnderscoreToDot bool
+	// Handler is the upstream handler class whose decode_execute reads the
+	// steps (decode.Options.Handler); "" is the default decoder of Mode.
+	Handler string
 	// LongContext is the pristine long-context data; each entry works on a
 	// clone of it.
 	LongContext *longcontext.Data
@@ -104,7 +107,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	if err := json.Unmarshal(rec.Result, &rawTurns); err != nil {
 		return Result{}, err
 	}
-	dopts := decode.Options{Mode: o.Mode, UnderscoreToDot: o.UnderscoreToDot}
+	dopts := decode.Options{Mode: o.Mode, UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler}
 	decoded := make([][][]string, len(rawTurns))
 	for t, rt := range rawTurns {
 		decoded[t] = [][]string{}
