@@ -872,7 +872,7 @@ func sbDateTimeMax() time.Time { return time.Date(9999, 12, 31, 23, 59, 59, 9999
 func sbStrptime(v pyval.Value, format string) (time.Time, error) {
 	s, ok := v.(pyval.Str)
 	if !ok {
-		return time.Time{}, pyval.NewTypeError("strptime() argument 1 must be str, not %s", v.TypeName())
+		return time.Time{}, pyval.NewTypeError("strptime() argument 1 must be str, not %s", pyval.ArgTypeName(v))
 	}
 	re, err := sbStrptimeRegexp(format)
 	if err != nil {

@@ -403,6 +403,14 @@ var _ = Describe("TradingBot", func() {
 		}
 	})
 
+	It("names a non-str date's type as CPython's argument parser does: None as None", func() {
+		for v, want := range map[pyval.Value]string{pyval.None: "None", pyval.Int(5): "int", pyval.Float(2.5): "float", pyval.NewList(pyval.Int(1)): "list"} {
+			_, err := sbStrptime(v, "%Y-%m-%d")
+			Expect(err).To(MatchError("strptime() argument 1 must be str, not " + want))
+			Expect(pyval.IsException(err, "TypeError")).To(BeTrue())
+		}
+	})
+
 	It("returns the long-context watch list as a list ending in Ellipsis", func() {
 		t := sbLoaded(cls, nil, true)
 		sbCall(cls, t, "trading_login", "username", pyval.Str("u"), "password", pyval.Str("p"))

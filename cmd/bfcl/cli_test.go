@@ -276,10 +276,34 @@ var _ = Describe("the bfcl binary", Label("e2e"), func() {
 		runCase("results-reference")
 	})
 
-	It("test-categories, models and version print their tables", func() {
+	It("test-categories, models (ours and upstream's) and version print their tables", func() {
 		runCase("test-categories")
 		runCase("models")
+		runCase("models-upstream")
 		runCase("version")
+	})
+
+	It("report writes one HTML file, and names a missing score folder", func() {
+		w := runCase("report")
+		b, err := os.ReadFile(filepath.Join(w, "out", "r.html"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).To(HavePrefix("<!DOCTYPE html>"))
+		Expect(filepath.Join(w, "score", "report.html")).To(BeAnExistingFile(), "generate writes it next to the CSVs too")
+		runCase("report-missing")
+	})
+
+	It("repeats, turns, turns --isolated and compare summarise what generate wrote", func() {
+		w := runCase("repeats")
+		Expect(filepath.Join(w, "result_repeat_2", "gold", "non_live", "BFCL_v4_simple_javascript_result.json")).To(BeAnExistingFile())
+		runCase("turns")
+		w = runCase("turns-isolated")
+		Expect(ids(results.Path(filepath.Join(w, "result_turn_isolated"), "gold", category.MultiTurnBase))).To(HaveLen(4), "one record per turn")
+		Expect(filepath.Join(w, "score")).NotTo(BeADirectory(), "the turn-isolated mode writes no official score")
+		runCase("compare")
+	})
+
+	It("exec prints results and states for call strings", func() {
+		runCase("exec")
 	})
 
 	It("does not link Ginkgo into the command", func() {
@@ -295,7 +319,8 @@ func sameTrees(a, b string) {
 		var out []string
 		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			Expect(err).NotTo(HaveOccurred())
-			if !d.IsDir() {
+			// report.html is a view of the tree (its title names the folder)
+			if !d.IsDir() && d.Name() != "report.html" {
 				rel, _ := filepath.Rel(root, p)
 				out = append(out, rel)
 			}
@@ -353,6 +378,8 @@ var _ = Describe("one writer", Label("e2e", "reference"), func() {
 		eval("gpt-oss-replay")
 		eval("glyphh-replay")
 		sameTrees(filepath.Join(w, "gen"), filepath.Join(w, "eval"))
+		Expect(filepath.Join(w, "gen", "report.html")).To(BeAnExistingFile(), "generate writes the report")
+		Expect(filepath.Join(w, "eval", "report.html")).To(BeAnExistingFile(), "evaluate writes the report")
 		// and the trees hold failures with upstream's details
 		b, err := os.ReadFile(filepath.Join(w, "eval", "gpt-oss-replay", "multi_turn", "BFCL_v4_multi_turn_base_score.json"))
 		Expect(err).NotTo(HaveOccurred())

@@ -81,7 +81,11 @@ func cmdTestCategories(args []string) error {
 func cmdModels(args []string) error {
 	fs := flag.NewFlagSet("models", flag.ContinueOnError)
 	f := config.Register(fs, "", config.ModelsFile)
+	listUpstream := upstreamModelsFlag(fs) // --upstream (cmd/bfcl/upstream.go)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if done, err := listUpstream(); done {
 		return err
 	}
 	rc, err := f.Resolve(config.WorkingDir)

@@ -7,8 +7,12 @@
 //	bfcl generate --model M[,M...] --test-category C [--ids ID,...|--run-ids[=FILE]]
 //	bfcl evaluate --model M --result-dir D --score-dir S --test-category C
 //	bfcl scores [--score-dir S]     print the score table
+//	bfcl compare A B [C ...]        paired comparison of runs (McNemar, bootstrap), ranking
+//	bfcl repeats [--score-dir S]    run-to-run variation over repeats (mean, std, pass^k, pass@k, noise floor)
+//	bfcl turns [--score-dir S]      multi-turn turn-level diagnostics (not part of the official score)
 //	bfcl results [--result-dir R]   list result folders
 //	bfcl version                    version and pinned upstream commit
+//	bfcl report --score-dir S [--result-dir R] [-o report.html]   write the HTML report
 //	bfcl exec                       execute call strings on the simulated backends (JSON Lines on stdin)
 package main
 
@@ -18,6 +22,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	"github.com/bfcl-go/bfcl/internal/config"
 )
 
 var verbs = map[string]func(args []string) error{
@@ -27,9 +33,13 @@ var verbs = map[string]func(args []string) error{
 	"generate":        cmdGenerate,
 	"evaluate":        cmdEvaluate,
 	"scores":          cmdScores,
+	"compare":         cmdCompare,
+	"repeats":         cmdRepeats,
+	"turns":           cmdTurns,
 	"results":         cmdResults,
 	"version":         cmdVersion,
 	"exec":            cmdExec,
+	"report":          cmdReport,
 }
 
 func usage() {
@@ -42,9 +52,13 @@ verbs:
   generate          run a model on test categories and store its results (resumable)
   evaluate          score result files (ours or upstream's) without calling any model
   scores            print the score table of a score folder
+  compare           is A better than B? per-category McNemar tests, bootstrap intervals, ranking
+  repeats           run-to-run variation of repeated runs: mean, std, pass^k, pass@k, flips, noise floor
+  turns             multi-turn turn accuracy and first-failing-turn distribution (diagnostics only)
   results           list the model folders of a result folder
   version           print the version and the pinned upstream commit
   exec              execute call strings on the simulated backends (see README)
+  report            write the HTML report of a score folder (one self-contained file)
 
 Run "bfcl <verb> -h" for the flags of a verb.
 `)
@@ -67,6 +81,9 @@ func main() {
 	// Scoring allocates many short-lived values; trading memory for fewer
 	// collections makes `evaluate` markedly faster.
 	debug.SetGCPercent(400)
+	for _, k := range config.Unknown(os.Environ()) {
+		fmt.Fprintf(os.Stderr, "bfcl: warning: %s is not a setting of bfcl (see README, \"Picking a model\"); ignored\n", k)
+	}
 	if err := f(os.Args[2:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return

@@ -16,6 +16,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/harness"
 	"github.com/bfcl-go/bfcl/internal/report"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/turniso"
 )
 
 // errUsage marks a command-line mistake (exit status 2).
@@ -53,6 +55,7 @@ var generateSettings = []*config.Setting{
 	config.ResultDir, config.ScoreDir, config.Rerun, config.Temperature, config.Concurrency,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
+	config.Repeats, config.TurnIsolated,
 }
 
 func cmdGenerate(args []string) error {
@@ -67,6 +70,27 @@ func cmdGenerate(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	for k := 1; k <= rc.Repeats; k++ {
+		run := *rc
+		if run.ResultDir, run.ScoreDir, err = results.RepeatRoots(rc.ResultDir, rc.ScoreDir, k); err != nil {
+			return err
+		}
+		if rc.Repeats > 1 {
+			fmt.Fprintf(os.Stderr, "repeat %d of %d: results in %s\n", k, rc.Repeats, run.ResultDir)
+		}
+		if err := generateOnce(ctx, f, &run); err != nil {
+			return err
+		}
+	}
+	if rc.Repeats > 1 {
+		fmt.Fprintf(os.Stderr, "%d repeats done; bfcl repeats --score-dir %s summarises them\n", rc.Repeats, rc.ScoreDir)
+	}
+	return nil
+}
+
+// generateOnce runs every model of rc on the selection once and scores
+// what ran (the official scores, or the turn-isolated diagnostic).
+func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 	var ran []harness.Ran
 	var failure error
 	for _, m := range rc.Models {
@@ -97,6 +121,20 @@ func cmdGenerate(args []string) error {
 			break
 		}
 	}
+	if rc.TurnIsolated {
+		src, err := rc.Source()
+		if err != nil {
+			return err
+		}
+		for _, r := range ran {
+			m := r.H.Config().Model
+			fmt.Fprintf(os.Stdout, "Turn-isolated multi-turn diagnostic (not an official score; records in %s)\n", turniso.IsolatedRoot(rc.ResultDir))
+			if err := isolatedTurns(src, rc.ResultDir, rc.ScoreDir, m.Name, m.Mode, m.UnderscoreToDot, false); err != nil {
+				return err
+			}
+		}
+		return failure
+	}
 	// What did run is scored, also when the run stopped early.
 	rows, err := harness.WriteScores(ran)
 	if err != nil {
@@ -104,7 +142,7 @@ func cmdGenerate(args []string) error {
 	}
 	if len(rows) > 0 {
 		fmt.Fprintf(os.Stdout, "BFCL v4 scores (score folder %s)\n", rc.ScoreDir)
-		if err := report.WriteTable(os.Stdout, rows); err != nil {
+		if err := report.WriteTableOf(os.Stdout, rows, ranCategories(ran)); err != nil {
 			return err
 		}
 	}
@@ -114,6 +152,7 @@ func cmdGenerate(args []string) error {
 var evaluateSettings = []*config.Setting{
 	config.Model, config.TestCategory, config.ResultDir, config.ScoreDir, config.DataDir, config.ModelsFile,
 	config.Mode, config.UnderscoreToDot, config.PartialEval, config.StrictIrrelevance,
+	config.Handler, config.UpstreamAlias, // cmd/bfcl/upstream.go
 }
 
 func cmdEvaluate(args []string) error {
@@ -144,7 +183,7 @@ func cmdEvaluate(args []string) error {
 		return err
 	}
 	o := evaluate.Options{Source: src, ResultRoot: rc.ResultDir, ScoreRoot: rc.ScoreDir, Categories: cats,
-		Registry: rc.Registry, Log: os.Stderr}
+		Registry: rc.Registry, Log: os.Stderr, Report: true}
 	if _, _, set := f.Lookup(config.Model); set {
 		o.Models = f.List(config.Model)
 	}
@@ -165,6 +204,9 @@ func cmdEvaluate(args []string) error {
 	if o.StrictIrrelevance, _, err = f.Bool(config.StrictIrrelevance); err != nil {
 		return err
 	}
+	if err := applyUpstream(f, &o); err != nil {
+		return err
+	}
 	start := time.Now()
 	rows, err := evaluate.Run(o)
 	if err != nil {
@@ -173,8 +215,23 @@ func cmdEvaluate(args []string) error {
 	if err := report.WriteTable(os.Stdout, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "evaluated in %.2fs; score files, CSVs and summary.json in %s\n", time.Since(start).Seconds(), rc.ScoreDir)
+	fmt.Fprintf(os.Stderr, "evaluated in %.2fs; score files, CSVs, summary.json and report.html in %s\n", time.Since(start).Seconds(), rc.ScoreDir)
 	return nil
+}
+
+// ranCategories is the union of the categories a run ran.
+func ranCategories(ran []harness.Ran) []category.Category {
+	seen := map[category.Category]bool{}
+	var out []category.Category
+	for _, r := range ran {
+		for _, c := range r.Cats {
+			if !seen[c] {
+				seen[c] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return category.SortCanonical(out)
 }
 
 func orAll(cats []string) []string {

@@ -85,6 +85,10 @@ var (
 		Usage: "web-search provider: serpapi | duckduckgo | offline:<dir> | off (default serpapi when SERPAPI_API_KEY is set)"}
 	WebSearchAllowPrivate = &Setting{Name: "websearch-allow-private", Env: "BFCL_WEBSEARCH_ALLOW_PRIVATE", Kind: Bool,
 		Usage: "let web-search fetches reach loopback, private and link-local addresses (an internal search mirror); off: the model under test chooses the URLs"}
+	Repeats = &Setting{Name: "repeats", Env: "BFCL_REPEATS", Kind: Int, Default: "1",
+		Usage: "run every entry K times (repeat k >= 2 in <result-dir>_repeat_<k>, <score-dir>_repeat_<k>); bfcl repeats summarises them"}
+	TurnIsolated = &Setting{Name: "turn-isolated", Env: "BFCL_TURN_ISOLATED", Kind: Bool,
+		Usage: "NOT the official score: ask each multi-turn turn with the ground truth's history (records in <result-dir>_turn_isolated)"}
 	Mode = &Setting{Name: "mode", Env: "BFCL_MODE",
 		Usage: "fc or prompt (default: the model entry's; evaluate: else detected per record)"}
 	UnderscoreToDot = &Setting{Name: "underscore-to-dot", Env: "BFCL_UNDERSCORE_TO_DOT", Kind: Bool,
@@ -93,13 +97,18 @@ var (
 		Usage: "score only the entries present in each result file"}
 	StrictIrrelevance = &Setting{Name: "strict-irrelevance", Env: "BFCL_STRICT_IRRELEVANCE", Kind: Bool,
 		Usage: "NOT the official score: also fail multi-turn turns without ground truth where the model still called a function"}
+	Handler = &Setting{Name: "handler", Env: "BFCL_HANDLER",
+		Usage: "upstream handler class whose decoders read the results, e.g. QwenFCHandler (default: the model entry's, else the upstream registry entry of the folder; see `bfcl models --upstream`)"}
+	UpstreamAlias = &Setting{Name: "alias", Env: "BFCL_UPSTREAM_ALIASES", Kind: List,
+		Usage: "folder=registry-name: score a result folder with the configuration of that upstream registry entry (comma-separated)"}
 )
 
 // All lists every setting, in the README's order.
 func All() []*Setting {
 	return []*Setting{Model, ModelsFile, DataDir, ResultDir, ScoreDir, Rerun, Temperature, Concurrency,
 		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedURL, EmbedModel,
-		WebSearch, WebSearchAllowPrivate, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance}
+		WebSearch, WebSearchAllowPrivate, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
+		Handler, UpstreamAlias}
 }
 
 // Flags holds the settings a command registered and what its command line
@@ -362,7 +371,7 @@ func Unknown(environ []string) []string {
 
 // otherEnv are variables read elsewhere on purpose (test material, CI
 // services, the shard engine variables, opt-ins of single packages).
-var otherEnv = []string{"BFCL_REFERENCE_DIR", "BFCL_OLLAMA_URL", "BFCL_PROJECT_ROOT", "BFCL_SHARD", "BFCL_SHARD_COUNT"}
+var otherEnv = []string{"BFCL_REFERENCE_DIR", "BFCL_OLLAMA_URL", "BFCL_OLLAMA_MODEL", "BFCL_PROJECT_ROOT", "BFCL_SHARD", "BFCL_SHARD_COUNT"}
 
 // ErrNoModelsFile is returned when a model other than gold is asked for and
 // no registry exists.

@@ -100,6 +100,10 @@ var _ = Describe("precedence: default < models.yaml < environment < flag", func(
 		{s: config.IDs, get: str(config.IDs), def: "", env: "simple_python_1", flagVal: "simple_python_2"},
 		{s: config.RunIDs, get: str(config.RunIDs), def: "", env: "ids-env.json", flagVal: "ids-flag.json"},
 		{s: config.PartialEval, get: str(config.PartialEval), def: "", env: "true", flagVal: "false"},
+		{s: config.Repeats, get: func(_ *config.Flags, rc *config.Run) string { return itoa(rc.Repeats) }, def: "1", env: "3", flagVal: "2"},
+		{s: config.TurnIsolated, get: boolOf(func(r *config.Run) bool { return r.TurnIsolated }), def: "false", env: "1", flagVal: "false", wantEnv: "true", wantFlag: "false"},
+		{s: config.Handler, get: str(config.Handler), def: "", env: "QwenFCHandler", flagVal: "OpenAICompletionsHandler"},
+		{s: config.UpstreamAlias, get: str(config.UpstreamAlias), def: "", env: "a=b", flagVal: "c=d"},
 		{s: config.StrictIrrelevance, get: str(config.StrictIrrelevance), def: "", env: "true", flagVal: "false"},
 		// The model-level settings: the entry's value beats the default.
 		{s: config.Temperature, get: func(_ *config.Flags, rc *config.Run) string { return ftoa(rc.Models[0].Temperature) },

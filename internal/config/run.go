@@ -26,6 +26,8 @@ type Run struct {
 	Rerun        bool
 	InputLog     bool // --include-input-log
 	NoStateLog   bool // --exclude-state-log
+	TurnIsolated bool // --turn-isolated
+	Repeats      int  // --repeats (at least 1)
 	RequestCache string
 	Agentic      Agentic
 }
@@ -71,12 +73,21 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 	for _, b := range []struct {
 		s   *Setting
 		dst *bool
-	}{{Rerun, &r.Rerun}, {IncludeInputLog, &r.InputLog}, {ExcludeStateLog, &r.NoStateLog}} {
+	}{{Rerun, &r.Rerun}, {IncludeInputLog, &r.InputLog}, {ExcludeStateLog, &r.NoStateLog}, {TurnIsolated, &r.TurnIsolated}} {
 		v, _, err := f.Bool(b.s)
 		if err != nil {
 			return nil, err
 		}
 		*b.dst = v
+	}
+	r.Repeats = 1
+	if n, ok, err := f.Int(Repeats); err != nil {
+		return nil, err
+	} else if ok {
+		if n < 1 {
+			return nil, fmt.Errorf("repeats %d must be at least 1", n)
+		}
+		r.Repeats = n
 	}
 	r.RequestCache = requestCache(f.String(RequestCache))
 	r.Agentic = Agentic{Embedder: f.String(Embedder), EmbedURL: f.String(EmbedURL), EmbedModel: f.String(EmbedModel), WebSearch: f.String(WebSearch)}

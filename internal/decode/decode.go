@@ -6,7 +6,9 @@
 // It follows upstream's OpenAICompletionsHandler (FC mode: each call is a
 // {name: "<JSON arguments>"} dict) and the default prompt-mode decoders of
 // bfcl_eval/model_handler/utils.py (Python via ast.parse, Java and
-// JavaScript via the tree-sitter based parsers). Decode failures are
+// JavaScript via the tree-sitter based parsers); with Options.Handler, the
+// decode_ast / decode_execute of any upstream handler class instead
+// (handlers.go: one decoder per decoding family). Decode failures are
 // returned as *pyval.Exception values whose text is Python's str(e) for the
 // exception upstream would raise, because eval_runner embeds that text in
 // its error messages.
@@ -50,6 +52,11 @@ type Options struct {
 	// <TOOLCALL>...</TOOLCALL> (format-sensitivity configurations with
 	// tool_call_tag=True); AST decoding only, as upstream.
 	ToolCallTag bool
+	// Handler is the upstream handler class (e.g. "QwenFCHandler") whose
+	// decode_ast / decode_execute to reproduce; Mode then plays the part
+	// of its is_fc_model. "" keeps the default decoders chosen by Mode.
+	// An unknown class is an error (see CheckHandler).
+	Handler string
 }
 
 func (o Options) fc() bool { return o.Mode == "" || o.Mode == ModeFC }
@@ -88,6 +95,17 @@ func DecodeAST(raw json.RawMessage, opts Options) (pyval.Value, error) {
 
 // DecodeASTValue is DecodeAST for an already parsed result value.
 func DecodeASTValue(result pyval.Value, opts Options) (pyval.Value, error) {
+	if opts.Handler != "" {
+		h, err := handlerFor(opts)
+		if err != nil {
+			return nil, err
+		}
+		lang := opts.Language
+		if lang == "" {
+			lang = LangPython
+		}
+		return h.ast(result, opts.fc(), lang, opts.ToolCallTag)
+	}
 	if opts.fc() {
 		return decodeFC(result)
 	}
@@ -108,6 +126,13 @@ func DecodeExecute(raw json.RawMessage, opts Options) ([]string, error) {
 
 // DecodeExecuteValue is DecodeExecute for an already parsed result value.
 func DecodeExecuteValue(result pyval.Value, opts Options) ([]string, error) {
+	if opts.Handler != "" {
+		h, err := handlerFor(opts)
+		if err != nil {
+			return nil, err
+		}
+		return h.exec(result, opts.fc())
+	}
 	if opts.fc() {
 		return convertToFunctionCall(result)
 	}

@@ -19,7 +19,13 @@ func decodePromptAST(result pyval.Value, lang string, tag bool) (pyval.Value, er
 	if !ok {
 		return nil, pyval.NewAttributeError("'%s' object has no attribute 'strip'", typeName(result))
 	}
-	text := wrapBrackets(string(s))
+	return astParse(wrapBrackets(string(s)), lang, tag)
+}
+
+// astParse is upstream's ast_parse(text, language, has_tool_call_tag): the
+// parser of the return format, after taking the calls out of
+// <TOOLCALL>...</TOOLCALL> when tag is set.
+func astParse(text, lang string, tag bool) (pyval.Value, error) {
 	if tag {
 		var err error
 		if text, err = prompt.ExtractToolCall(text); err != nil {

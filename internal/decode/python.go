@@ -12,7 +12,7 @@ import (
 // or the calls of a list/tuple/set display (resolve_ast_call).
 func parsePythonCalls(text string) (pyval.Value, error) {
 	cleaned := strings.Trim(strings.TrimFunc(text, isPySpace), "'")
-	e, err := pyexpr.Parse(cleaned)
+	e, err := pyexpr.ParseAST(cleaned)
 	if err != nil {
 		return nil, astParseError(err)
 	}

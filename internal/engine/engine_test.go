@@ -61,6 +61,16 @@ var _ = Describe("executing call strings as upstream does", func() {
 		Expect(s.ExecuteOne("cat(file_name='b.txt')")).To(Equal(`{"file_content": "see my_model_eval_multi_turn_base_9_GorillaFileSystem_instance.ls() now"}`))
 	})
 
+	It("drops the white space between any name and a parenthesis inside string arguments, as the rewriting regex does", func() {
+		// gpt-oss-120b's create_ticket description in multi_turn_base_187
+		// ("travel expenses (Booking ID ...") is stored upstream as
+		// "expenses(Booking ID ...".
+		s := newSession("m_eval")
+		Expect(s.ExecuteOne("touch(file_name='b.txt')")).To(Equal("None"))
+		Expect(s.ExecuteOne("echo(content='my expenses (see ls  (x) and pwd\t()) end', file_name='b.txt')")).To(Equal("None"))
+		Expect(s.ExecuteOne("cat(file_name='b.txt')")).To(Equal(`{"file_content": "my expenses(see m_eval_multi_turn_base_9_GorillaFileSystem_instance.ls(x) and m_eval_multi_turn_base_9_GorillaFileSystem_instance.pwd()) end"}`))
+	})
+
 	It("names instances as upstream does", func() {
 		Expect(engine.InstanceName("openai/gpt-4o:latest.v1", "multi_turn_base_1", "TravelAPI")).To(Equal("openai_gpt_4o_latest_v1_multi_turn_base_1_TravelAPI_instance"))
 	})

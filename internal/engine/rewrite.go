@@ -10,7 +10,8 @@ import (
 // (multi_turn_utils.py): every identifier immediately followed (after
 // optional white space) by "(" and naming a public method of an involved
 // class becomes "<instance>.<name>", wherever it stands, inside string
-// literals included; the white space before "(" is dropped with it. It is
+// literals included; the white space before "(" is dropped with it, also
+// after a name that is not rewritten. It is
 // the regex \b([a-zA-Z_]\w*)\s*(?=\() applied with Python's Unicode \w, \s
 // and \b.
 func rewriteCalls(s string, owner map[string]string) string {
@@ -43,6 +44,12 @@ func rewriteCalls(s string, owner map[string]string) string {
 					b.WriteString(inst)
 					b.WriteByte('.')
 					b.WriteString(name)
+					last = k
+				} else if k > j {
+					// Any other name is replaced by itself, which drops
+					// the white space too ("expenses (ID" in a string
+					// argument becomes "expenses(ID").
+					b.WriteString(s[last:j])
 					last = k
 				}
 			}

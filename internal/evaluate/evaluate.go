@@ -20,12 +20,15 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/stats"
+	"github.com/bfcl-go/bfcl/internal/upstream"
 	"github.com/bfcl-go/bfcl/internal/verdict"
 )
 
@@ -43,6 +46,13 @@ type Options struct {
 	Mode string
 	// UnderscoreToDot forces the name mapping; nil takes the registry's.
 	UnderscoreToDot *bool
+	// Handler forces the upstream handler class whose decoders read the
+	// results (--handler); "" takes the model's (see Configuration).
+	Handler string
+	// Aliases maps result folders to entries of upstream's model registry
+	// (internal/upstream): such a folder is scored with that entry's
+	// configuration (--alias, $BFCL_UPSTREAM_ALIASES).
+	Aliases map[string]string
 	// Partial scores only the entries present in each result file (upstream's
 	// --partial-eval); otherwise a file with missing entries is an error.
 	Partial bool
@@ -54,6 +64,8 @@ type Options struct {
 	// Notes are extra facts per model folder for summary.json (which
 	// services a live run used).
 	Notes map[string]map[string]string
+	// Report also writes the HTML report (report.html) next to the CSVs.
+	Report bool
 }
 
 var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
@@ -86,7 +98,10 @@ func Run(o Options) ([]report.Row, error) {
 	}
 	var jobs []job
 	for _, model := range dirs {
-		opts := o.scoreOptions(model)
+		opts, err := o.scoreOptions(model)
+		if err != nil {
+			return nil, err
+		}
 		opts.LongContext = lc
 		files, err := resultFiles(filepath.Join(o.ResultRoot, model))
 		if err != nil {
@@ -140,25 +155,98 @@ func Run(o Options) ([]report.Row, error) {
 			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", j.model, j.cat, 100*s.Accuracy, s.Correct, s.Total)
 		}
 	}
-	return RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
+	rows, err := RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
+	if err != nil || !o.Report {
+		return rows, err
+	}
+	if _, err := htmlreport.Write(htmlreport.Options{ScoreDir: o.ScoreRoot, ResultDir: o.ResultRoot, Source: o.Source}); err != nil {
+		return rows, fmt.Errorf("evaluate: scores written, but the HTML report failed: %w", err)
+	}
+	return rows, nil
 }
 
-func (o Options) scoreOptions(model string) score.Options {
-	so := score.Options{ModelName: model, Mode: o.Mode, StrictIrrelevance: o.StrictIrrelevance}
+// Configuration says how one result folder is decoded and checked, and
+// where that came from.
+type Configuration struct {
+	Mode            string // "fc", "prompt", or "" (detected per record)
+	UnderscoreToDot bool
+	Handler         string // upstream handler class; "" = the default decoders of Mode
+	// Source is where the configuration came from: "models.yaml entry X",
+	// "upstream registry entry X", "alias to upstream registry entry X",
+	// or "" (defaults); flags are applied on top.
+	Source string
+}
+
+// ConfigurationOf resolves the configuration of a result folder, first
+// match wins: the models.yaml entry of that folder (its own keys, or those
+// of the upstream entry its `upstream:` key names), an alias, the upstream
+// registry entry the folder is named after (as upstream's evaluator does);
+// then --mode, --underscore-to-dot and --handler override.
+func (o Options) ConfigurationOf(folder string) (Configuration, error) {
+	var c Configuration
+	found := false
 	if o.Registry != nil {
 		for _, m := range o.Registry.Models {
-			if results.ModelDir(m.Name) == model {
-				if so.Mode == "" {
-					so.Mode = m.Mode
+			if results.ModelDir(m.Name) == folder {
+				c.Mode, c.UnderscoreToDot, c.Handler = m.Decoding()
+				c.Source = "models.yaml entry " + m.Name
+				if m.Upstream != "" {
+					c.Source += " (upstream registry entry " + m.Upstream + ")"
 				}
-				so.UnderscoreToDot = m.UnderscoreToDot
+				found = true
 			}
 		}
 	}
-	if o.UnderscoreToDot != nil {
-		so.UnderscoreToDot = *o.UnderscoreToDot
+	if name, ok := o.Aliases[folder]; ok && !found {
+		e, known := upstream.Lookup(name)
+		if !known {
+			return c, fmt.Errorf("evaluate: alias %s=%s: not a model of upstream's registry", folder, name)
+		}
+		c = Configuration{Mode: e.Mode(), UnderscoreToDot: e.UnderscoreToDot, Handler: e.Handler, Source: "alias to upstream registry entry " + name}
+		found = true
 	}
-	return so
+	if e, ok := upstream.ByFolder(folder); ok && !found {
+		c = Configuration{Mode: e.Mode(), UnderscoreToDot: e.UnderscoreToDot, Handler: e.Handler, Source: "upstream registry entry " + e.Name}
+	}
+	if o.Mode != "" {
+		c.Mode = o.Mode
+	}
+	if o.UnderscoreToDot != nil {
+		c.UnderscoreToDot = *o.UnderscoreToDot
+	}
+	if o.Handler != "" {
+		c.Handler = o.Handler
+	}
+	if err := score.CheckHandler(c.Handler); err != nil {
+		return c, fmt.Errorf("evaluate: %s: %w", folder, err)
+	}
+	return c, nil
+}
+
+func (o Options) scoreOptions(model string) (score.Options, error) {
+	c, err := o.ConfigurationOf(model)
+	if err != nil {
+		return score.Options{}, err
+	}
+	if o.Log != nil && c.Source != "" {
+		fmt.Fprintf(o.Log, "%s: scored as %s (mode %s, underscore_to_dot %v, handler %s)\n", model, c.Source, orDetect(c.Mode), c.UnderscoreToDot, orDefault(c.Handler))
+	}
+	return score.Options{ModelName: model, Mode: c.Mode, UnderscoreToDot: c.UnderscoreToDot, Handler: c.Handler,
+		StrictIrrelevance: o.StrictIrrelevance}, nil
+}
+
+func orDetect(mode string) string {
+	if mode == "" {
+		return "detected per record"
+	}
+	return mode
+}
+
+func orDefault(h string) string {
+	if h == "" {
+		return "default"
+	}
+	return h
 }
 
 type resultFile struct{ category, path string }
@@ -298,7 +386,8 @@ func RefreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *model
 }
 
 // Rows computes the leaderboard rows of the score root without writing
-// anything.
+// anything, each with its 95 % intervals (report.AddIntervals, default
+// bootstrap options).
 func Rows(scoreRoot string, usage map[string]*report.Usage, reg *models.Registry) ([]report.Row, error) {
 	all, err := report.ReadScoreDir(scoreRoot)
 	if err != nil {
@@ -320,6 +409,9 @@ func Rows(scoreRoot string, usage map[string]*report.Usage, reg *models.Registry
 			return nil, err
 		}
 		rows = append(rows, row)
+	}
+	if err := report.AddIntervals(rows, stats.Options{}); err != nil {
+		return nil, err
 	}
 	return rows, nil
 }
@@ -346,6 +438,13 @@ func UsageOf(paths ...string) (report.Usage, error) {
 
 func modelInfo(dir string, reg *models.Registry) report.ModelInfo {
 	info := report.ModelInfo{Name: dir, DisplayName: dir}
+	if e, ok := upstream.ByFolder(dir); ok {
+		// A folder named after an upstream registry entry is reported as
+		// upstream's leaderboard does; a models.yaml entry of the folder
+		// replaces all of it.
+		info.DisplayName, info.URL, info.Org, info.License = e.DisplayName, e.URL, e.Org, e.License
+		info.InputPrice, info.OutputPrice = e.InputPrice, e.OutputPrice
+	}
 	if reg == nil {
 		return info
 	}
@@ -353,6 +452,7 @@ func modelInfo(dir string, reg *models.Registry) report.ModelInfo {
 		if results.ModelDir(m.Name) != dir {
 			continue
 		}
+		info = report.ModelInfo{Name: dir}
 		mode := "FC"
 		if m.Mode == "prompt" {
 			mode = "Prompt"

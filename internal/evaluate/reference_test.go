@@ -16,7 +16,13 @@ import (
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/evaluate"
 	"github.com/bfcl-go/bfcl/internal/testenv"
+	"github.com/bfcl-go/bfcl/internal/upstream"
 )
+
+// gptOSSAlias is the upstream registry entry the reference gpt-oss folder
+// is scored as: an OpenAI-compatible FC model with underscore_to_dot, as
+// the reference run was (vLLM's chat completions, OpenAICompletionsHandler).
+const gptOSSAlias = "openbmb/MiniCPM-SALA-FC"
 
 // verdictsOf reads a reference verdict file: id -> error type ("" = valid).
 func verdictsOf(path string) map[string]string {
@@ -117,14 +123,20 @@ var _ = Describe("`bfcl evaluate` on upstream's result files", Label("reference"
 		Expect(err).NotTo(HaveOccurred())
 	})
 
-	It("reproduces every single-turn and multi-turn verdict of gpt-oss-120b (FC, underscore_to_dot)", func() {
+	It("reproduces every single-turn and multi-turn verdict of gpt-oss-120b, flag-free: its folder aliased to an upstream registry entry (OpenAICompletionsHandler, FC, underscore_to_dot)", func() {
 		run := "2025-11-12-harmony-fixes-2"
 		scoreRoot := GinkgoT().TempDir()
-		u2d := true
 		all, err := category.Expand("all_scoring")
 		Expect(err).NotTo(HaveOccurred())
-		rows, err := evaluate.Run(evaluate.Options{Source: src, ResultRoot: filepath.Join(ref, "results", "results", run, "result"),
-			ScoreRoot: scoreRoot, Models: []string{"openai_gpt-oss-120b"}, Categories: all, Mode: "fc", UnderscoreToDot: &u2d})
+		aliases, err := upstream.ParseAliases("openai_gpt-oss-120b=" + gptOSSAlias)
+		Expect(err).NotTo(HaveOccurred())
+		o := evaluate.Options{Source: src, ResultRoot: filepath.Join(ref, "results", "results", run, "result"),
+			ScoreRoot: scoreRoot, Models: []string{"openai_gpt-oss-120b"}, Categories: all, Aliases: aliases}
+		cfg, err := o.ConfigurationOf("openai_gpt-oss-120b")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(cfg).To(Equal(evaluate.Configuration{Mode: "fc", UnderscoreToDot: true, Handler: "OpenAICompletionsHandler",
+			Source: "alias to upstream registry entry " + gptOSSAlias}))
+		rows, err := evaluate.Run(o)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rows).To(HaveLen(1))
 		checked := 0

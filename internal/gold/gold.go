@@ -64,19 +64,36 @@ func New(e *dataset.Entry) (*Driver, error) {
 // Name implements driver.Driver.
 func (d *Driver) Name() string { return "gold" }
 
-// Complete implements driver.Driver. The turn is found by counting the user
-// messages sent so far against the entry's turns (a turn may hold several
-// user messages; a held-out turn gets one); after a tool result the turn's
-// text answer follows.
+// Complete implements driver.Driver. The turn is found by TurnOf; after a
+// tool result the turn's text answer follows.
 func (d *Driver) Complete(_ context.Context, req driver.Request) (driver.Response, error) {
+	turn := TurnOf(d.entry, req)
+	if turn < 0 || turn >= len(d.turns) {
+		return driver.Response{}, fmt.Errorf("gold: %s: no ground truth for turn %d", d.entry.ID, turn)
+	}
+	last := req.Messages[len(req.Messages)-1]
+	if last.Role == "user" && len(d.turns[turn]) > 0 {
+		calls := make([]driver.ToolCall, len(d.turns[turn]))
+		copy(calls, d.turns[turn])
+		return driver.Response{ToolCalls: calls}, nil
+	}
+	return driver.Response{Text: d.text[turn]}, nil
+}
+
+// TurnOf is the 0-based turn of e that a request of the multi-turn loop
+// belongs to, found by counting the user messages sent so far against the
+// entry's turns (a turn may hold several user messages; a held-out turn
+// gets one, upstream's fixed message); -1 when there are more user messages
+// than turns.
+func TurnOf(e *dataset.Entry, req driver.Request) int {
 	users := 0
 	for _, m := range req.Messages {
 		if m.Role == "user" {
 			users++
 		}
 	}
-	turn, cum := -1, 0
-	for t, msgs := range d.entry.Question {
+	cum := 0
+	for t, msgs := range e.Question {
 		n := 0
 		for _, m := range msgs {
 			if m.Role == "user" {
@@ -88,20 +105,10 @@ func (d *Driver) Complete(_ context.Context, req driver.Request) (driver.Respons
 		}
 		cum += n
 		if users <= cum {
-			turn = t
-			break
+			return t
 		}
 	}
-	if turn < 0 || turn >= len(d.turns) {
-		return driver.Response{}, fmt.Errorf("gold: %s: no ground truth for turn %d", d.entry.ID, turn)
-	}
-	last := req.Messages[len(req.Messages)-1]
-	if last.Role == "user" && len(d.turns[turn]) > 0 {
-		calls := make([]driver.ToolCall, len(d.turns[turn]))
-		copy(calls, d.turns[turn])
-		return driver.Response{ToolCalls: calls}, nil
-	}
-	return driver.Response{Text: d.text[turn]}, nil
+	return -1
 }
 
 func (d *Driver) prepareSingleTurn() error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/bfcl-go/bfcl/internal/driver"
+	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/pyexpr"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
@@ -110,4 +111,31 @@ func toolCall(src string, params map[string][]string) (driver.ToolCall, error) {
 		return driver.ToolCall{}, err
 	}
 	return driver.ToolCall{Name: fn.ID, Arguments: js}, nil
+}
+
+// PromptAnswer renders the ground-truth calls of a multi-turn turn as a
+// prompt-mode answer in the default (Python) return format, with keyword
+// arguments named after the function documents' parameter order (upstream's
+// prompt decoder keeps keyword arguments only); "" for a turn without
+// calls.
+func (d *Driver) PromptAnswer(turn int) (string, error) {
+	if turn < 0 || turn >= len(d.turns) {
+		return "", fmt.Errorf("gold: %s: no ground truth for turn %d", d.entry.ID, turn)
+	}
+	if len(d.turns[turn]) == 0 {
+		return "", nil
+	}
+	calls := make([]call, len(d.turns[turn]))
+	for i, tc := range d.turns[turn] {
+		v, err := pyval.FromJSON([]byte(tc.Arguments))
+		if err != nil {
+			return "", fmt.Errorf("gold: %s turn %d: %w", d.entry.ID, turn, err)
+		}
+		args, ok := v.(*pyval.Dict)
+		if !ok {
+			return "", fmt.Errorf("gold: %s turn %d: arguments of %s are not an object", d.entry.ID, turn, tc.Name)
+		}
+		calls[i] = call{name: tc.Name, args: args}
+	}
+	return renderPrompt(calls, prompt.Config{ReturnFormat: prompt.RetPython})
 }

@@ -112,19 +112,27 @@ func (inferProducer) produce(ctx context.Context, h *Harness, e *dataset.Entry) 
 	if err != nil {
 		return results.Record{}, infer.Stats{}, err
 	}
+	return infer.Run(ctx, d, e, h.inferOptions(e))
+}
+
+// inferOptions are the inference-loop options of entry e for this model.
+func (h *Harness) inferOptions(e *dataset.Entry) infer.Options {
 	m := h.cfg.Model
 	mode := m.Mode
 	if e.Category == prompt.FormatSensitivityCategory {
 		mode = "prompt" // the category exists only in prompt mode
 	}
-	return infer.Run(ctx, d, e, infer.Options{
+	return infer.Options{
 		Mode:            mode,
 		Temperature:     m.Temperature,
 		MaxTokens:       m.MaxTokens,
 		Seed:            m.Seed,
 		UnderscoreToDot: m.UnderscoreToDot,
+		Handler:         m.Handler, // models.yaml handler: / upstream:
 		NewExecutor:     h.cfg.NewExecutor,
-	})
+		IncludeInputLog: h.cfg.IncludeInputLog,
+		ExcludeStateLog: h.cfg.ExcludeStateLog,
+	}
 }
 
 // replayProducer takes the entry's record from the replay folder (a result

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/driver"
@@ -23,6 +24,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/turniso"
 	"github.com/bfcl-go/bfcl/internal/verdict"
 )
 
@@ -34,6 +36,10 @@ type Config struct {
 	ResultDir string // result root ("result")
 	ScoreDir  string // score root ("score")
 	Rerun     bool   // ignore stored results and call the model again
+	// TurnIsolated asks multi-turn entries turn by turn with the ground
+	// truth's history (internal/turniso); records and scores go to their own
+	// folders, never into the official ones.
+	TurnIsolated bool
 	// RequestCache is the request record/replay folder ("" for none).
 	RequestCache string
 	// NewDriver returns the driver for one entry (gold needs the entry;
@@ -44,6 +50,10 @@ type Config struct {
 	NewExecutor func(e *dataset.Entry) (infer.Executor, error)
 	// Agentic are the agentic backends' services (embedder, web search).
 	Agentic *AgenticServices
+	// IncludeInputLog and ExcludeStateLog shape the inference log of the
+	// records (upstream's --include-input-log, --exclude-state-log); see
+	// infer.Options.
+	IncludeInputLog, ExcludeStateLog bool
 }
 
 // Outcome is the result of one entry.
@@ -160,6 +170,9 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 	if err != nil {
 		return Outcome{}, err
 	}
+	if h.cfg.TurnIsolated {
+		return h.runIsolated(ctx, e, start)
+	}
 	var out Outcome
 	rec, found := results.Record{}, false
 	if !h.cfg.Rerun {
@@ -227,6 +240,56 @@ func FromConfig(rc *config.Run, m models.Model) (*Harness, error) {
 		ScoreDir:     rc.ScoreDir,
 		Rerun:        rc.Rerun,
 		RequestCache: rc.RequestCache,
+		TurnIsolated: rc.TurnIsolated,
 		Agentic:      NewAgenticServices(m, rc.Agentic, config.ModuleRootBase.Dir()),
+		// the inference-log settings
+		IncludeInputLog: rc.InputLog,
+		ExcludeStateLog: rc.NoStateLog,
 	})
+}
+
+// runIsolated runs a multi-turn entry in the turn-isolated mode
+// (internal/turniso): every turn is asked with the ground truth's
+// conversation and backend state before it, stored under the isolated
+// result root (resumable) and scored by upstream's checker on the entry cut
+// after the turn. The entry passes when every turn does. A diagnostic of
+// ours, never an official score.
+func (h *Harness) runIsolated(ctx context.Context, e *dataset.Entry, start time.Time) (Outcome, error) {
+	cat := category.Category(e.Category)
+	if !cat.IsMultiTurn() {
+		return Outcome{}, fmt.Errorf("%w: the turn-isolated mode asks multi-turn entries only", score.ErrNotApplicable)
+	}
+	if !h.prod.usesServices() {
+		return Outcome{}, fmt.Errorf("%w: the turn-isolated mode asks the model; %s replays stored results", score.ErrNotApplicable, h.cfg.Model.Name)
+	}
+	h.lcOnce.Do(func() { h.lc, h.lcErr = score.LongContextOf(h.cfg.Source) })
+	if h.lcErr != nil {
+		return Outcome{}, h.lcErr
+	}
+	store := results.NewStore(turniso.IsolatedRoot(h.cfg.ResultDir), h.cfg.Model.Name)
+	select {
+	case h.sem <- struct{}{}:
+	case <-ctx.Done():
+		return Outcome{}, ctx.Err()
+	}
+	recs, st, err := turniso.RunEntry(ctx, func() (driver.Driver, error) { return h.cfg.NewDriver(e) }, e, h.inferOptions(e), store)
+	<-h.sem
+	if err != nil {
+		return Outcome{}, err
+	}
+	out := Outcome{Stats: st, Verdict: verdict.Verdict{ID: e.ID, Category: e.Category, Valid: true}}
+	for t, rec := range recs {
+		v, err := turniso.Score(e, t, rec, multiturn.Options{ModelName: results.ModelDir(h.cfg.Model.Name), Mode: h.cfg.Model.Mode,
+			UnderscoreToDot: h.cfg.Model.UnderscoreToDot, LongContext: h.lc})
+		if err != nil {
+			return Outcome{}, err
+		}
+		if !v.Valid && out.Verdict.Valid {
+			out.Verdict = v.Verdict
+			out.Verdict.ID, out.Verdict.Category = e.ID, e.Category
+			out.Verdict.Errors = append([]string{fmt.Sprintf("isolated turn %d failed", t)}, v.Errors...)
+		}
+	}
+	out.Duration = time.Since(start)
+	return out, nil
 }

@@ -35,7 +35,7 @@ func WriteScores(runs []Ran) ([]report.Row, error) {
 	}
 	first := runs[0].H.cfg
 	o := evaluate.Options{Source: first.Source, ResultRoot: first.ResultDir, ScoreRoot: first.ScoreDir, Partial: true,
-		Notes: map[string]map[string]string{}}
+		Notes: map[string]map[string]string{}, Report: true}
 	reg := &models.Registry{}
 	if first.Registry != nil {
 		reg.File = first.Registry.File

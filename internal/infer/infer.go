@@ -5,20 +5,24 @@
 // the entry's own backend instances and feeding the results back, with
 // held-out functions added at their turn and the 20-step cap that
 // force-quits the entry. It produces the entry's result record in BFCL's
-// result format.
+// result format, with upstream's inference log of the conversation (see
+// log.go).
 package infer
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/decode"
 	"github.com/bfcl-go/bfcl/internal/driver"
 	"github.com/bfcl-go/bfcl/internal/prompt"
+	"github.com/bfcl-go/bfcl/internal/pyval"
 	"github.com/bfcl-go/bfcl/internal/results"
 )
 
@@ -58,9 +62,20 @@ type Options struct {
 	MaxTokens       int
 	Seed            *int64
 	UnderscoreToDot bool
+	// Handler is the upstream handler class whose decode_execute reads the
+	// model's answers between steps (decode.Options.Handler); "" is the
+	// default decoder of Mode.
+	Handler string
 	// NewExecutor returns the model-side executor of a multi-turn or agentic
 	// entry. Required for those entries.
 	NewExecutor func(e *dataset.Entry) (Executor, error)
+	// IncludeInputLog adds to the inference log, per step, the request the
+	// driver sent (upstream's --include-input-log); single-turn records get
+	// an inference log only with it.
+	IncludeInputLog bool
+	// ExcludeStateLog leaves the backends' state_info lists out of the
+	// multi-turn inference log (upstream's --exclude-state-log).
+	ExcludeStateLog bool
 }
 
 // Stats are what the run cost.
@@ -125,7 +140,7 @@ func (fcStyle) assistant(r driver.Response) driver.Message {
 	return driver.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls, Reasoning: r.Reasoning, Replay: r.Replay}
 }
 func (fcStyle) decode(res json.RawMessage, o Options) ([]string, error) {
-	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModeFC, UnderscoreToDot: o.UnderscoreToDot})
+	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModeFC, UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler})
 }
 func (fcStyle) results(r driver.Response, _ []string, out []string) []driver.Message {
 	var msgs []driver.Message
@@ -159,10 +174,10 @@ func (promptStyle) assistant(r driver.Response) driver.Message {
 	m.Reasoning, m.Replay = r.Reasoning, r.Replay
 	return m
 }
-func (promptStyle) decode(res json.RawMessage, _ Options) ([]string, error) {
+func (promptStyle) decode(res json.RawMessage, o Options) ([]string, error) {
 	// Upstream decodes execution in the Python format without the tag, for
 	// every prompt configuration.
-	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModePrompt})
+	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModePrompt, Handler: o.Handler})
 }
 func (promptStyle) results(_ driver.Response, calls, out []string) []driver.Message {
 	return []driver.Message{prompt.ExecutionResultsMessage(out, calls)}
@@ -224,12 +239,25 @@ func runSingleTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opt
 	if err != nil {
 		return results.Record{}, Stats{}, err
 	}
+	return singleTurnRecord(e, res, resp, opts)
+}
+
+// singleTurnRecord is a single-turn result line: upstream's keys in its
+// order, the inference log (the request sent) only with IncludeInputLog.
+func singleTurnRecord(e *dataset.Entry, res json.RawMessage, resp driver.Response, opts Options) (results.Record, Stats, error) {
 	rec := results.Record{
 		ID:               e.ID,
 		Result:           res,
 		InputTokenCount:  mustJSON(resp.InputTokens),
 		OutputTokenCount: mustJSON(resp.OutputTokens),
 		Latency:          mustJSON(resp.Latency.Seconds()),
+	}
+	if opts.IncludeInputLog {
+		log, err := marshalLog([]any{inputLog(resp)})
+		if err != nil {
+			return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
+		}
+		rec.InferenceLog, rec.LogFirst = log, true
 	}
 	if resp.Reasoning != "" {
 		rec.ReasoningContent = mustJSON(resp.Reasoning)
@@ -246,17 +274,7 @@ func runSingleTurnPrompt(ctx context.Context, d driver.Driver, e *dataset.Entry,
 	if err != nil {
 		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
 	}
-	rec := results.Record{
-		ID:               e.ID,
-		Result:           mustJSON(resp.Text),
-		InputTokenCount:  mustJSON(resp.InputTokens),
-		OutputTokenCount: mustJSON(resp.OutputTokens),
-		Latency:          mustJSON(resp.Latency.Seconds()),
-	}
-	if resp.Reasoning != "" {
-		rec.ReasoningContent = mustJSON(resp.Reasoning)
-	}
-	return rec, Stats{Calls: 1, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens, Latency: resp.Latency}, nil
+	return singleTurnRecord(e, mustJSON(resp.Text), resp, opts)
 }
 
 func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options, sty style) (results.Record, Stats, error) {
@@ -285,7 +303,28 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 		inTokens, outTokens, latency [][]any
 		reasoning                    [][]string
 		anyReasoning                 bool
+		log                          []any
 	)
+	// logState appends a state_info list (upstream: before the first turn
+	// and after each turn, unless excluded; nothing when no backend is
+	// logged).
+	states, _ := exec.(StateSource)
+	logState := func() error {
+		if opts.ExcludeStateLog || states == nil {
+			return nil
+		}
+		sl, err := stateLog(states)
+		if err != nil {
+			return fmt.Errorf("infer: %s: %w", e.ID, err)
+		}
+		if len(sl) > 0 {
+			log = append(log, sl)
+		}
+		return nil
+	}
+	if err := logState(); err != nil {
+		return results.Record{}, st, err
+	}
 	for turn, turnMsgs := range e.Question {
 		var current []driver.Message
 		if turn == 0 {
@@ -313,6 +352,7 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 			turnReasoning            []string
 			forceQuit                bool
 		)
+		turnLog := pyval.OrderedObject{{Key: "begin_of_turn_query", Value: messagesLog(current)}}
 		for step := 0; ; {
 			if err := ctx.Err(); err != nil {
 				return results.Record{}, st, err
@@ -329,6 +369,11 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 			if err != nil {
 				return results.Record{}, st, err
 			}
+			var stepLog []any
+			if opts.IncludeInputLog {
+				stepLog = append(stepLog, inputLog(resp))
+			}
+			stepLog = append(stepLog, assistantLog(res, resp.Reasoning))
 			msgs = append(msgs, sty.assistant(resp))
 			turnResults = append(turnResults, res)
 			turnIn = append(turnIn, resp.InputTokens)
@@ -338,15 +383,32 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 			if resp.Reasoning != "" {
 				anyReasoning = true
 			}
+			// Upstream: a step that does not decode, or decodes to
+			// nothing, ends the turn.
 			calls, err := sty.decode(res, opts)
-			if err != nil || isEmptyExecute(calls) {
-				break // upstream: a step that does not decode, or decodes to nothing, ends the turn
+			if err != nil {
+				stepLog = append(stepLog, decodeErrorLog(err))
+				turnLog = append(turnLog, stepField(step, stepLog))
+				break
+			}
+			stepLog = append(stepLog, handlerLog(logDecoded, calls))
+			if isEmptyExecute(calls) {
+				stepLog = append(stepLog, handlerLog(logEmpty, calls))
+				turnLog = append(turnLog, stepField(step, stepLog))
+				break
 			}
 			out := exec.Execute(calls)
 			msgs = append(msgs, sty.results(resp, calls, out)...)
-			step++
-			if step > MaximumStepLimit {
+			for _, x := range out {
+				stepLog = append(stepLog, toolLog(x))
+			}
+			if step+1 > MaximumStepLimit {
 				forceQuit = true
+				stepLog = append(stepLog, forceQuitLog())
+			}
+			turnLog = append(turnLog, stepField(step, stepLog))
+			step++
+			if forceQuit {
 				break
 			}
 		}
@@ -355,6 +417,10 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 		outTokens = append(outTokens, turnOut)
 		latency = append(latency, turnLat)
 		reasoning = append(reasoning, turnReasoning)
+		log = append(log, turnLog)
+		if err := logState(); err != nil {
+			return results.Record{}, st, err
+		}
 		if forceQuit {
 			break
 		}
@@ -364,17 +430,41 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 			return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
 		}
 	}
+	inferenceLog, err := marshalLog(log)
+	if err != nil {
+		return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
 	rec := results.Record{
 		ID:               e.ID,
 		Result:           mustJSON(allResults),
 		InputTokenCount:  mustJSON(inTokens),
 		OutputTokenCount: mustJSON(outTokens),
 		Latency:          mustJSON(latency),
+		InferenceLog:     inferenceLog,
 	}
 	if anyReasoning {
 		rec.ReasoningContent = mustJSON(reasoning)
 	}
 	return rec, st, nil
+}
+
+func stepField(step int, items []any) pyval.Field {
+	return pyval.Field{Key: "step_" + strconv.Itoa(step), Value: items}
+}
+
+// marshalLog encodes an inference log ([] when empty, as upstream writes a
+// log without turns).
+func marshalLog(log []any) (json.RawMessage, error) {
+	if log == nil {
+		log = []any{}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the state holds "<Directory: ...>" reprs
+	if err := enc.Encode(log); err != nil {
+		return nil, fmt.Errorf("inference log: %w", err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 // isEmptyExecute is upstream's is_empty_execute_response.

@@ -181,3 +181,19 @@ var _ = Describe("prompt mode", func() {
 		Expect(second[len(second)-1].Content).To(ContainSubstring("ok:ls(a=True)"))
 	})
 })
+
+var _ = Describe("an upstream handler class", func() {
+	It("decodes the text answers between steps as that handler's decode_execute does", func() {
+		rec := &recorder{}
+		d := &scripted{script: func(n int, req driver.Request) (driver.Response, error) {
+			if n == 0 {
+				return driver.Response{Text: "<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"a\": true}}\n</tool_call>"}, nil
+			}
+			return driver.Response{Text: "All done."}, nil
+		}}
+		_, _, err := infer.Run(context.Background(), d, multiTurnEntry(1), infer.Options{Mode: "prompt", Handler: "QwenFCHandler",
+			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return rec, nil }})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rec.calls).To(Equal([]string{"ls(a=True)"}), "the default prompt decoder would read no call in a <tool_call> block")
+	})
+})

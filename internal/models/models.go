@@ -12,6 +12,9 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/upstream"
 )
 
 // EnvModelsFile names the environment variable that points at another registry.
@@ -43,6 +46,15 @@ type Model struct {
 	Seed            *int64  `yaml:"seed"`              // sent where the provider supports it
 	ReplayDir       string  `yaml:"replay_dir"`        // replay: a result directory (ours or upstream's) to read outputs from
 	PricePerMillion Price   `yaml:"price_per_million"` // for the cost columns
+	// Handler is the upstream handler class whose decoders read this
+	// model's results (e.g. QwenFCHandler); "" = the default decoders of
+	// mode. See `bfcl models --upstream` for the classes.
+	Handler string `yaml:"handler"`
+	// Upstream names an entry of upstream's model registry whose
+	// configuration (mode, underscore_to_dot, handler) this model takes:
+	// Parse fills those fields from it (a contradicting key is an error).
+	// It ties a result folder whose name is not upstream's to an entry.
+	Upstream string `yaml:"upstream"`
 }
 
 // APIKey reads the key from the environment variable the entry names.
@@ -93,6 +105,9 @@ func Parse(b []byte) (*Registry, error) {
 	var errs []string
 	for i := range f.Models {
 		m := &f.Models[i]
+		for _, e := range takeUpstream(m) {
+			errs = append(errs, fmt.Sprintf("models[%d] (%s): %s", i, m.Name, e))
+		}
 		applyDefaults(m)
 		for _, e := range validate(*m) {
 			errs = append(errs, fmt.Sprintf("models[%d] (%s): %s", i, m.Name, e))
@@ -168,6 +183,9 @@ func validate(m Model) []string {
 	if m.MaxTokens < 0 || m.Concurrency < 0 || m.NumCtx < 0 {
 		errs = append(errs, "max_tokens, concurrency and num_ctx must not be negative")
 	}
+	if err := decode.CheckHandler(m.Handler); err != nil {
+		errs = append(errs, "handler: "+err.Error())
+	}
 	if m.PricePerMillion.Input < 0 || m.PricePerMillion.Output < 0 {
 		errs = append(errs, "prices must not be negative")
 	}
@@ -194,4 +212,37 @@ func Gold() Model {
 	m := Model{Name: "gold", Provider: "gold", Mode: "fc"}
 	applyDefaults(&m)
 	return m
+}
+
+// takeUpstream fills mode, underscore_to_dot and handler from the upstream
+// registry entry `upstream:` names, so every user of the entry (generate,
+// evaluate, the suites) decodes and checks as upstream does for that
+// entry. Keys that contradict the entry are errors.
+func takeUpstream(m *Model) []string {
+	if m.Upstream == "" {
+		return nil
+	}
+	e, ok := upstream.Lookup(m.Upstream)
+	if !ok {
+		return []string{fmt.Sprintf("upstream %q is not a model of upstream's registry (see `bfcl models --upstream`)", m.Upstream)}
+	}
+	var errs []string
+	if m.Mode != "" && m.Mode != e.Mode() {
+		errs = append(errs, fmt.Sprintf("mode %s contradicts upstream entry %s (%s)", m.Mode, e.Name, e.Mode()))
+	}
+	if m.UnderscoreToDot && !e.UnderscoreToDot {
+		errs = append(errs, fmt.Sprintf("underscore_to_dot contradicts upstream entry %s (false)", e.Name))
+	}
+	if m.Handler != "" && m.Handler != e.Handler {
+		errs = append(errs, fmt.Sprintf("handler %s contradicts upstream entry %s (%s)", m.Handler, e.Name, e.Handler))
+	}
+	m.Mode, m.UnderscoreToDot, m.Handler = e.Mode(), e.UnderscoreToDot, e.Handler
+	return errs
+}
+
+// Decoding is how this model's results are decoded and checked: mode,
+// underscore_to_dot and upstream handler class (those of its upstream
+// registry entry when `upstream:` names one; Parse filled them in).
+func (m Model) Decoding() (mode string, underscoreToDot bool, handler string) {
+	return m.Mode, m.UnderscoreToDot, m.Handler
 }

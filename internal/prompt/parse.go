@@ -217,14 +217,12 @@ func convertValueByType(raw, typ string) (pyval.Value, error) {
 }
 
 // literalEval is ast.literal_eval on a str: leading spaces and tabs
-// dropped, parsed as an expression (SyntaxError texts name "<unknown>"),
+// dropped, ast.parse(mode="eval") (SyntaxError texts name "<unknown>";
+// what only the compiler rejects, such as a repeated keyword, parses),
 // then evaluated as a literal.
 func literalEval(s string) (pyval.Value, error) {
-	e, err := pyexpr.Parse(strings.TrimLeft(s, " \t"))
+	e, err := pyexpr.ParseAST(strings.TrimLeft(s, " \t"))
 	if err != nil {
-		if exc, ok := err.(*pyval.Exception); ok {
-			return nil, pyval.NewException(exc.Type, strings.Replace(exc.Msg, "(<string>, line ", "(<unknown>, line ", 1))
-		}
 		return nil, err
 	}
 	return pyexpr.LiteralEval(e)

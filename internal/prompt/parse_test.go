@@ -85,6 +85,7 @@ var _ = Describe("return-format parsers", func() {
 		Entry("function without name", prompt.ParseVerboseXMLFormat, `<functions><function/></functions>`, `KeyError: 'name'`),
 		Entry("integer that is not one", prompt.ParseVerboseXMLFormat, `<functions><function name="f"><param name="a" value="1.5" type="integer"/></function></functions>`, `ValueError: invalid literal for int() with base 10: '1.5'`),
 		Entry("array that is not a literal", prompt.ParseConciseXMLFormat, `<functions><function name="f"><param name="a" type="array">[1,</param></function></functions>`, `SyntaxError: '[' was never closed (<unknown>, line 1)`),
+		Entry("a repeated keyword is parsed (ast.parse), then is no literal", prompt.ParseConciseXMLFormat, `<functions><function name="f"><param name="a" type="array">[g(b=1, b=2)]</param></function></functions>`, `ValueError: malformed node or string on line 1: <ast.Call object>`),
 		Entry("concise param without name", prompt.ParseConciseXMLFormat, `<functions><function name="f"><param>1</param></function></functions>`, `KeyError: 'name'`),
 		Entry("lone surrogate", prompt.ParseConciseXMLFormat, "<functions>\xed\xa0\x80</functions>", `UnicodeEncodeError: 'utf-8' codec can't encode character '\ud800' in position 11: surrogates not allowed`),
 	)

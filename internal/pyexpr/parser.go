@@ -21,6 +21,9 @@ type parser struct {
 	toks     []token
 	i        int
 	deferred *pyval.Exception // raised only if the whole parse succeeds
+	// compileErr is an error CPython's compiler raises, not its parser
+	// (a repeated keyword argument): eval() reports it, ast.parse does not.
+	compileErr *pyval.Exception
 }
 
 // Parse parses one Python expression, as eval() does (leading spaces and
@@ -41,13 +44,17 @@ func Parse(src string) (e Expr, err error) {
 	if p.deferred != nil {
 		return nil, p.deferred
 	}
+	if p.compileErr != nil {
+		return nil, p.compileErr
+	}
 	return e, nil
 }
 
 // ParseAST is ast.parse(src, mode="eval"): like Parse, but leading
 // whitespace is not stripped (it is an IndentationError, as for
-// compile()) and errors name the file "<unknown>" as ast.parse does, e.g.
-// "invalid syntax (<unknown>, line 1)".
+// compile()), errors name the file "<unknown>" as ast.parse does, e.g.
+// "invalid syntax (<unknown>, line 1)", and what only the compiler
+// rejects is accepted: f(a=1, a=2) parses with both keywords, in order.
 func ParseAST(src string) (Expr, error) {
 	if strings.IndexByte(src, 0) >= 0 {
 		return nil, &pyval.Exception{Type: "SyntaxError", Msg: "source code string cannot contain null bytes"}
@@ -98,6 +105,9 @@ func ParseModule(src string) (out []Assign, err error) {
 	out = p.parseModule()
 	if p.deferred != nil {
 		return nil, p.deferred
+	}
+	if p.compileErr != nil {
+		return nil, p.compileErr
 	}
 	return out, nil
 }
@@ -206,10 +216,19 @@ func isKeyword(s string) bool {
 	return false
 }
 
+// isSoftKeyword is the SOFT_KEYWORD lookahead of the missing-comma rule.
+// It is CPython 3.12's test as written (_PyPegen_soft_keyword_token compares
+// only the token's length of each soft keyword), so any non-empty prefix
+// of one counts: "m", "ma", "c", "ty" are soft keywords for it too, which
+// is why "[m c]" gets no "Perhaps you forgot a comma?" hint.
 func isSoftKeyword(s string) bool {
-	switch s {
-	case "_", "match", "case", "type":
-		return true
+	if s == "" {
+		return false
+	}
+	for _, k := range []string{"_", "case", "match", "type"} {
+		if strings.HasPrefix(k, s) {
+			return true
+		}
 	}
 	return false
 }
@@ -293,11 +312,19 @@ func (p *parser) probe(f func()) (ok bool) {
 func (p *parser) parseEval() Expr {
 	start := p.i
 	e := p.expressions()
+	newline := false
 	for p.peek().kind == tkNewline {
 		p.advance()
+		newline = true
 	}
 	if p.peek().kind != tkEOF {
-		p.checkMissingComma(start, e)
+		// The missing-comma rule needs the next expression right after
+		// this one; across a NEWLINE CPython fails at the token itself,
+		// without reading further ("f\n{bad" is "invalid syntax" on line
+		// 2, not "'{' was never closed").
+		if !newline {
+			p.checkMissingComma(start, e)
+		}
 		p.fail()
 	}
 	return e
@@ -648,6 +675,23 @@ func (p *parser) primary() Expr {
 	}
 }
 
+// checkUnpackingAssign raises CPython 3.12's error for "*a=1" / "**a=1"
+// in a call: an unpacked argument followed by "=" and an expression.
+func (p *parser) checkUnpackingAssign(star *token, msg string) {
+	if !p.isOp("=") {
+		return
+	}
+	save := p.i
+	ok := p.probe(func() {
+		p.advance()
+		p.expression()
+	})
+	p.i = save
+	if ok {
+		p.failMsg(msg, star.line)
+	}
+}
+
 func (p *parser) call(fn Expr) Expr {
 	p.advance() // (
 	c := &Call{Func: fn}
@@ -666,11 +710,13 @@ func (p *parser) call(fn Expr) Expr {
 			if seenStarStar {
 				p.failMsg("iterable argument unpacking follows keyword argument unpacking", t.line)
 			}
+			p.checkUnpackingAssign(t, "cannot assign to iterable argument unpacking")
 			last = &Starred{Span{t.start, p.prevEnd()}, x}
 			c.Args = append(c.Args, last)
 		case t.kind == tkOp && t.op == "**":
 			p.advance()
 			x := p.expression()
+			p.checkUnpackingAssign(t, "cannot assign to keyword argument unpacking")
 			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, "", x})
 			seenStarStar = true
 			last = x
@@ -685,15 +731,15 @@ func (p *parser) call(fn Expr) Expr {
 			p.advance()
 			p.advance()
 			if p.isOp(",") || p.isOp(")") {
-				p.fail()
+				p.failMsg("expected argument value expression", t.line)
 			}
 			x := p.expression()
 			if p.isKw("for") {
 				p.failMsg("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", t.line)
 			}
 			for _, k := range c.Keywords {
-				if k.Arg == t.op && p.deferred == nil {
-					p.deferred = syntaxErr("keyword argument repeated: "+t.op, t.line)
+				if k.Arg == t.op && p.compileErr == nil {
+					p.compileErr = syntaxErr("keyword argument repeated: "+t.op, t.line)
 				}
 			}
 			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, t.op, x})

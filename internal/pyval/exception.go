@@ -91,3 +91,17 @@ func IsException(err error, typ string) bool {
 	e, ok := err.(*Exception)
 	return ok && e.Type == typ
 }
+
+// ArgTypeName is how CPython's argument parsers (_PyArg_BadArgument, the
+// "f() argument N must be T, not X" errors of argument clinic) name the
+// type of a bad argument: "None" for None, the type name otherwise. Other
+// messages (indices, operators, int() / float()) print "NoneType".
+func ArgTypeName(v Value) string {
+	if v == nil {
+		return "None"
+	}
+	if _, isNone := v.(NoneType); isNone {
+		return "None"
+	}
+	return v.TypeName()
+}

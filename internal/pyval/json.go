@@ -247,3 +247,32 @@ func AppendJSONString(b []byte, s string) []byte {
 func appendU4(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
 }
+
+// JSONSerializable is upstream's make_json_serializable (bfcl_eval/utils.py),
+// which prepares a result line and the backend state of an inference log for
+// json.dumps: a dict or list is rebuilt with each value made serializable
+// (dict keys are kept as they are); any other value is kept when json.dumps
+// accepts it and replaced by str(value) when it raises (a Directory becomes
+// its repr, an mpf or Decimal its text, a set its repr).
+func JSONSerializable(v Value) Value {
+	switch x := v.(type) {
+	case Str, Int, BigInt, Float, Bool, NoneType:
+		return v
+	case *Dict:
+		out := NewDictCap(x.Len())
+		for _, kv := range x.Items() {
+			out.Set(kv.Key, JSONSerializable(kv.Value))
+		}
+		return out
+	case *List:
+		out := make([]Value, len(x.Items))
+		for i, e := range x.Items {
+			out[i] = JSONSerializable(e)
+		}
+		return NewList(out...)
+	}
+	if _, err := AppendJSON(nil, v); err != nil {
+		return Str(StrOf(v))
+	}
+	return v
+}

@@ -1,6 +1,7 @@
 package pyval
 
 import (
+	"bytes"
 	"encoding/json"
 	"math"
 	"math/big"
@@ -285,6 +286,22 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 			}
 		}
 		return append(b, '}'), nil
+	case []string:
+		b = append(b, '[')
+		for i, e := range x {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = AppendJSONStringUnicode(b, e)
+		}
+		return append(b, ']'), nil
+	case json.RawMessage:
+		// Compacted as it is: no HTML escaping (json.Marshal would add it).
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, x); err != nil {
+			return nil, err
+		}
+		return append(b, buf.Bytes()...), nil
 	case Value:
 		return AppendPyJSON(b, x)
 	}

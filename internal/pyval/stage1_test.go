@@ -186,6 +186,23 @@ var _ = Describe("JSONDumps", func() {
 	})
 })
 
+var _ = Describe("JSONSerializable", func() {
+	It("is make_json_serializable: containers rebuilt, leaves json.dumps refuses replaced by str()", func() {
+		in := D(pv.Str("tweets"), D(pv.Int(0), L(pv.Str("a"), pv.NewSet(pv.Int(1)))),
+			pv.Str("t"), pv.Tuple{pv.Int(1), pv.NewSet(pv.Int(2))},
+			pv.Str("ok"), pv.Tuple{pv.Int(1), pv.Float(2)},
+			pv.Str("e"), pv.Ellipsis)
+		out := pv.JSONSerializable(in)
+		s, err := pv.JSONDumps(out)
+		Expect(err).NotTo(HaveOccurred())
+		// Python: json.dumps(make_json_serializable({"tweets": {0: ["a", {1}]},
+		// "t": (1, {2}), "ok": (1, 2.0), "e": ...}))
+		Expect(s).To(Equal(`{"tweets": {"0": ["a", "{1}"]}, "t": "(1, {2})", "ok": [1, 2.0], "e": "Ellipsis"}`))
+		// The input is not modified.
+		Expect(pv.Repr(in)).To(Equal("{'tweets': {0: ['a', {1}]}, 't': (1, {2}), 'ok': (1, 2.0), 'e': Ellipsis}"))
+	})
+})
+
 var _ = Describe("Equal", func() {
 	It("follows the numeric tower", func() {
 		Expect(pv.Equal(pv.Int(1), pv.Float(1))).To(BeTrue())

@@ -18,6 +18,12 @@ type JSONAcc struct {
 	Display  string  `json:"display"`                 // the CSV text, "N/A" when a category is missing
 	Present  bool    `json:"evaluated"`               // false when shown as N/A
 	Correct  *int    `json:"correct_count,omitempty"` // categories only
+	// CI95 is our 95 % interval of the accuracy (not upstream's): Wilson
+	// for a category, the stratified bootstrap for groups and the overall;
+	// N is the number of entries behind it. Both absent for a category that
+	// was not evaluated or when no intervals were computed.
+	CI95 *[2]float64 `json:"ci95,omitempty"`
+	N    int         `json:"n,omitempty"`
 }
 
 // JSONCategory is one category line of summary.json.
@@ -49,10 +55,45 @@ type JSONModel struct {
 	Notes             map[string]string       `json:"notes,omitempty"`
 }
 
+// JSONIntervals describes how the ci95 fields were computed.
+type JSONIntervals struct {
+	Level           float64 `json:"level"`
+	CategoryMethod  string  `json:"category_method"`
+	GroupMethod     string  `json:"group_method"`
+	Resamples       int     `json:"resamples"`
+	Seed            uint64  `json:"seed"`
+	OfficialNumbers string  `json:"note"`
+}
+
 // JSONSummary is the content of summary.json, our machine-readable summary.
 type JSONSummary struct {
-	Weights map[string]float64 `json:"overall_weights"`
-	Models  []JSONModel        `json:"models"`
+	Weights   map[string]float64 `json:"overall_weights"`
+	Intervals *JSONIntervals     `json:"intervals,omitempty"`
+	Models    []JSONModel        `json:"models"`
+}
+
+func withCI(a JSONAcc, iv Interval, ok bool) JSONAcc {
+	if ok && a.Present {
+		a.CI95 = &[2]float64{iv.Lo, iv.Hi}
+		a.N = iv.N
+	}
+	return a
+}
+
+func (r Row) groupInterval(name string) (Interval, bool) {
+	if r.Intervals == nil {
+		return Interval{}, false
+	}
+	iv, ok := r.Intervals.Group[name]
+	return iv, ok
+}
+
+func (r Row) categoryInterval(c category.Category) (Interval, bool) {
+	if r.Intervals == nil {
+		return Interval{}, false
+	}
+	iv, ok := r.Intervals.Category[c]
+	return iv, ok
 }
 
 func jsonAcc(a Acc) JSONAcc {
@@ -70,22 +111,15 @@ func numPtr(n Num) *float64 {
 // groupScores lists a row's group scores in display order with upstream's
 // column names.
 func groupScores(r Row) []JSONGroup {
-	g := func(name, col string, a Acc) JSONGroup {
-		return JSONGroup{Name: name, Column: col, JSONAcc: jsonAcc(a)}
+	var out []JSONGroup
+	for _, f := range groupFields {
+		if f.name == "overall" {
+			continue
+		}
+		iv, ok := r.groupInterval(f.name)
+		out = append(out, JSONGroup{Name: f.name, Column: f.column, JSONAcc: withCI(jsonAcc(f.get(&r.Groups)), iv, ok)})
 	}
-	return []JSONGroup{
-		g("non_live", "Non-Live AST Acc", r.NonLiveAST),
-		g("non_live_overall", "Non-Live Overall Acc", r.NonLiveOverall),
-		g("non_live_simple", "Non-Live Simple AST", r.NonLiveSimple),
-		g("live", "Live Acc", r.LiveOverall),
-		g("live_ast_summary", "AST Summary", r.LiveAST),
-		g("irrelevance", "Irrelevance Detection", r.Irrelevance),
-		g("relevance", "Relevance Detection", r.Relevance),
-		g("multi_turn", "Multi Turn Acc", r.MultiTurn),
-		g("web_search", "Web Search Acc", r.WebSearch),
-		g("memory", "Memory Acc", r.Memory),
-		g("agentic", "Agentic Overall Acc", r.Agentic),
-	}
+	return out
 }
 
 // Summary builds the JSON summary of the rows.
@@ -93,12 +127,19 @@ func Summary(rows []Row) JSONSummary {
 	w := OverallWeights()
 	out := JSONSummary{Weights: map[string]float64{"non_live": w[0], "live": w[1], "irrelevance": w[2], "multi_turn": w[3], "agentic": w[4]}}
 	for _, r := range rows {
-		m := JSONModel{Model: r.Model.Name, DisplayName: r.Model.DisplayName, Overall: jsonAcc(r.Overall),
+		if r.Intervals != nil && out.Intervals == nil {
+			out.Intervals = &JSONIntervals{Level: Level, CategoryMethod: MethodWilson, GroupMethod: MethodBootstrap,
+				Resamples: r.Intervals.Resamples, Seed: r.Intervals.Seed,
+				OfficialNumbers: "intervals are ours, not upstream's; the accuracies are the official numbers"}
+		}
+		oiv, ook := r.groupInterval("overall")
+		m := JSONModel{Model: r.Model.Name, DisplayName: r.Model.DisplayName, Overall: withCI(jsonAcc(r.Overall), oiv, ook),
 			Groups: groupScores(r), Cost: numPtr(r.Cost.Cost), LatencyMean: numPtr(r.Cost.LatencyMean),
 			LatencyStd: numPtr(r.Cost.LatencyStd), LatencyP95: numPtr(r.Cost.LatencyP95), FormatSensitivity: r.FormatSensitivity, Notes: r.Model.Notes}
 		for _, c := range category.Scoring() {
 			g, _ := c.ScoringGroup()
-			jc := JSONCategory{Category: string(c), Group: string(g), JSONAcc: jsonAcc(r.Cat[c])}
+			civ, cok := r.categoryInterval(c)
+			jc := JSONCategory{Category: string(c), Group: string(g), JSONAcc: withCI(jsonAcc(r.Cat[c]), civ, cok)}
 			if s, ok := r.Scores[c]; ok {
 				n := s.Correct
 				jc.Correct = &n
@@ -123,10 +164,16 @@ func WriteSummaryJSON(w io.Writer, rows []Row) error {
 	return enc.Encode(Summary(rows))
 }
 
-// WriteScoreRoot writes the six CSVs and summary.json into scoreRoot.
+// WriteScoreRoot writes the six CSVs and summary.json into scoreRoot, and
+// data_intervals.csv when the rows carry intervals.
 func WriteScoreRoot(scoreRoot string, rows []Row) error {
 	if err := WriteCSVs(scoreRoot, rows); err != nil {
 		return err
+	}
+	if b, ok := IntervalsCSV(rows); ok {
+		if err := writeFileAtomic(filepath.Join(scoreRoot, FileIntervals), b); err != nil {
+			return err
+		}
 	}
 	b, err := json.MarshalIndent(Summary(rows), "", "  ")
 	if err != nil {
@@ -138,7 +185,17 @@ func WriteScoreRoot(scoreRoot string, rows []Row) error {
 // WriteTable renders the rows for a terminal: per model, the evaluated
 // categories (correct/total, accuracy) and the group scores, then a
 // one-line-per-model overview.
-func WriteTable(w io.Writer, rows []Row) error {
+func WriteTable(w io.Writer, rows []Row) error { return WriteTableOf(w, rows, nil) }
+
+// WriteTableOf is WriteTable with the category lines limited to only (nil:
+// every category), for a run that ran a few categories: the group and
+// overall lines stay (upstream's formulas over the whole score folder), and
+// one line says how many categories were left out.
+func WriteTableOf(w io.Writer, rows []Row, only []category.Category) error {
+	keep := map[category.Category]bool{}
+	for _, c := range only {
+		keep[c] = true
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	p := func(format string, a ...any) { fmt.Fprintf(tw, format, a...) }
 	for _, r := range rows {
@@ -146,43 +203,62 @@ func WriteTable(w io.Writer, rows []Row) error {
 		if name == "" {
 			name = r.Model.Name
 		}
-		p("Model: %s\t\t\t\t\t\n", name)
-		p("CATEGORY\tGROUP\tCORRECT\tTOTAL\tACCURACY\t\n")
+		p("Model: %s\t\t\t\t\t\t\n", name)
+		p("CATEGORY\tGROUP\tCORRECT\tTOTAL\tACCURACY\t%s\t\n", ciHeader(r))
+		left := 0
 		for _, c := range category.All() {
 			s, ok := r.Scores[c]
 			g := string(c.SpecLabel())
+			if only != nil && !keep[c] {
+				if !c.IsFormatSensitivity() {
+					left++
+				}
+				continue
+			}
 			if !ok {
 				if c.IsFormatSensitivity() {
 					continue
 				}
-				p("%s\t%s\t-\t%d\tN/A\t\n", c, g, c.EntryCount())
+				p("%s\t%s\t-\t%d\tN/A\t\t\n", c, g, c.EntryCount())
 				continue
 			}
-			p("%s\t%s\t%d\t%d\t%s\t\n", c, g, s.Correct, s.Total, pyPercent(s.Accuracy))
+			ci := ""
+			if iv, ok := r.categoryInterval(c); ok {
+				ci = CIText(iv)
+			}
+			p("%s\t%s\t%d\t%d\t%s\t%s\t\n", c, g, s.Correct, s.Total, pyPercent(s.Accuracy), ci)
 		}
-		p("\t\t\t\t\t\n")
-		p("GROUP\tWEIGHT\t\t\tACCURACY\t\n")
+		if left > 0 {
+			p("  (%d more categories not in this run; bfcl scores prints them)\n", left)
+		}
+		p("\t\t\t\t\t\t\n")
+		p("GROUP\tWEIGHT\t\t\tACCURACY\t%s\t\n", ciHeader(r))
 		wt := OverallWeights()
 		for _, gr := range []struct {
 			name string
 			w    string
 			a    Acc
+			key  string
 		}{
-			{"Non-Live AST", pct(wt[0]), r.NonLiveOverall},
-			{"Live AST", pct(wt[1]), r.LiveOverall},
-			{"Irrelevance", pct(wt[2]), r.Irrelevance},
-			{"Multi-Turn", pct(wt[3]), r.MultiTurn},
-			{"Agentic", pct(wt[4]), r.Agentic},
-			{"Relevance", "-", r.Relevance},
-			{"Overall", "", r.Overall},
+			{"Non-Live AST", pct(wt[0]), r.NonLiveOverall, "non_live_overall"},
+			{"Live AST", pct(wt[1]), r.LiveOverall, "live"},
+			{"Irrelevance", pct(wt[2]), r.Irrelevance, "irrelevance"},
+			{"Multi-Turn", pct(wt[3]), r.MultiTurn, "multi_turn"},
+			{"Agentic", pct(wt[4]), r.Agentic, "agentic"},
+			{"Relevance", "-", r.Relevance, "relevance"},
+			{"Overall", "", r.Overall, "overall"},
 		} {
-			p("%s\t%s\t\t\t%s\t\n", gr.name, gr.w, gr.a.Display())
+			ci := ""
+			if iv, ok := r.groupInterval(gr.key); ok && !gr.a.NA {
+				ci = CIText(iv)
+			}
+			p("%s\t%s\t\t\t%s\t%s\t\n", gr.name, gr.w, gr.a.Display(), ci)
 		}
 		if r.Cost.Cost.OK || r.Cost.LatencyMean.OK {
-			p("Cost $%s, latency mean %ss, std %ss, p95 %ss\t\t\t\t\t\n",
+			p("Cost $%s, latency mean %ss, std %ss, p95 %ss\t\t\t\t\t\t\n",
 				r.Cost.Cost, r.Cost.LatencyMean, r.Cost.LatencyStd, r.Cost.LatencyP95)
 		}
-		p("\t\t\t\t\t\n")
+		p("\t\t\t\t\t\t\n")
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -193,10 +269,21 @@ func WriteTable(w io.Writer, rows []Row) error {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "MODEL\tOVERALL\tNON-LIVE\tLIVE\tIRRELEVANCE\tMULTI-TURN\tAGENTIC\tRELEVANCE\t\n")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Model.Name, r.Overall.Display(), r.NonLiveOverall.Display(),
+		overall := r.Overall.Display()
+		if iv, ok := r.groupInterval("overall"); ok {
+			overall += fmt.Sprintf(" ±%.1f", 50*(iv.Hi-iv.Lo))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Model.Name, overall, r.NonLiveOverall.Display(),
 			r.LiveOverall.Display(), r.Irrelevance.Display(), r.MultiTurn.Display(), r.Agentic.Display(), r.Relevance.Display())
 	}
 	return tw.Flush()
+}
+
+func ciHeader(r Row) string {
+	if r.Intervals == nil {
+		return ""
+	}
+	return "95% CI (ours)"
 }
 
 func pct(w float64) string { return strconv.FormatFloat(w, 'f', -1, 64) + "%" }

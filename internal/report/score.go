@@ -386,38 +386,147 @@ func ReadScoreDir(scoreRoot string) (map[string][]CategoryScore, error) {
 			continue
 		}
 		model := e.Name()
-		byCat := map[category.Category]CategoryScore{}
-		err := filepath.WalkDir(filepath.Join(scoreRoot, model), func(p string, d os.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			name := d.Name()
-			if d.IsDir() || !strings.HasPrefix(name, category.VersionPrefix+"_") || !strings.HasSuffix(name, "_score.json") {
-				return nil
-			}
-			cat := category.Category(strings.TrimSuffix(strings.TrimPrefix(name, category.VersionPrefix+"_"), "_score.json"))
-			if !cat.Valid() {
-				return nil
-			}
-			s, err := readScoreHeader(p, cat)
-			if err != nil {
-				return err
-			}
-			byCat[cat] = s
-			return nil
-		})
+		files, err := modelScoreFiles(filepath.Join(scoreRoot, model))
 		if err != nil {
 			return nil, fmt.Errorf("report: reading scores of %s: %w", model, err)
 		}
 		var list []CategoryScore
 		for _, c := range category.All() {
-			if s, ok := byCat[c]; ok {
-				list = append(list, s)
+			p, ok := files[c]
+			if !ok {
+				continue
 			}
+			s, err := readScoreHeader(p, c)
+			if err != nil {
+				return nil, fmt.Errorf("report: reading scores of %s: %w", model, err)
+			}
+			list = append(list, s)
 		}
 		out[model] = list
 	}
 	return out, nil
+}
+
+// modelScoreFiles finds the score files of one model folder (any depth),
+// by category; names that are not test categories are ignored.
+func modelScoreFiles(dir string) (map[category.Category]string, error) {
+	files := map[category.Category]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() || !strings.HasPrefix(name, category.VersionPrefix+"_") || !strings.HasSuffix(name, "_score.json") {
+			return nil
+		}
+		cat := category.Category(strings.TrimSuffix(strings.TrimPrefix(name, category.VersionPrefix+"_"), "_score.json"))
+		if cat.Valid() {
+			files[cat] = p
+		}
+		return nil
+	})
+	return files, err
+}
+
+// Outcome is what a score file says about its entries: the header, and the
+// ids of the failed entries (one line each after the header); every other
+// scored entry passed.
+type Outcome struct {
+	Score  CategoryScore
+	Failed []string // in file order
+}
+
+// ReadModelOutcomes reads every score file of <scoreRoot>/<model>/: the
+// header and the failed ids of each category. A failed line without an id,
+// an id of another category, a repeated id, or a count of failed lines that
+// disagrees with the header is an error naming the file.
+func ReadModelOutcomes(scoreRoot, model string) (map[category.Category]Outcome, error) {
+	dir := filepath.Join(scoreRoot, model)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("report: no score folder %s", dir)
+	}
+	files, err := modelScoreFiles(dir)
+	if err != nil {
+		return nil, fmt.Errorf("report: reading scores of %s: %w", model, err)
+	}
+	out := map[category.Category]Outcome{}
+	for c, p := range files {
+		o, err := readOutcome(p, c)
+		if err != nil {
+			return nil, err
+		}
+		out[c] = o
+	}
+	return out, nil
+}
+
+func readOutcome(path string, cat category.Category) (Outcome, error) {
+	var o Outcome
+	s, err := VisitScoreFile(path, cat, func(id string, _ []byte) error {
+		o.Failed = append(o.Failed, id)
+		return nil
+	})
+	o.Score = s
+	return o, err
+}
+
+// VisitScoreFile reads a score file of category cat: it returns the header
+// and calls fn with the id and the whole line of every failed entry, in
+// file order. A failed line without an id, an id of another category, a
+// repeated id, or a count of failed lines that disagrees with the header is
+// an error naming the file and line; so is an error from fn.
+func VisitScoreFile(path string, cat category.Category, fn func(id string, line []byte) error) (CategoryScore, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return CategoryScore{}, fmt.Errorf("report: %w", err)
+	}
+	defer f.Close()
+	br := bufio.NewReaderSize(f, 1<<20)
+	var s CategoryScore
+	seen := map[string]bool{}
+	failed := 0
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return CategoryScore{}, fmt.Errorf("report: %s: %w", path, err)
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			if n == 1 {
+				if s, err = ParseScoreHeader(cat, line); err != nil {
+					return CategoryScore{}, fmt.Errorf("report: %s: %w", path, err)
+				}
+			} else {
+				var l struct {
+					ID *string `json:"id"`
+				}
+				if jerr := json.Unmarshal(line, &l); jerr != nil || l.ID == nil {
+					return CategoryScore{}, fmt.Errorf("report: %s:%d: a failed-entry line must be a JSON object with an id", path, n)
+				}
+				id := *l.ID
+				got, cerr := category.FromEntryID(id)
+				if cerr != nil || got != cat {
+					return CategoryScore{}, fmt.Errorf("report: %s:%d: entry %q is not an entry of %s", path, n, id, cat)
+				}
+				if seen[id] {
+					return CategoryScore{}, fmt.Errorf("report: %s:%d: entry %q listed twice", path, n, id)
+				}
+				seen[id] = true
+				failed++
+				if ferr := fn(id, line); ferr != nil {
+					return CategoryScore{}, fmt.Errorf("report: %s:%d: %w", path, n, ferr)
+				}
+			}
+		} else if n == 1 && err == io.EOF {
+			return CategoryScore{}, fmt.Errorf("report: %s: empty score file", path)
+		}
+		if err == io.EOF {
+			break
+		}
+	}
+	if s.Total-s.Correct != failed {
+		return CategoryScore{}, fmt.Errorf("report: %s: the header counts %d failed entries but %d are listed", path, s.Total-s.Correct, failed)
+	}
+	return s, nil
 }
 
 func readScoreHeader(path string, cat category.Category) (CategoryScore, error) {
@@ -495,4 +604,22 @@ func ParseScoreHeader(cat category.Category, line []byte) (CategoryScore, error)
 		s.FormatSensitivity = &fs
 	}
 	return s, nil
+}
+
+// FailedEntryLine is the score-file line WriteScoreFile writes for one
+// failed verdict (without the trailing newline), for readers that want the
+// line before the file exists (e.g. a failing spec's diagnostic).
+func FailedEntryLine(model string, cat category.Category, v verdict.Verdict) ([]byte, error) {
+	if v.Valid {
+		return nil, fmt.Errorf("report: entry %q passed: score files hold only failed entries", v.ID)
+	}
+	fs, err := failedEntryFields(model, cat, v)
+	if err != nil {
+		return nil, err
+	}
+	line, err := appendFields(nil, fs)
+	if err != nil {
+		return nil, fmt.Errorf("report: entry %q: %w", v.ID, err)
+	}
+	return line, nil
 }

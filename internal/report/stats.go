@@ -4,7 +4,8 @@ import (
 	"errors"
 	"math"
 	"math/big"
-	"sort"
+
+	"github.com/bfcl-go/bfcl/internal/stats"
 )
 
 // pySum is CPython 3.12's builtin sum() over floats, started from the int 0:
@@ -133,31 +134,5 @@ func isqrtRTO(n, m *big.Int) *big.Int {
 	return a
 }
 
-// npPercentile is numpy.percentile(xs, q) with the default "linear" method:
-// virtual index (n-1)*q/100 into the sorted data, numpy's _lerp between the
-// neighbours.
-func npPercentile(xs []float64, q float64) float64 {
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	n := len(s)
-	if n == 0 {
-		return math.NaN()
-	}
-	quantile := float64(q / 100)
-	vi := float64(float64(n-1) * quantile)
-	if vi >= float64(n-1) {
-		return s[n-1]
-	}
-	if vi <= 0 {
-		return s[0]
-	}
-	prev := math.Floor(vi)
-	lo := int(prev)
-	a, b := s[lo], s[lo+1]
-	t := float64(vi - prev)
-	diff := float64(b - a)
-	if t >= 0.5 {
-		return float64(b - float64(diff*float64(1-t)))
-	}
-	return float64(a + float64(diff*t))
-}
+// npPercentile is numpy.percentile(xs, q) with the default "linear" method.
+func npPercentile(xs []float64, q float64) float64 { return stats.Percentile(xs, q) }

@@ -226,6 +226,18 @@ type Row struct {
 	Scores map[category.Category]CategoryScore // the evaluated categories
 	Cat    map[category.Category]Acc           // every scoring category (missing ones: 0, dataset size, N/A)
 
+	Groups
+
+	FormatSensitivity *FormatSensitivityStats // nil when not evaluated
+
+	// Intervals are our 95 % intervals of the accuracies (not upstream's);
+	// nil unless AddIntervals computed them.
+	Intervals *Intervals
+}
+
+// Groups are the group scores and the overall of upstream's
+// generate_leaderboard_csv, computed from the category cells by GroupsOf.
+type Groups struct {
 	NonLiveSimple  Acc // unweighted mean of simple_python, simple_java, simple_javascript
 	NonLiveAST     Acc // "AST Summary" / "Non-Live AST Acc": unweighted mean of simple, multiple, parallel, parallel_multiple
 	NonLiveOverall Acc // the same value, never N/A ("Non-Live Overall Acc"; the overall's first component)
@@ -238,8 +250,6 @@ type Row struct {
 	Irrelevance    Acc // unweighted mean of irrelevance and live_irrelevance
 	Relevance      Acc // live_relevance
 	Overall        Acc // 10% non-live + 10% live + 10% irrelevance + 30% multi-turn + 40% agentic, never N/A
-
-	FormatSensitivity *FormatSensitivityStats // nil when not evaluated
 }
 
 // Summarize builds a model's leaderboard row from its category scores (at
@@ -271,22 +281,31 @@ func Summarize(m ModelInfo, scores []CategoryScore, usage Usage) (Row, error) {
 	if s, ok := r.Scores[category.FormatSensitivity]; ok {
 		r.FormatSensitivity = s.FormatSensitivity
 	}
-	c := r.Cat
-	r.NonLiveSimple = unweightedAcc([]Acc{c[category.SimplePython], c[category.SimpleJava], c[category.SimpleJavaScript]}, true)
-	nl := []Acc{r.NonLiveSimple, c[category.Multiple], c[category.Parallel], c[category.ParallelMultiple]}
-	r.NonLiveAST = unweightedAcc(nl, true)
-	r.NonLiveOverall = unweightedAcc(nl, false)
-	live := []Acc{c[category.LiveSimple], c[category.LiveMultiple], c[category.LiveParallel], c[category.LiveParallelMultiple]}
-	r.LiveAST = weightedAcc(live, true)
-	r.LiveOverall = weightedAcc(live, false)
-	r.MultiTurn = unweightedAcc([]Acc{c[category.MultiTurnBase], c[category.MultiTurnMissFunc],
-		c[category.MultiTurnMissParam], c[category.MultiTurnLongContext]}, false)
-	r.WebSearch = unweightedAcc([]Acc{c[category.WebSearchBase], c[category.WebSearchNoSnippet]}, true)
-	r.Memory = unweightedAcc([]Acc{c[category.MemoryKV], c[category.MemoryVector], c[category.MemoryRecSum]}, true)
-	r.Agentic = unweightedAcc([]Acc{r.WebSearch, r.Memory}, false)
-	r.Irrelevance = unweightedAcc([]Acc{c[category.Irrelevance], c[category.LiveIrrelevance]}, true)
-	r.Relevance = c[category.LiveRelevance]
-	w := OverallWeights()
-	r.Overall = percentageWeightedAcc([]Acc{r.NonLiveOverall, r.LiveOverall, r.Irrelevance, r.MultiTurn, r.Agentic}, w[:], false)
+	r.Groups = GroupsOf(r.Cat)
 	return r, nil
+}
+
+// GroupsOf computes upstream's group scores and overall from the cell of
+// every scoring category (a category that was not evaluated: accuracy 0,
+// its data-set size, N/A). It is the one home of these formulas: Summarize
+// uses it for the official numbers and the bootstrap for resampled ones.
+func GroupsOf(c map[category.Category]Acc) Groups {
+	var g Groups
+	g.NonLiveSimple = unweightedAcc([]Acc{c[category.SimplePython], c[category.SimpleJava], c[category.SimpleJavaScript]}, true)
+	nl := []Acc{g.NonLiveSimple, c[category.Multiple], c[category.Parallel], c[category.ParallelMultiple]}
+	g.NonLiveAST = unweightedAcc(nl, true)
+	g.NonLiveOverall = unweightedAcc(nl, false)
+	live := []Acc{c[category.LiveSimple], c[category.LiveMultiple], c[category.LiveParallel], c[category.LiveParallelMultiple]}
+	g.LiveAST = weightedAcc(live, true)
+	g.LiveOverall = weightedAcc(live, false)
+	g.MultiTurn = unweightedAcc([]Acc{c[category.MultiTurnBase], c[category.MultiTurnMissFunc],
+		c[category.MultiTurnMissParam], c[category.MultiTurnLongContext]}, false)
+	g.WebSearch = unweightedAcc([]Acc{c[category.WebSearchBase], c[category.WebSearchNoSnippet]}, true)
+	g.Memory = unweightedAcc([]Acc{c[category.MemoryKV], c[category.MemoryVector], c[category.MemoryRecSum]}, true)
+	g.Agentic = unweightedAcc([]Acc{g.WebSearch, g.Memory}, false)
+	g.Irrelevance = unweightedAcc([]Acc{c[category.Irrelevance], c[category.LiveIrrelevance]}, true)
+	g.Relevance = c[category.LiveRelevance]
+	w := OverallWeights()
+	g.Overall = percentageWeightedAcc([]Acc{g.NonLiveOverall, g.LiveOverall, g.Irrelevance, g.MultiTurn, g.Agentic}, w[:], false)
+	return g
 }

@@ -91,7 +91,7 @@ func (c *Driver) Complete(ctx context.Context, req driver.Request) (driver.Respo
 		if err := json.Unmarshal(b, &rec); err == nil && rec.Key == key {
 			c.hits.Add(1)
 			r := rec.Response
-			r.Raw, r.Replay = nullToNil(r.Raw), nullToNil(r.Replay)
+			r.Raw, r.Replay, r.Request = nullToNil(r.Raw), nullToNil(r.Replay), nullToNil(r.Request)
 			return r, nil
 		}
 		// A damaged entry is ignored and rewritten below.

@@ -29,17 +29,61 @@ import (
 // single-turn a list of {name: json-args}, for prompt mode a string, for
 // multi-turn a list per turn of a list per step. Raw keeps the whole line as
 // read (for upstream files carrying more fields).
+//
+// A record is written with upstream's keys in upstream's order (the
+// metadata dicts of bfcl_eval/model_handler/base_handler.py after "id" and
+// "result"): input_token_count, output_token_count, latency,
+// inference_log, reasoning_content for multi-turn lines; a single-turn
+// line's inference_log (the input log) comes first, before the token
+// counts (LogFirst). Absent fields are left out.
 type Record struct {
-	ID               string          `json:"id"`
-	Result           json.RawMessage `json:"result"`
-	InputTokenCount  json.RawMessage `json:"input_token_count,omitempty"`
-	OutputTokenCount json.RawMessage `json:"output_token_count,omitempty"`
-	Latency          json.RawMessage `json:"latency,omitempty"`
-	ReasoningContent json.RawMessage `json:"reasoning_content,omitempty"`
-	InferenceLog     json.RawMessage `json:"inference_log,omitempty"`
-	ForceTerminated  *bool           `json:"-"`
-	Raw              json.RawMessage `json:"-"`
-	Line             int             `json:"-"` // 1-based line in the file it was read from
+	ID               string
+	Result           json.RawMessage
+	InputTokenCount  json.RawMessage
+	OutputTokenCount json.RawMessage
+	Latency          json.RawMessage
+	ReasoningContent json.RawMessage
+	// InferenceLog is upstream's inference_log: for multi-turn the
+	// conversation (state_info lists, per turn the query and the steps), for
+	// single-turn the input log.
+	InferenceLog json.RawMessage
+	// LogFirst puts inference_log right after result, where upstream's
+	// single-turn lines have it.
+	LogFirst        bool
+	ForceTerminated *bool
+	Raw             json.RawMessage
+	Line            int // 1-based line in the file it was read from
+}
+
+// MarshalJSON writes the record's fields in upstream's order.
+func (r Record) MarshalJSON() ([]byte, error) {
+	id, err := json.Marshal(r.ID)
+	if err != nil {
+		return nil, err
+	}
+	b := append([]byte(`{"id":`), id...)
+	add := func(key string, v json.RawMessage) {
+		if len(v) > 0 {
+			b = append(b, `,"`+key+`":`...)
+			b = append(b, v...)
+		}
+	}
+	result := r.Result
+	if len(result) == 0 {
+		result = json.RawMessage("null")
+	}
+	add("result", result)
+	if r.LogFirst {
+		add("inference_log", r.InferenceLog)
+	}
+	add("input_token_count", r.InputTokenCount)
+	add("output_token_count", r.OutputTokenCount)
+	add("latency", r.Latency)
+	if !r.LogFirst {
+		add("inference_log", r.InferenceLog)
+	}
+	add("reasoning_content", r.ReasoningContent)
+	return append(b, '}'), nil
 }
 
 // ModelDir is the folder name upstream uses for a model: "/" becomes "_".
@@ -155,11 +199,13 @@ func (s *Store) Append(c category.Category, r Record) error {
 // a gold entry's whole evaluation, and surviving a power cut is not worth
 // that.)
 func AppendFile(path string, r Record) (json.RawMessage, error) {
-	line, err := json.Marshal(r)
-	if err != nil {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the logs are full of "<Directory: ...>"
+	if err := enc.Encode(r); err != nil {
 		return nil, fmt.Errorf("results: encode %s: %w", r.ID, err)
 	}
-	line = append(line, '\n')
+	line := buf.Bytes() // Encode ends it with the newline
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
@@ -229,6 +275,7 @@ func Compact(path string) error {
 func decodeRecord(b []byte) (Record, error) {
 	var r Record
 	var idErr error
+	sawCounts := false
 	err := jsonscan.ObjectMembers(b, func(key, v []byte) {
 		switch string(key) {
 		case `"id"`:
@@ -237,6 +284,7 @@ func decodeRecord(b []byte) (Record, error) {
 			r.Result = v
 		case `"input_token_count"`:
 			r.InputTokenCount = v
+			sawCounts = true
 		case `"output_token_count"`:
 			r.OutputTokenCount = v
 		case `"latency"`:
@@ -245,6 +293,7 @@ func decodeRecord(b []byte) (Record, error) {
 			r.ReasoningContent = v
 		case `"inference_log"`:
 			r.InferenceLog = v
+			r.LogFirst = !sawCounts
 		}
 	})
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/decode"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/verdict"
@@ -21,6 +22,10 @@ type Options struct {
 	ModelName       string // model (result folder) name; multi-turn instance names derive from it
 	Mode            string // "fc" or "prompt"; "" = detect per record (list of {name: args} is fc, a string is prompt)
 	UnderscoreToDot bool   // tool names were sent with "." replaced by "_"
+	// Handler is the upstream handler class (model_handler in upstream's
+	// registry) whose decode_ast / decode_execute read the results, with
+	// Mode as its is_fc_model; "" keeps the default decoders of Mode.
+	Handler string
 	// LongContext is the pristine long-context data (multi-turn scoring).
 	LongContext *longcontext.Data
 	// StrictIrrelevance applies upstream's (uncalled) multi-turn irrelevance
@@ -62,6 +67,9 @@ func Entry(e *dataset.Entry, rec results.Record, opts Options) (verdict.Verdict,
 	if err != nil {
 		return verdict.Verdict{}, err
 	}
+	if err := CheckHandler(opts.Handler); err != nil {
+		return verdict.Verdict{}, err
+	}
 	if rec.ID != e.ID {
 		return verdict.Verdict{}, fmt.Errorf("score: record %s does not belong to entry %s", rec.ID, e.ID)
 	}
@@ -71,6 +79,23 @@ func Entry(e *dataset.Entry, rec results.Record, opts Options) (verdict.Verdict,
 	}
 	v.ID, v.Category = e.ID, e.Category
 	return v, nil
+}
+
+// ErrHandlerUnusable is returned for a handler class upstream's evaluator
+// cannot use at all (its constructor fails), so no score exists upstream.
+var ErrHandlerUnusable = errors.New("upstream's evaluator cannot use this handler")
+
+// CheckHandler validates an upstream handler class name for Options.Handler:
+// "" and the classes of decode are accepted, except those upstream's
+// evaluator cannot construct (ErrHandlerUnusable, with the reason).
+func CheckHandler(class string) error {
+	if err := decode.CheckHandler(class); err != nil {
+		return err
+	}
+	if h, ok := decode.LookupHandler(class); ok && h.Unconstructible {
+		return fmt.Errorf("%w: %s: %s", ErrHandlerUnusable, class, h.Note)
+	}
+	return nil
 }
 
 // LongContextOf parses the data set's long_context.py.

@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"strings"
+	"path/filepath"
 	"sync"
 
 	"github.com/onsi/ginkgo/v2"
@@ -14,9 +14,12 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/explain"
 	"github.com/bfcl-go/bfcl/internal/gold"
 	"github.com/bfcl-go/bfcl/internal/harness"
+	"github.com/bfcl-go/bfcl/internal/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/report"
+	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/internal/selection"
 	"github.com/bfcl-go/bfcl/internal/verdict"
@@ -69,6 +72,9 @@ func Shared() (*Run, error) {
 }
 
 func resolve(f *config.Flags) (*Run, error) {
+	for _, k := range config.Unknown(os.Environ()) {
+		fmt.Fprintf(os.Stderr, "bfcl: warning: %s is not a setting of bfcl (see README); ignored\n", k)
+	}
 	rc, err := f.Resolve(config.ModuleRootBase)
 	if err != nil {
 		return nil, err
@@ -127,41 +133,25 @@ func RunSpec(ctx ginkgo.SpecContext, cat, id string) {
 		}
 	}
 	if !out.Verdict.Valid {
-		ginkgo.Fail(Diagnose(out.Verdict))
+		ginkgo.Fail(diagnose(run.Harness, out.Verdict))
 	}
 }
 
-// Diagnose renders a failed verdict for a person: what the checker
-// expected, what came back, where.
-func Diagnose(v verdict.Verdict) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s failed: %s\n", v.ID, v.ErrorType)
-	for _, e := range v.Errors {
-		fmt.Fprintf(&b, "  - %s\n", e)
+// diagnose renders a failed verdict for a person, as the report's entry
+// view does: the entry id, upstream's error type and message, the first
+// failing turn with the model's calls beside the ground truth's, the
+// differing backend attributes, and where to read the rest.
+func diagnose(h *harness.Harness, v verdict.Verdict) string {
+	cfg := h.Config()
+	model := results.ModelDir(cfg.Model.Name)
+	at := explain.Where{
+		Report:    filepath.Join(cfg.ScoreDir, htmlreport.FileName),
+		ScoreFile: report.ScoreFilePath(cfg.ScoreDir, model, category.Category(v.Category)),
 	}
-	for _, f := range v.Detail {
-		js, err := marshalPlain(f.Value)
-		if err != nil {
-			continue
-		}
-		s := string(js)
-		if len(s) > 2000 {
-			s = s[:2000] + "…"
-		}
-		fmt.Fprintf(&b, "  %s: %s\n", f.Key, s)
+	if e, err := h.Entry(v.Category, v.ID); err == nil {
+		at.DataFile, at.DataLine = filepath.Join(filepath.Dir(cfg.Source.DataDir), e.File), e.Line // e.File is relative to the data set's parent
 	}
-	return b.String()
-}
-
-// marshalPlain is JSON without HTML escaping (a terminal is not a page).
-func marshalPlain(v any) ([]byte, error) {
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+	return explain.Message(model, v, at)
 }
 
 // ranCategories lists the categories of which at least one spec ran (across
@@ -211,7 +201,28 @@ func Finish(r types.Report) {
 	}
 	cfg := run.Harness.Config()
 	fmt.Fprintf(os.Stdout, "\nBFCL v4 scores (score folder %s; this run: %s)\n", cfg.ScoreDir, cfg.Model.Name)
-	if err := report.WriteTable(os.Stdout, rows); err != nil {
+	if err := report.WriteTableOf(os.Stdout, rowsOf(rows, cfg.Model.Name), cats); err != nil {
 		ginkgo.Fail(err.Error())
 	}
+}
+
+// RunSuite runs a suite's specs. Skipped specs are not printed one by one
+// unless -v is given: a label-filtered run across the six suites would
+// otherwise print thousands of skip markers.
+func RunSuite(t ginkgo.GinkgoTestingT, description string) bool {
+	suite, rep := ginkgo.GinkgoConfiguration()
+	if !rep.Verbose && !rep.VeryVerbose {
+		rep.SilenceSkips = true
+	}
+	return ginkgo.RunSpecs(t, description, suite, rep)
+}
+
+// rowsOf keeps the leaderboard row of one model.
+func rowsOf(rows []report.Row, model string) []report.Row {
+	for _, r := range rows {
+		if r.Model.Name == results.ModelDir(model) {
+			return []report.Row{r}
+		}
+	}
+	return rows
 }

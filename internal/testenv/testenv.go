@@ -49,3 +49,11 @@ func ReferenceDir() (string, bool) {
 func MissingMessage(what, dir, env string) string {
 	return "SKIPPED LOUDLY: " + what + " not found at " + dir + " (set " + env + "); this test checks nothing without it"
 }
+
+// UpstreamRepo returns a git checkout (or bare repository) of upstream's
+// ShishirPatil/gorilla and whether it exists: BFCL_UPSTREAM_REPO, else
+// ../.mirror/ShishirPatil+gorilla/repo beside the module root. Only
+// development-time drift checks read it; CI has none.
+func UpstreamRepo() (string, bool) {
+	return locate("BFCL_UPSTREAM_REPO", filepath.Join(".mirror", "ShishirPatil+gorilla", "repo"))
+}

@@ -17,7 +17,7 @@ func init() { specs.RegisterFlags() }
 
 func TestAgentic(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "BFCL agentic")
+	specs.RunSuite(t, "BFCL agentic")
 }
 
 var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -18,7 +18,7 @@ func init() { specs.RegisterFlags() }
 
 func TestFormatSensitivity(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "BFCL format_sensitivity")
+	specs.RunSuite(t, "BFCL format_sensitivity")
 }
 
 var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -17,7 +17,7 @@ func init() { specs.RegisterFlags() }
 
 func TestIrrelevance(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "BFCL irrelevance")
+	specs.RunSuite(t, "BFCL irrelevance")
 }
 
 var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -17,7 +17,7 @@ func init() { specs.RegisterFlags() }
 
 func TestLive(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "BFCL live")
+	specs.RunSuite(t, "BFCL live")
 }
 
 var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -17,7 +17,7 @@ func init() { specs.RegisterFlags() }
 
 func TestMultiturn(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "BFCL multi_turn")
+	specs.RunSuite(t, "BFCL multi_turn")
 }
 
 var _ = ReportAfterSuite("BFCL score", specs.Finish)

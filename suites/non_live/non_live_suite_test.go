@@ -17,7 +17,7 @@ func init() { specs.RegisterFlags() }
 
 func TestNonlive(t *testing.T) {
 	RegisterFailHandler(Fail)
-	RunSpecs(t, "BFCL non_live")
+	specs.RunSuite(t, "BFCL non_live")
 }
 
 var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -52,6 +52,9 @@ type Options struct {
 	// convert_to_function_call) or "prompt" (default_decode_execute_prompting).
 	// "" means FC.
 	Mode string
+	// Handler is the upstream handler class whose decode_execute reads the
+	// steps (decode.Options.Handler); "" is the default decoder of Mode.
+	Handler string
 }
 
 // Result is the verdict plus what the checker saw.
@@ -202,7 +205,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("result of %s: the turn cannot be iterated (upstream raises %s: %v)", e.ID, typeNameOf(err), err)
 	}
-	dopts := decode.Options{Mode: o.Mode}
+	dopts := decode.Options{Mode: o.Mode, Handler: o.Handler}
 	if dopts.Mode == "" {
 		dopts.Mode = decode.ModeFC
 	}

@@ -38,6 +38,9 @@ type Options struct {
 	ModelName       string
 	Mode            string // "fc" or "prompt"; "" detects per step
 	UnderscoreToDot bool
+	// Handler is the upstream handler class whose decode_execute reads the
+	// steps (decode.Options.Handler); "" is the default decoder of Mode.
+	Handler string
 	// LongContext is the pristine long-context data; each entry works on a
 	// clone of it.
 	LongContext *longcontext.Data
@@ -93,18 +96,18 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	if !isList {
 		return Result{Verdict: fail(e, ErrInferenceError,
 			[]string{"Error during inference phase. Model did not output a list of model responses."},
-			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer))}, nil
+			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))}, nil
 	}
 	if len(turns) != len(gt) {
 		return Result{Verdict: fail(e, ErrForceTerminated,
 			[]string{fmt.Sprintf("Model was force-terminated during inference phase. The length of the model result turns (%d) does not match the length of the ground truth turns (%d).", len(turns), len(gt))},
-			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer))}, nil
+			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))}, nil
 	}
 	var rawTurns []json.RawMessage
 	if err := json.Unmarshal(rec.Result, &rawTurns); err != nil {
 		return Result{}, err
 	}
-	dopts := decode.Options{Mode: o.Mode, UnderscoreToDot: o.UnderscoreToDot}
+	dopts := decode.Options{Mode: o.Mode, UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler}
 	decoded := make([][][]string, len(rawTurns))
 	for t, rt := range rawTurns {
 		decoded[t] = [][]string{}
@@ -132,11 +135,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 			field("model_result_decoded", decoded),
 			field("possible_answer", e.Answer),
 		)
-		if len(rec.InferenceLog) > 0 {
-			v.Detail = append(v.Detail, field("inference_log", rec.InferenceLog))
-		} else {
-			v.Detail = append(v.Detail, field("inference_log", ""))
-		}
+		v.Detail = append(v.Detail, inferenceLog(rec))
 	}
 	res.Verdict = v
 	return res, nil
@@ -306,6 +305,16 @@ func fail(e *dataset.Entry, typ string, msgs []string, detail ...verdict.Field) 
 }
 
 func field(k string, v any) verdict.Field { return verdict.Field{Key: k, Value: v} }
+
+// inferenceLog is the field multi_turn_runner (eval_runner.py) appends to
+// every failed entry, the early inference_error and force_terminated
+// verdicts included: the record's inference_log, "" when it has none.
+func inferenceLog(rec results.Record) verdict.Field {
+	if len(rec.InferenceLog) > 0 {
+		return field("inference_log", rec.InferenceLog)
+	}
+	return field("inference_log", "")
+}
 
 // promptOf is the entry as upstream stores it in a score file: the question
 // line without its function documents.

@@ -205,7 +205,9 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 		if err != nil {
 			return core.Response{}, core.TransportError(ctx, core.ProviderAnthropic, err)
 		}
-		return parseResponse(ex.Body, latency)
+		out, err := parseResponse(ex.Body, latency)
+		out.Request = ex.RequestBody
+		return out, err
 	})
 }
 

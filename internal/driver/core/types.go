@@ -95,6 +95,9 @@ type Response struct {
 	Latency time.Duration
 	// Raw is the provider response body, for logs.
 	Raw json.RawMessage
+	// Request is the request body sent in the successful attempt, for the
+	// input log (nil for drivers that make no HTTP request).
+	Request json.RawMessage
 	// Replay: see Message.Replay. The loop copies it into the assistant
 	// message it appends to the history.
 	Replay json.RawMessage

@@ -139,6 +139,8 @@ func RunFixture(ctx context.Context, provider string, fx *Fixture, newDriver fun
 	if len(fx.Expect.Replay) > 0 {
 		Expect(string(resp.Replay)).To(MatchJSON(fx.Expect.Replay))
 	}
+	// The input log: the body of the attempt that succeeded.
+	Expect(string(resp.Request)).To(Equal(string(got[len(got)-1].Body)), "Response.Request is the request body sent")
 	Expect(resp.Latency).To(BeNumerically(">", 0))
 	Expect(json.Valid(resp.Raw)).To(BeTrue())
 	Expect(strings.TrimSpace(string(resp.Raw))).To(Equal(strings.TrimSpace(string(srv.LastResponseBody()))))

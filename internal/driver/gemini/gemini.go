@@ -228,7 +228,9 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 		}
 		// A 2xx body the SDK could not convert is still parsed from the
 		// wire; parse reports what is really wrong with it.
-		return parseResponse(ex.Body, latency)
+		out, err := parseResponse(ex.Body, latency)
+		out.Request = ex.RequestBody
+		return out, err
 	})
 }
 

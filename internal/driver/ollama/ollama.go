@@ -189,7 +189,9 @@ func (d *Driver) attempt(ctx context.Context, cr *api.ChatRequest) (core.Respons
 		}
 		return core.Response{}, core.TransportError(ctx, core.ProviderOllama, err)
 	}
-	return d.parse(ex.Body, latency)
+	out, err := d.parse(ex.Body, latency)
+	out.Request = ex.RequestBody
+	return out, err
 }
 
 type wireResponse struct {

@@ -183,7 +183,9 @@ func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error
 	if ex.Status < 200 || ex.Status > 299 {
 		return core.Response{}, core.HTTPError(core.ProviderOpenAI, ex.Status, ex.Header, ex.Body)
 	}
-	return parseResponse(ex.Body, latency)
+	out, err := parseResponse(ex.Body, latency)
+	out.Request = ex.RequestBody
+	return out, err
 }
 
 func parseResponse(body []byte, latency time.Duration) (core.Response, error) {

@@ -1,0 +1,218 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/compare"
+	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/evaluate"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/stats"
+)
+
+const compareUsage = `usage: bfcl compare [flags] A B [C ...]
+
+Each run is a model folder name under --score-dir, a model's score folder
+(<score root>/<model>), or a score root holding exactly one model. With
+--from-results they are result folders instead, scored first (like
+bfcl evaluate) into a temporary folder. Two runs: per category and group,
+A, B, delta = B - A, the entries only one side passes, the exact McNemar
+p-value and the paired bootstrap interval, and a verdict. Three or more:
+a ranking by the overall score with groups of tied runs.
+
+flags:
+`
+
+var compareSettings = []*config.Setting{
+	config.ScoreDir, config.TestCategory, config.DataDir, config.ModelsFile, config.Mode, config.UnderscoreToDot,
+}
+
+// parseWithArgs parses a verb's flags where positional arguments are the
+// verb's operands (flags first).
+func parseWithArgs(fs *flag.FlagSet, args []string) error {
+	fs.SetOutput(os.Stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}
+
+func cmdCompare(args []string) error {
+	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), compareUsage); fs.PrintDefaults() }
+	f := config.Register(fs, "", compareSettings...)
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	seed := fs.Uint64("seed", stats.DefaultSeed, "bootstrap seed")
+	resamples := fs.Int("resamples", stats.DefaultResamples, "bootstrap resamples")
+	fromResults := fs.Bool("from-results", false, "the runs are result folders: score them first (--test-category, --mode, --underscore-to-dot as for evaluate)")
+	if err := parseWithArgs(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() < 2 {
+		fs.Usage()
+		return fmt.Errorf("%w: compare: name at least two runs", errUsage)
+	}
+	if *resamples < 1 {
+		return fmt.Errorf("%w: compare: --resamples %d must be positive", errUsage, *resamples)
+	}
+	rc, err := f.Resolve(config.WorkingDir)
+	if err != nil {
+		return err
+	}
+	var runs []compare.Run
+	var scoreEval func(root, model string) (string, error)
+	if *fromResults {
+		tmp, err := os.MkdirTemp("", "bfcl-compare-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+		src, err := rc.Source()
+		if err != nil {
+			return err
+		}
+		cs, err := category.ExpandList(orScoring(f.List(config.TestCategory)))
+		if err != nil {
+			return err
+		}
+		o := evaluate.Options{Source: src, Categories: cs, Registry: rc.Registry}
+		if v, src, ok := f.Lookup(config.Mode); ok {
+			if v != "fc" && v != "prompt" {
+				return fmt.Errorf("%w: %s=%q must be fc or prompt", errUsage, src, v)
+			}
+			o.Mode = v
+		}
+		if b, ok, err := f.Bool(config.UnderscoreToDot); err != nil {
+			return err
+		} else if ok {
+			o.UnderscoreToDot = &b
+		}
+		n := 0
+		scoreEval = func(root, model string) (string, error) {
+			n++
+			o.ResultRoot, o.ScoreRoot, o.Models = root, filepath.Join(tmp, fmt.Sprint(n)), []string{model}
+			if _, err := evaluate.Run(o); err != nil {
+				return "", err
+			}
+			return o.ScoreRoot, nil
+		}
+	}
+	for _, arg := range fs.Args() {
+		root, model, err := resolveRun(arg, rc.ScoreDir, *fromResults)
+		if err != nil {
+			return err
+		}
+		if scoreEval != nil {
+			if root, err = scoreEval(root, model); err != nil {
+				return fmt.Errorf("compare: scoring %s: %w", arg, err)
+			}
+		}
+		r, err := compare.Load(arg, root, model)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, r)
+	}
+	return writeComparison(os.Stdout, runs, stats.Options{Seed: *seed, Resamples: *resamples}, *asJSON)
+}
+
+func writeComparison(w io.Writer, runs []compare.Run, o stats.Options, asJSON bool) error {
+	var v any
+	if len(runs) == 2 {
+		res, err := compare.Two(runs[0], runs[1], o)
+		if err != nil {
+			return err
+		}
+		if !asJSON {
+			return compare.WriteTable(w, res)
+		}
+		v = struct {
+			A string `json:"a"`
+			B string `json:"b"`
+			*compare.Result
+		}{res.A, res.B, res}
+	} else {
+		rk, err := compare.Rank(runs, o)
+		if err != nil {
+			return err
+		}
+		if !asJSON {
+			return compare.WriteRanking(w, rk)
+		}
+		v = rk
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// resolveRun turns a command-line run into a (root, model folder) pair:
+// a folder holding category folders is a model folder; another folder is
+// a root that must hold exactly one model; anything else is a model name
+// under defaultRoot.
+func resolveRun(arg, defaultRoot string, resultFolders bool) (root, model string, err error) {
+	what := "score"
+	if resultFolders {
+		what = "result"
+	}
+	st, statErr := os.Stat(arg)
+	if statErr != nil || !st.IsDir() {
+		if resultFolders {
+			return "", "", fmt.Errorf("compare: %s is not a result folder", arg)
+		}
+		model = results.ModelDir(arg)
+		if st, err := os.Stat(filepath.Join(defaultRoot, model)); err != nil || !st.IsDir() {
+			return "", "", fmt.Errorf("compare: %q is neither a folder nor a model under %s", arg, defaultRoot)
+		}
+		return defaultRoot, model, nil
+	}
+	groupDirs := map[string]bool{}
+	for _, c := range category.All() {
+		groupDirs[strings.SplitN(c.Dir(), "/", 2)[0]] = true
+	}
+	ents, err := os.ReadDir(arg)
+	if err != nil {
+		return "", "", err
+	}
+	var models []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		if groupDirs[e.Name()] {
+			abs, err := filepath.Abs(arg)
+			if err != nil {
+				return "", "", err
+			}
+			return filepath.Dir(abs), filepath.Base(abs), nil
+		}
+		models = append(models, e.Name())
+	}
+	switch len(models) {
+	case 1:
+		return arg, models[0], nil
+	case 0:
+		return "", "", fmt.Errorf("compare: %s holds no model %s folder", arg, what)
+	}
+	return "", "", fmt.Errorf("compare: %s holds %d models (%s); name one: %s", arg, len(models), strings.Join(models, ", "),
+		filepath.Join(arg, models[0]))
+}
+
+func orScoring(cats []string) []string {
+	if len(cats) == 0 {
+		return []string{"all_scoring"}
+	}
+	return cats
+}

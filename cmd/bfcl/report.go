@@ -1,0 +1,47 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/htmlreport"
+)
+
+// cmdReport writes the HTML report of a score folder.
+func cmdReport(args []string) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	f := config.Register(fs, "", config.ScoreDir, config.ResultDir, config.DataDir)
+	out := fs.String("o", "", "output file (default <score-dir>/"+htmlreport.FileName+")")
+	noData := fs.Bool("no-data", false, "do not embed the data set (smaller page; no questions or ground-truth results)")
+	title := fs.String("title", "", "page title (default: names the score folder)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rc, err := f.Resolve(config.WorkingDir)
+	if err != nil {
+		return err
+	}
+	o := htmlreport.Options{ScoreDir: rc.ScoreDir, Out: *out, Title: *title}
+	if st, err := os.Stat(rc.ResultDir); err == nil && st.IsDir() {
+		o.ResultDir = rc.ResultDir // transcripts of passed entries and the full entry lists
+	}
+	if !*noData {
+		src, err := rc.Source()
+		if err != nil {
+			return fmt.Errorf("report: data set: %w (use --no-data to write the report without it)", err)
+		}
+		o.Source = src
+	}
+	path, err := htmlreport.Write(o)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("wrote %s (%.1f MB)\n", path, float64(st.Size())/1e6)
+	return nil
+}

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/report"
+	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/turniso"
+	"github.com/bfcl-go/bfcl/internal/turns"
+)
+
+// cmdTurns prints turn-level diagnostics of the multi-turn score files of
+// a score root: beside the official score, never part of it.
+func cmdTurns(args []string) error {
+	fs := flag.NewFlagSet("turns", flag.ContinueOnError)
+	f := config.Register(fs, "", config.ScoreDir, config.ResultDir, config.DataDir, config.Mode, config.UnderscoreToDot)
+	model := fs.String("model", "", "model folder (default: every model under the score root)")
+	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	isolated := fs.Bool("isolated", false, "score the turn-isolated records under <result-dir>_turn_isolated into <score-dir>_turn_isolated instead")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	rc, src, err := resolveWithData(f)
+	if err != nil {
+		return err
+	}
+	scoreDir := &rc.ScoreDir
+	if *isolated {
+		mode := "fc"
+		if v, src, ok := f.Lookup(config.Mode); ok {
+			if v != "fc" && v != "prompt" {
+				return fmt.Errorf("%w: %s=%q must be fc or prompt", errUsage, src, v)
+			}
+			mode = v
+		}
+		u2d, _, err := f.Bool(config.UnderscoreToDot)
+		if err != nil {
+			return err
+		}
+		return isolatedTurns(src, rc.ResultDir, rc.ScoreDir, *model, mode, u2d, *asJSON)
+	}
+	var models []string
+	if *model != "" {
+		models = []string{results.ModelDir(*model)}
+	} else {
+		ents, err := os.ReadDir(*scoreDir)
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			if e.IsDir() {
+				models = append(models, e.Name())
+			}
+		}
+		sort.Strings(models)
+	}
+	type modelTurns struct {
+		Model      string           `json:"model"`
+		Note       string           `json:"note"`
+		Categories []turns.Category `json:"categories"`
+	}
+	var out []modelTurns
+	turnsOf := map[category.Category]map[string]int{}
+	for _, m := range models {
+		mt := modelTurns{Model: m, Note: "diagnostics: not part of the official score"}
+		for _, c := range category.MultiTurn() {
+			path := report.ScoreFilePath(*scoreDir, m, c)
+			if _, err := os.Stat(path); err != nil {
+				continue
+			}
+			if turnsOf[c] == nil {
+				entries, err := src.Load(string(c))
+				if err != nil {
+					return err
+				}
+				turnsOf[c] = map[string]int{}
+				for _, e := range entries {
+					var gt [][]string
+					if err := json.Unmarshal(e.Answer, &gt); err != nil {
+						return fmt.Errorf("turns: %s: ground truth is not a list of call lists: %w", e.ID, err)
+					}
+					turnsOf[c][e.ID] = len(gt)
+				}
+			}
+			d, err := turns.Diagnose(path, c, turnsOf[c])
+			if err != nil {
+				return err
+			}
+			mt.Categories = append(mt.Categories, d)
+		}
+		if len(mt.Categories) > 0 {
+			out = append(out, mt)
+		}
+	}
+	if len(out) == 0 {
+		return errors.New("turns: no multi-turn score file under " + *scoreDir)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for _, mt := range out {
+		fmt.Printf("Model: %s (turn-level diagnostics, not part of the official score)\n", mt.Model)
+		tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "CATEGORY\tENTRY ACC %%\tTURN ACC %%\tMEAN PROGRESS %%\tFIRST FAILING TURN (0, 1, ...)\tUNCHECKED\t\n")
+		for _, d := range mt.Categories {
+			ff := make([]string, len(d.FirstFailing))
+			for i, n := range d.FirstFailing {
+				ff[i] = fmt.Sprint(n)
+			}
+			fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.2f\t%s\t%d\t\n", d.Category, 100*float64(d.Passed)/float64(d.Entries),
+				100*d.TurnAccuracy, 100*d.MeanProgress, strings.Join(ff, " "), d.Unchecked)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Println()
+	}
+	fmt.Println("TURN ACC: turns passed before the first failing turn / all turns of the checked entries (turns after a failure count as failed);" +
+		" UNCHECKED: entries failed before any turn was checked (inference errors), left out.")
+	return nil
+}
+
+// isolatedTurns scores turn-isolated records (package turniso) and prints
+// the per-turn accuracies.
+func isolatedTurns(src *dataset.Source, resultDir, scoreDir, model, mode string, u2d, asJSON bool) error {
+	resRoot, scoreRoot := turniso.IsolatedRoot(resultDir), turniso.IsolatedRoot(scoreDir)
+	var models []string
+	if model != "" {
+		models = []string{results.ModelDir(model)}
+	} else {
+		ents, err := os.ReadDir(resRoot)
+		if err != nil {
+			return fmt.Errorf("turns: %w", err)
+		}
+		for _, e := range ents {
+			if e.IsDir() {
+				models = append(models, e.Name())
+			}
+		}
+	}
+	lc, err := score.LongContextOf(src)
+	if err != nil {
+		return err
+	}
+	type modelSummary struct {
+		Model      string            `json:"model"`
+		Categories []turniso.Summary `json:"categories"`
+	}
+	var out []modelSummary
+	for _, m := range models {
+		ms := modelSummary{Model: m}
+		for _, c := range category.MultiTurn() {
+			path := results.Path(resRoot, m, c)
+			recs, err := results.Read(path)
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			entries, err := src.Load(string(c))
+			if err != nil {
+				return err
+			}
+			s, err := turniso.Evaluate(c, entries, recs, multiturn.Options{ModelName: m, Mode: mode, UnderscoreToDot: u2d, LongContext: lc}, scoreRoot, m)
+			if err != nil {
+				return err
+			}
+			ms.Categories = append(ms.Categories, s)
+		}
+		if len(ms.Categories) > 0 {
+			out = append(out, ms)
+		}
+	}
+	if len(out) == 0 {
+		return errors.New("turns: no turn-isolated result file under " + resRoot)
+	}
+	if asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for _, ms := range out {
+		fmt.Printf("Model: %s (turn-isolated, not part of the official score; score files in %s)\n", ms.Model, scoreRoot)
+		tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(tw, "CATEGORY\tTURNS\tTURN ACC %%\tBY TURN (0, 1, ...) %%\tPREFIX FAILED\t\n")
+		for _, s := range ms.Categories {
+			by := make([]string, len(s.ByTurn))
+			for i, t := range s.ByTurn {
+				by[i] = fmt.Sprintf("%.1f", 100*float64(t.Correct)/float64(t.Total))
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%d\t\n", s.Category, s.Turns, 100*s.Accuracy, strings.Join(by, " "), len(s.PrefixFailed))
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Println()
+	}
+	return nil
+}
