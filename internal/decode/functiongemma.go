@@ -31,16 +31,16 @@ func functionGemmaCalls(r pyval.Value) ([]fgCallResult, error) {
 	}
 	var out []fgCallResult
 	for _, m := range fgCall.FindAllStringSubmatch(s, -1) {
-		body := pyStrip(m[1])
+		body := pyval.Strip(m[1])
 		if !strings.HasPrefix(body, fgCallPrefix) {
 			continue
 		}
 		i := strings.IndexByte(body, '{')
 		if i < 0 {
-			out = append(out, fgCallResult{pyStrip(body[len(fgCallPrefix):]), pyval.NewDict()})
+			out = append(out, fgCallResult{pyval.Strip(body[len(fgCallPrefix):]), pyval.NewDict()})
 			continue
 		}
-		out = append(out, fgCallResult{pyStrip(body[len(fgCallPrefix):i]), parseFunctionGemmaArgs(body[i:])})
+		out = append(out, fgCallResult{pyval.Strip(body[len(fgCallPrefix):i]), parseFunctionGemmaArgs(body[i:])})
 	}
 	return out, nil
 }
@@ -129,7 +129,7 @@ func (p *fgParser) structure(c byte) {
 	case ':':
 		var key *string
 		if len(p.buf) > 0 {
-			k := pyStrip(string(p.buf))
+			k := pyval.Strip(string(p.buf))
 			key = &k
 			p.buf = p.buf[:0]
 		} else if p.pendingKey != nil && p.pendingKey != pyval.None {
@@ -149,7 +149,7 @@ func (p *fgParser) commit() {
 	if len(p.buf) == 0 {
 		return
 	}
-	raw := pyStrip(string(p.buf))
+	raw := pyval.Strip(string(p.buf))
 	p.buf = p.buf[:0]
 	if raw != "" {
 		p.add(fgPrimitive(raw))

@@ -377,7 +377,7 @@ func xlamCalls(r pyval.Value, fallback bool) ([]pyval.Value, error) {
 		s := string(r.(pyval.Str))
 		var out []pyval.Value
 		for _, part := range strings.Split(s, ";") {
-			x, err := pyval.FromJSONString(pyStrip(part))
+			x, err := pyval.FromJSONString(pyval.Strip(part))
 			if err != nil {
 				return nil, err
 			}
@@ -555,11 +555,11 @@ func falconCalls(r pyval.Value, each func(name, args pyval.Value) error) error {
 		return err
 	}
 	body := strings.Split(s, "<tool_call>")[1]
-	body = pyStrip(strings.Split(body, "</tool_call>")[0])
+	body = pyval.Strip(strings.Split(body, "</tool_call>")[0])
 	if strings.HasPrefix(body, "```") && strings.HasSuffix(body, "```") {
-		body = pyStrip(pyStripChars(body, "`"))
+		body = pyval.Strip(pyStripChars(body, "`"))
 		if strings.HasPrefix(body, "json") {
-			body = pyStrip(string([]rune(body)[4:]))
+			body = pyval.Strip(string([]rune(body)[4:]))
 		}
 	}
 	v, err := pyval.FromJSONString(body)
@@ -734,7 +734,7 @@ func decodePhi(r pyval.Value, lang string, tag bool) (pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodePromptAST(pyval.Str(phiUnfence(pyStrip(s))), lang, tag)
+	return decodePromptAST(pyval.Str(phiUnfence(pyval.Strip(s))), lang, tag)
 }
 
 func execPhi(r pyval.Value) ([]string, error) {
@@ -803,7 +803,7 @@ func graniteParts(r pyval.Value, fn func(name, args pyval.Value) (pyval.Value, e
 	}
 	var out []pyval.Value
 	for _, part := range strings.Split(s, "<function_call>") {
-		part = pyStrip(part)
+		part = pyval.Strip(part)
 		if part == "" {
 			continue
 		}
@@ -824,7 +824,7 @@ func graniteParts(r pyval.Value, fn func(name, args pyval.Value) (pyval.Value, e
 		if err != nil {
 			return nil, err
 		}
-		ns = pyStrip(ns)
+		ns = pyval.Strip(ns)
 		if ns == "no_function" {
 			out = append(out, pyval.Str("No function is called"))
 			continue
@@ -903,10 +903,10 @@ func thinkAgentJSON(r pyval.Value) ([]pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	s = strings.ReplaceAll(pyStrip(s), "'", `"`)
+	s = strings.ReplaceAll(pyval.Strip(s), "'", `"`)
 	text := "[]"
 	if _, after, ok := strings.Cut(s, "</think>"); ok {
-		text = pyStrip(after)
+		text = pyval.Strip(after)
 	}
 	v, err := pyval.FromJSONString(text)
 	if err != nil {

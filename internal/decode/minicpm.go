@@ -58,7 +58,7 @@ func fc2dict(r pyval.Value) (cpmMessage, error) {
 		if err != nil {
 			return cpmMessage{}, err
 		}
-		return cpmMessage{content: pyStrip(s)}, nil
+		return cpmMessage{content: pyval.Strip(s)}, nil
 	}
 	s, err := strArg(seq, "rsplit")
 	if err != nil {
@@ -70,16 +70,16 @@ func fc2dict(r pyval.Value) (cpmMessage, error) {
 	if !ok {
 		return cpmMessage{}, pyval.NewIndexError("list index out of range")
 	}
-	msg := cpmMessage{content: pyStrip(content)}
-	block = pyStrip(block)
+	msg := cpmMessage{content: pyval.Strip(content)}
+	block = pyval.Strip(block)
 	if strings.HasPrefix(block, "```") {
-		block = pyStrip(strings.TrimLeft(block, "`"))
+		block = pyval.Strip(strings.TrimLeft(block, "`"))
 		if strings.HasPrefix(block, "python") {
-			block = pyStrip(strings.TrimLeft(block, "python"))
+			block = pyval.Strip(strings.TrimLeft(block, "python"))
 		}
 	}
 	if strings.HasSuffix(block, "```") {
-		block = pyStrip(strings.TrimRight(block, "`"))
+		block = pyval.Strip(strings.TrimRight(block, "`"))
 	}
 	calls, ok := moduleCalls(block)
 	if ok {
@@ -116,7 +116,7 @@ func moduleCalls(src string) ([]fgCallResult, bool) {
 		if !isCall {
 			return nil, false
 		}
-		d, err := resolveCall(text, c)
+		d, err := resolveCall(c)
 		if err != nil {
 			return nil, false
 		}

@@ -39,9 +39,6 @@ func concatStr(prefix string, v pyval.Value, suffix string) (string, error) {
 	return prefix + string(s) + suffix, nil
 }
 
-// pyStrip is str.strip() without argument.
-func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
-
 // isList is type(v) == list.
 func isList(v pyval.Value) bool { _, ok := v.(*pyval.List); return ok }
 

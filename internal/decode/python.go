@@ -11,13 +11,13 @@ import (
 // drop wrapping single quotes, parse as an expression, then read one call
 // or the calls of a list/tuple/set display (resolve_ast_call).
 func parsePythonCalls(text string) (pyval.Value, error) {
-	cleaned := strings.Trim(strings.TrimFunc(text, isPySpace), "'")
+	cleaned := strings.Trim(strings.TrimFunc(text, pyval.IsSpace), "'")
 	e, err := pyexpr.ParseAST(cleaned)
 	if err != nil {
 		return nil, astParseError(err)
 	}
 	if c, isCall := e.(*pyexpr.Call); isCall {
-		d, err := resolveCall(cleaned, c)
+		d, err := resolveCall(c)
 		if err != nil {
 			return nil, err
 		}
@@ -40,7 +40,7 @@ func parsePythonCalls(text string) (pyval.Value, error) {
 		if !isCall {
 			return nil, pyval.NewException("AssertionError", "")
 		}
-		d, err := resolveCall(cleaned, c)
+		d, err := resolveCall(c)
 		if err != nil {
 			return nil, err
 		}
@@ -58,16 +58,6 @@ func astParseError(err error) error {
 	}
 	msg := strings.Replace(exc.Msg, "(<string>, line ", "(<unknown>, line ", 1)
 	return pyval.NewException(exc.Type, msg)
-}
-
-// isPySpace is str.isspace() for one character.
-func isPySpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\v', '\f', '\r', 0x1c, 0x1d, 0x1e, 0x1f, 0x85, 0xa0, 0x1680,
-		0x2028, 0x2029, 0x202f, 0x205f, 0x3000:
-		return true
-	}
-	return r >= 0x2000 && r <= 0x200a
 }
 
 // astClass is the name of the Python ast class for a node.
@@ -132,7 +122,7 @@ func astClass(e pyexpr.Expr) string {
 // resolveCall is resolve_ast_call: the dotted name of the callee (an
 // attribute chain ending in a name; other bases contribute nothing) and
 // the keyword arguments; positional arguments are ignored.
-func resolveCall(src string, c *pyexpr.Call) (pyval.Value, error) {
+func resolveCall(c *pyexpr.Call) (pyval.Value, error) {
 	var parts []string
 	f := c.Func
 	for {
@@ -151,7 +141,7 @@ func resolveCall(src string, c *pyexpr.Call) (pyval.Value, error) {
 	}
 	args := pyval.NewDictCap(len(c.Keywords))
 	for _, kw := range c.Keywords {
-		v, err := resolveByType(src, kw.Value)
+		v, err := resolveByType(kw.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -186,7 +176,7 @@ func nodeValueAttr(e pyexpr.Expr) (pyexpr.Expr, bool) {
 }
 
 // resolveByType is resolve_ast_by_type.
-func resolveByType(src string, e pyexpr.Expr) (pyval.Value, error) {
+func resolveByType(e pyexpr.Expr) (pyval.Value, error) {
 	switch x := e.(type) {
 	case *pyexpr.Constant:
 		if x.Value == pyval.Ellipsis {
@@ -205,7 +195,7 @@ func resolveByType(src string, e pyexpr.Expr) (pyval.Value, error) {
 	case *pyexpr.List:
 		out := make([]pyval.Value, 0, len(x.Elts))
 		for _, el := range x.Elts {
-			v, err := resolveByType(src, el)
+			v, err := resolveByType(el)
 			if err != nil {
 				return nil, err
 			}
@@ -218,11 +208,11 @@ func resolveByType(src string, e pyexpr.Expr) (pyval.Value, error) {
 			if k == nil {
 				return nil, pyval.NewException("Exception", "Unsupported AST type: <class 'NoneType'>")
 			}
-			kv, err := resolveByType(src, k)
+			kv, err := resolveByType(k)
 			if err != nil {
 				return nil, err
 			}
-			vv, err := resolveByType(src, x.Values[i])
+			vv, err := resolveByType(x.Values[i])
 			if err != nil {
 				return nil, err
 			}
@@ -238,13 +228,13 @@ func resolveByType(src string, e pyexpr.Expr) (pyval.Value, error) {
 		return pyval.Str(x.ID), nil
 	case *pyexpr.Call:
 		if len(x.Keywords) == 0 {
-			return pyval.Str(unparse(src, x)), nil
+			return pyval.Str(pyexpr.Unparse(x)), nil
 		}
-		return resolveCall(src, x)
+		return resolveCall(x)
 	case *pyexpr.Tuple:
 		out := make(pyval.Tuple, 0, len(x.Elts))
 		for _, el := range x.Elts {
-			v, err := resolveByType(src, el)
+			v, err := resolveByType(el)
 			if err != nil {
 				return nil, err
 			}
@@ -254,7 +244,7 @@ func resolveByType(src string, e pyexpr.Expr) (pyval.Value, error) {
 	case *pyexpr.Lambda:
 		return nil, pyval.NewTypeError("'%s' object is not subscriptable", astClass(x.Body))
 	case *pyexpr.Subscript:
-		return pyval.Str(unparse(src, x.X) + "[" + unparse(src, x.Index) + "]"), nil
+		return pyval.Str(pyexpr.Unparse(x.X) + "[" + pyexpr.Unparse(x.Index) + "]"), nil
 	}
 	return nil, pyval.NewException("Exception", "Unsupported AST type: <class 'ast."+astClass(e)+"'>")
 }

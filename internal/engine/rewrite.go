@@ -2,8 +2,9 @@ package engine
 
 import (
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
 // rewriteCalls reproduces upstream's _process_method_calls
@@ -24,7 +25,7 @@ func rewriteCalls(s string, owner map[string]string) string {
 			j := i + size
 			for j < len(s) {
 				r2, sz := utf8.DecodeRuneInString(s[j:])
-				if !isWord(r2) {
+				if !pyval.IsWord(r2) {
 					break
 				}
 				j += sz
@@ -32,7 +33,7 @@ func rewriteCalls(s string, owner map[string]string) string {
 			k := j
 			for k < len(s) {
 				r2, sz := utf8.DecodeRuneInString(s[k:])
-				if !isSpace(r2) {
+				if !pyval.IsSpace(r2) {
 					break
 				}
 				k += sz
@@ -59,7 +60,7 @@ func rewriteCalls(s string, owner map[string]string) string {
 			prevWord = true
 			continue
 		}
-		prevWord = isWord(r)
+		prevWord = pyval.IsWord(r)
 		i += size
 	}
 	if last == 0 {
@@ -71,19 +72,4 @@ func rewriteCalls(s string, owner map[string]string) string {
 
 func isIdentStart(r rune) bool {
 	return r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
-}
-
-// isWord is Python's re \w for str patterns: alphanumerics (str.isalnum) and
-// the underscore.
-func isWord(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.In(r, unicode.Nd, unicode.Nl, unicode.No)
-}
-
-// isSpace is Python's re \s for str patterns (str.isspace).
-func isSpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\r', '\f', '\v', 0x1c, 0x1d, 0x1e, 0x1f, 0x85:
-		return true
-	}
-	return unicode.IsSpace(r)
 }

@@ -33,19 +33,7 @@ func ExtractToolCall(s string) (string, error) {
 	if m == nil {
 		return "", pyval.NewValueError("No tool call tag found in input string: %s", s)
 	}
-	return pyStrip(m[1]), nil
-}
-
-// pyStrip is str.strip() with no argument.
-func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
-
-func isPySpace(r rune) bool {
-	switch {
-	case r >= '\t' && r <= '\r', r >= 0x1c && r <= ' ', r == 0x85, r == 0xa0, r == 0x1680,
-		r >= 0x2000 && r <= 0x200a, r == 0x2028, r == 0x2029, r == 0x202f, r == 0x205f, r == 0x3000:
-		return true
-	}
-	return false
+	return pyval.Strip(m[1]), nil
 }
 
 // ParseJSONFormat is the JSON branch of upstream's ast_parse: the text
@@ -183,7 +171,7 @@ func ParseConciseXMLFormat(s string) (pyval.Value, error) {
 			if !ok {
 				typ = "string"
 			}
-			v, err := convertValueByType(pyStrip(p.text), typ)
+			v, err := convertValueByType(pyval.Strip(p.text), typ)
 			if err != nil {
 				return nil, err
 			}

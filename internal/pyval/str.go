@@ -155,3 +155,11 @@ func Join(sep string, items []Value) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// Strip is str.strip() without arguments: leading and trailing whitespace
+// (IsSpace) removed.
+func Strip(s string) string { return strings.TrimFunc(s, IsSpace) }
+
+// IsWord is re's \w for str patterns: str.isalnum() or "_" (letters and the
+// Unicode number categories Nd, Nl, No).
+func IsWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r) }

@@ -4,6 +4,8 @@ import (
 	"html"
 	"strings"
 	"unicode"
+
+	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
 // A small HTML tokenizer, enough for text extraction and for DuckDuckGo's
@@ -183,11 +185,6 @@ func parseStartTag(s string) (token, int) {
 
 func isSpaceByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' }
 
-// pyStrip is Python's str.strip() (Unicode whitespace, as str.isspace).
-func pyStrip(s string) string {
-	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1C && r <= 0x1F) })
-}
-
 // TruncateText is upstream's "truncate" mode: BeautifulSoup(html,
 // "html.parser"), script and style elements removed, then
 // get_text(separator="\n", strip=True): every text node stripped, empty
@@ -210,7 +207,7 @@ func TruncateText(doc string) string {
 			if skip != "" {
 				continue
 			}
-			if s := pyStrip(t.text); s != "" {
+			if s := pyval.Strip(t.text); s != "" {
 				parts = append(parts, s)
 			}
 		}

@@ -25,7 +25,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/decode"
@@ -107,11 +106,6 @@ func StandardizeString(s string) string {
 	return strings.ReplaceAll(pyval.Lower(string(rs)), "'", `"`)
 }
 
-// isWord is Python re's \w for str patterns (Unicode): str.isalnum() or "_".
-func isWord(r rune) bool {
-	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)
-}
-
 // ContainsWord reports whether re.search(rf"\b{re.escape(needle)}\b",
 // haystack) matches: an occurrence of needle (overlapping occurrences
 // included) with a Python word boundary right before and right after it.
@@ -120,8 +114,8 @@ func ContainsWord(haystack, needle string) bool {
 	h := []rune(haystack)
 	n := []rune(needle)
 	boundary := func(i int) bool {
-		before := i > 0 && isWord(h[i-1])
-		after := i < len(h) && isWord(h[i])
+		before := i > 0 && pyval.IsWord(h[i-1])
+		after := i < len(h) && pyval.IsWord(h[i])
 		return before != after
 	}
 	for start := 0; start+len(n) <= len(h); start++ {

@@ -114,7 +114,7 @@ func javaParseArrayList(in, nested string) (pyval.Value, error) {
 		parts := strings.Split(m[1], ",")
 		out := make([]pyval.Value, 0, len(parts))
 		for _, p := range parts {
-			v, err := javaElement(pyStrip(p), nested)
+			v, err := javaElement(pyval.Strip(p), nested)
 			if err != nil {
 				return nil, err
 			}
@@ -126,7 +126,7 @@ func javaParseArrayList(in, nested string) (pyval.Value, error) {
 		adds := javaAddCallRe.FindAllStringSubmatch(m[1], -1)
 		out := make([]pyval.Value, 0, len(adds))
 		for _, a := range adds {
-			v, err := javaElement(pyStrip(a[1]), nested)
+			v, err := javaElement(pyval.Strip(a[1]), nested)
 			if err != nil {
 				return nil, err
 			}
@@ -147,7 +147,7 @@ func javaParseArray(in, nested string) (pyval.Value, error) {
 	}
 	var out []pyval.Value
 	for _, p := range strings.Split(m[1], ",") {
-		x := pyStrip(p)
+		x := pyval.Strip(p)
 		if x == "" {
 			continue
 		}
@@ -167,9 +167,9 @@ func javaParseArray(in, nested string) (pyval.Value, error) {
 func javaParseHashMap(in string) pyval.Value {
 	if m := javaHashMapRe.FindStringSubmatch(in); m != nil {
 		d := pyval.NewDict()
-		if pyStrip(m[1]) != "" {
+		if pyval.Strip(m[1]) != "" {
 			for _, p := range javaPutRe.FindAllStringSubmatch(m[1], -1) {
-				d.Set(pyval.Str(p[1]), javaParseValue(pyStrip(p[2])))
+				d.Set(pyval.Str(p[1]), javaParseValue(pyval.Strip(p[2])))
 			}
 		}
 		return d

@@ -59,9 +59,9 @@ func jsConvert(value, expectedType, nested string) (pyval.Value, error) {
 		}
 		return pyval.Bool(value == "true"), nil
 	case "dict":
-		return jsParseDict(pyStrip(value)), nil
+		return jsParseDict(pyval.Strip(value)), nil
 	case "array":
-		return jsParseArray(pyStrip(value), nested), nil
+		return jsParseArray(pyval.Strip(value), nested), nil
 	case "any":
 		return pyval.Str(value), nil
 	}
@@ -76,14 +76,14 @@ func jsParseArray(code, nested string) pyval.Value {
 		inner := jsInnerRe.FindAllStringSubmatch(code[loc[0]:loc[1]], -1)
 		out := make([]pyval.Value, 0, len(inner))
 		for idx, in := range inner {
-			s := pyStrip(in[1])
+			s := pyval.Strip(in[1])
 			if idx == 0 && strings.HasPrefix(s, "[") {
 				s = s[1:]
 			}
 			parts := strings.Split(s, ",")
 			row := make([]pyval.Value, 0, len(parts))
 			for _, p := range parts {
-				row = append(row, jsParseValue(pyStrip(p)))
+				row = append(row, jsParseValue(pyval.Strip(p)))
 			}
 			out = append(out, pyval.NewList(row...))
 		}
@@ -96,17 +96,17 @@ func jsParseArray(code, nested string) pyval.Value {
 	var elems []string
 	switch {
 	case loc[2] >= 0:
-		if s := pyStrip(code[loc[2]:loc[3]]); s != "" {
+		if s := pyval.Strip(code[loc[2]:loc[3]]); s != "" {
 			elems = strings.Split(s, ",")
 		}
 	case loc[4] >= 0:
-		if s := pyStrip(code[loc[4]:loc[5]]); s != "" {
+		if s := pyval.Strip(code[loc[4]:loc[5]]); s != "" {
 			elems = strings.Split(s, ",")
 		}
 	}
 	out := make([]pyval.Value, 0, len(elems))
 	for _, e := range elems {
-		e = pyStrip(e)
+		e = pyval.Strip(e)
 		if nested == "" {
 			out = append(out, jsParseValue(e))
 			continue
@@ -137,13 +137,13 @@ func jsParseDict(code string) pyval.Value {
 	}
 	d := pyval.NewDict()
 	for _, kv := range jsFindPairs(m[1]) {
-		key := pyStripChars(pyStrip(kv[0]), `'"`)
-		val := pyStrip(kv[1])
+		key := pyStripChars(pyval.Strip(kv[0]), `'"`)
+		val := pyval.Strip(kv[1])
 		switch {
 		case strings.HasPrefix(val, "[") && strings.HasSuffix(val, "]"):
-			d.Set(pyval.Str(key), jsParseArray(pyStrip(val), ""))
+			d.Set(pyval.Str(key), jsParseArray(pyval.Strip(val), ""))
 		case strings.HasPrefix(val, "{") && strings.HasSuffix(val, "}"):
-			d.Set(pyval.Str(key), jsParseDict(pyStrip(val)))
+			d.Set(pyval.Str(key), jsParseDict(pyval.Strip(val)))
 		default:
 			d.Set(pyval.Str(key), jsParseValue(pyStripChars(val, `'"`)))
 		}
@@ -183,7 +183,7 @@ func jsFindPairs(s string) [][2]string {
 		}
 		// rs[k] == ':'
 		v := k + 1
-		for v < n && pyIsSpace(rs[v]) {
+		for v < n && pyval.IsSpace(rs[v]) {
 			v++
 		}
 		end, valEnd := -1, -1
@@ -191,7 +191,7 @@ func jsFindPairs(s string) [][2]string {
 			if q < n && rs[q] == ',' {
 				// ,\s* then the look-ahead; \s* backtracks from greedy.
 				rmax := q + 1
-				for rmax < n && pyIsSpace(rs[rmax]) {
+				for rmax < n && pyval.IsSpace(rs[rmax]) {
 					rmax++
 				}
 				for r := rmax; r >= q+1; r-- {
@@ -224,7 +224,7 @@ func jsFindPairs(s string) [][2]string {
 
 // jsParseValue is parse_js_value.
 func jsParseValue(s string) pyval.Value {
-	s = pyStrip(s)
+	s = pyval.Strip(s)
 	switch {
 	case s == "true":
 		return pyval.Bool(true)

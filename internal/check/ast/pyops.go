@@ -33,14 +33,6 @@ func typeName(v pyval.Value) string {
 	return v.TypeName()
 }
 
-// pyIsSpace is str.isspace() for one character.
-func pyIsSpace(r rune) bool {
-	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
-}
-
-// pyStrip is str.strip() without arguments.
-func pyStrip(s string) string { return strings.TrimFunc(s, pyIsSpace) }
-
 // pyStripChars is str.strip(chars).
 func pyStripChars(s, chars string) string { return strings.Trim(s, chars) }
 
@@ -260,7 +252,7 @@ func asciiDigits(s string) (string, bool) {
 // digits (any Unicode Nd) with PEP 515 underscores. ok is false where
 // Python raises ValueError.
 func pyInt(s string) (pyval.Value, bool) {
-	s = pyStrip(s)
+	s = pyval.Strip(s)
 	neg := false
 	if s != "" && (s[0] == '+' || s[0] == '-') {
 		neg = s[0] == '-'
@@ -290,7 +282,7 @@ func pyInt(s string) (pyval.Value, bool) {
 // pyFloat is float(s) for a str. ok is false where Python raises
 // ValueError.
 func pyFloat(s string) (float64, bool) {
-	s = pyStrip(s)
+	s = pyval.Strip(s)
 	body := s
 	neg := false
 	if body != "" && (body[0] == '+' || body[0] == '-') {
