@@ -202,27 +202,10 @@ func AppendJSONString(b []byte, s string) []byte {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++
-			switch c {
-			case '"':
-				b = append(b, '\\', '"')
-			case '\\':
-				b = append(b, '\\', '\\')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				if c < 0x20 || c == 0x7f {
-					b = appendU4(b, rune(c))
-				} else {
-					b = append(b, c)
-				}
+			if c < 0x20 || c == '"' || c == '\\' || c == 0x7f {
+				b = appendJSONEscape(b, c)
+			} else {
+				b = append(b, c)
 			}
 			continue
 		}
@@ -242,6 +225,45 @@ func AppendJSONString(b []byte, s string) []byte {
 		}
 	}
 	return append(b, '"')
+}
+
+// AppendJSONStringUnicode appends s as json.dumps(s, ensure_ascii=False)
+// writes it: only '"', '\\' and control characters are escaped.
+func AppendJSONStringUnicode(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = appendJSONEscape(append(b, s[start:i]...), c)
+		start = i + 1
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+// appendJSONEscape appends the escape json.dumps writes for the ASCII byte
+// c: the short forms \" \\ \n \r \t \b \f, else \u00XX.
+func appendJSONEscape(b []byte, c byte) []byte {
+	switch c {
+	case '"':
+		return append(b, '\\', '"')
+	case '\\':
+		return append(b, '\\', '\\')
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	case '\b':
+		return append(b, '\\', 'b')
+	case '\f':
+		return append(b, '\\', 'f')
+	}
+	return appendU4(b, rune(c))
 }
 
 func appendU4(b []byte, r rune) []byte {

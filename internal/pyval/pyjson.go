@@ -312,41 +312,6 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 	return append(b, raw...), nil
 }
 
-// AppendJSONStringUnicode appends s as json.dumps(s, ensure_ascii=False)
-// writes it: only '"', '\\' and control characters are escaped.
-func AppendJSONStringUnicode(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"':
-			b = append(b, '\\', '"')
-		case '\\':
-			b = append(b, '\\', '\\')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		default:
-			b = appendU4(b, rune(c))
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
 // Instance is a decoded pyjson object that has no Go type of its own:
 // "$Directory", "$File", "$decimal", "$mpf", "$datetime", "$date" and
 // "$object" values. Tag is the "$..." member name; Payload is the decoded
