@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
@@ -430,7 +429,7 @@ func (g *GorillaFileSystem) loadDirectory(current pyval.Value, parent *Directory
 					if err != nil {
 						return err
 					}
-					if content, err = saConcat(content, ext); err != nil {
+					if content, err = pyval.Add(content, ext); err != nil {
 						return err
 					}
 				}
@@ -1223,34 +1222,6 @@ func classGorillaFileSystem() Class {
 }
 
 // ---- small Python-semantics helpers shared by sim-A's classes ----
-
-// saConcat is Python's a + b for the str operands upstream concatenates.
-func saConcat(a, b pyval.Value) (pyval.Value, error) {
-	as, aok := a.(pyval.Str)
-	bs, bok := b.(pyval.Str)
-	switch {
-	case aok && bok:
-		return as + bs, nil
-	case aok:
-		return nil, pyval.NewTypeError("can only concatenate str (not \"%s\") to str", b.TypeName())
-	}
-	return nil, pyval.NewTypeError("unsupported operand type(s) for +: '%s' and '%s'", a.TypeName(), b.TypeName())
-}
-
-// saRuneLen is len(s) for a Python str held as (WTF-8) bytes: one per code
-// point, a 3-byte surrogate encoding counting once.
-func saRuneLen(s string) int {
-	n := 0
-	for i := 0; i < len(s); {
-		_, w := utf8.DecodeRuneInString(s[i:])
-		if w == 1 && s[i] == 0xED && i+2 < len(s) {
-			w = 3
-		}
-		i += w
-		n++
-	}
-	return n
-}
 
 // strSplitLines is v.splitlines() for a str v (AttributeError otherwise).
 func strSplitLines(v pyval.Value) ([]string, error) {

@@ -204,9 +204,6 @@ func MemoryJSONIndent(v pyval.Value, n int) (string, error) {
 	return string(b), err
 }
 
-// memStrLen is len(s) for a Python str: code points.
-func memStrLen(s string) int { return len([]rune(s)) }
-
 // status returns {"<key>": msg}.
 func memStatus(key, msg string) *pyval.Dict {
 	d := pyval.NewDict()

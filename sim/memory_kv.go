@@ -172,7 +172,7 @@ func kvAdd(mem *pyval.Dict, key, value pyval.Value, maxSize, maxLen int, full, a
 	if mem.Len() >= maxSize {
 		return memStatus("error", full), nil
 	}
-	if memStrLen(v) > maxLen {
+	if pyval.StrLen(v) > maxLen {
 		return memStatus("error", kvTooLong(maxLen)), nil
 	}
 	if !kvKeyFormat.MatchString(k) {
@@ -208,7 +208,7 @@ func kvReplace(mem *pyval.Dict, key, value pyval.Value, maxLen int) (pyval.Value
 	if !mem.Has(pyval.Str(k)) {
 		return memStatus("error", "Key not found."), nil
 	}
-	if memStrLen(v) > maxLen {
+	if pyval.StrLen(v) > maxLen {
 		return memStatus("error", kvTooLong(maxLen)), nil
 	}
 	mem.Set(pyval.Str(k), pyval.Str(v))

@@ -89,7 +89,7 @@ func recSumTooLong(what string) string {
 func (m *MemoryAPI_rec_sum) MemoryAppend(args stubs.MemoryAPI_rec_sumMemoryAppendArgs) (pyval.Value, error) {
 	text := args.Text.V
 	t := pyval.StrOf(text)
-	if memStrLen(m.memory+t) > recSumMaxEntryLength {
+	if pyval.StrLen(m.memory+t) > recSumMaxEntryLength {
 		return memStatus("error", recSumTooLong("appending")), nil
 	}
 	m.memory += t
@@ -100,7 +100,7 @@ func (m *MemoryAPI_rec_sum) MemoryAppend(args stubs.MemoryAPI_rec_sumMemoryAppen
 func (m *MemoryAPI_rec_sum) MemoryUpdate(args stubs.MemoryAPI_rec_sumMemoryUpdateArgs) (pyval.Value, error) {
 	text := args.Text.V
 	t := pyval.StrOf(text)
-	if memStrLen(t) > recSumMaxEntryLength {
+	if pyval.StrLen(t) > recSumMaxEntryLength {
 		return memStatus("error", recSumTooLong("updating")), nil
 	}
 	m.memory = t
@@ -122,7 +122,7 @@ func (m *MemoryAPI_rec_sum) MemoryReplace(args stubs.MemoryAPI_rec_sumMemoryRepl
 	if !strings.Contains(m.memory, o) {
 		return memStatus("error", "Text '"+o+"' not found in memory."), nil
 	}
-	if memStrLen(n) > recSumMaxEntryLength {
+	if pyval.StrLen(n) > recSumMaxEntryLength {
 		return memStatus("error", recSumTooLong("replacing")), nil
 	}
 	m.memory = strings.ReplaceAll(m.memory, o, n)

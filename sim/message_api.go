@@ -332,7 +332,7 @@ func (m *MessageAPI) AddContact(args stubs.MessageAPIAddContactArgs) (pyval.Valu
 
 // pyZfill is str.zfill(width).
 func pyZfill(s string, width int) string {
-	n := saRuneLen(s)
+	n := pyval.StrLen(s)
 	if n >= width {
 		return s
 	}

@@ -6,14 +6,13 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // Len is len(v).
 func Len(v Value) (int, error) {
 	switch x := v.(type) {
 	case Str:
-		return utf8.RuneCountInString(string(x)), nil
+		return StrLen(string(x)), nil
 	case *List:
 		return len(x.Items), nil
 	case Tuple:

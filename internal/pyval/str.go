@@ -163,3 +163,18 @@ func Strip(s string) string { return strings.TrimFunc(s, IsSpace) }
 // IsWord is re's \w for str patterns: str.isalnum() or "_" (letters and the
 // Unicode number categories Nd, Nl, No).
 func IsWord(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r) }
+
+// StrLen is len(s) for a str: its code points, a lone surrogate (held as its
+// 3-byte WTF-8 form) counting as one.
+func StrLen(s string) int {
+	n := 0
+	for i := 0; i < len(s); n++ {
+		if _, ok := isSurrogateSeq(s[i:]); ok {
+			i += 3
+			continue
+		}
+		_, w := utf8.DecodeRuneInString(s[i:])
+		i += w
+	}
+	return n
+}
