@@ -313,7 +313,7 @@ func (s *VectorStore) LoadSnapshot(snap *pyval.Dict) error {
 	}
 	sd, ok := sv.(*pyval.Dict)
 	if !ok {
-		return pyval.NewAttributeError("'%s' object has no attribute 'items'", sv.TypeName())
+		return pyval.NoAttribute(sv, "items")
 	}
 	store := pyval.NewDict()
 	for _, kv := range sd.Items() {

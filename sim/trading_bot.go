@@ -101,7 +101,7 @@ func (t *TradingBot) LoadScenario(config *pyval.Dict, longContext bool) error {
 	ordersV := get("orders")
 	orders, ok := ordersV.(*pyval.Dict)
 	if !ok {
-		return pyval.NewAttributeError("'%s' object has no attribute 'items'", ordersV.TypeName())
+		return pyval.NoAttribute(ordersV, "items")
 	}
 	// Digit-string keys become ints; every other key is kept as is.
 	conv := pyval.NewDictCap(orders.Len())
@@ -260,7 +260,7 @@ func (t *TradingBot) GetOrderDetails(args stubs.TradingBotGetOrderDetailsArgs) (
 	for _, kv := range ext.Items() {
 		tmpl, ok := kv.Value.(pyval.Str)
 		if !ok {
-			return nil, pyval.NewAttributeError("'%s' object has no attribute 'format'", kv.Value.TypeName())
+			return nil, pyval.NoAttribute(kv.Value, "format")
 		}
 		s, err := pyval.FormatFields(string(tmpl), map[string]pyval.Value{"symbol": symbol})
 		if e, ok := err.(*pyval.Exception); ok && e.Type == "KeyError" {
@@ -802,7 +802,7 @@ func sbCopyMethod(v pyval.Value) (pyval.Value, error) {
 	case *pyval.Set:
 		return x.Copy(), nil
 	}
-	return nil, pyval.NewAttributeError("'%s' object has no attribute 'copy'", v.TypeName())
+	return nil, pyval.NoAttribute(v, "copy")
 }
 
 // sbAugItem is container[key] <op>= operand (e.g. balance -= amount).

@@ -113,7 +113,7 @@ func (v *VehicleControlAPI) LoadScenario(config *pyval.Dict, longContext bool) e
 	ds := get("doorStatus", "doorStatus")
 	d, ok := ds.(*pyval.Dict)
 	if !ok {
-		return pyval.NewAttributeError("'%s' object has no attribute 'keys'", ds.TypeName())
+		return pyval.NoAttribute(ds, "keys")
 	}
 	v.doorStatus = d
 	locked := 0

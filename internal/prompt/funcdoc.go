@@ -14,7 +14,7 @@ import (
 func pyGet(v pyval.Value, key string, def pyval.Value) (pyval.Value, error) {
 	d, ok := v.(*pyval.Dict)
 	if !ok {
-		return nil, pyval.NewAttributeError("'%s' object has no attribute 'get'", v.TypeName())
+		return nil, pyval.NoAttribute(v, "get")
 	}
 	if x, found := d.GetStr(key); found {
 		return x, nil
@@ -53,7 +53,7 @@ func pyConcat(a pyval.Value, b string) (pyval.Value, error) {
 func pyItems(v pyval.Value) ([]pyval.KV, error) {
 	d, ok := v.(*pyval.Dict)
 	if !ok {
-		return nil, pyval.NewAttributeError("'%s' object has no attribute 'items'", v.TypeName())
+		return nil, pyval.NoAttribute(v, "items")
 	}
 	return d.Items(), nil
 }
