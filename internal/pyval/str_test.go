@@ -25,7 +25,7 @@ var _ = Describe("str methods and item access", func() {
 		Expect(pv.Split(" a\u001cb\u3000c \n")).To(Equal([]string{"a", "b", "c"}))
 		Expect(pv.SplitLines("a\r\nb\rc\u2028d\n")).To(Equal([]string{"a", "b", "c", "d"}))
 		Expect(pv.SplitLines("")).To(BeNil())
-		Expect(pv.StrLen("a\u00e9\U0001F600" + "\xed\xa0\x80")).To(Equal(4), "a lone surrogate counts once")
+		Expect(pv.StrLen("a\u00e9\U0001F600"+"\xed\xa0\x80")).To(Equal(4), "a lone surrogate counts once")
 		Expect(pv.Strip("\u00a0\u001f x y\u2029")).To(Equal("x y"))
 		Expect(pv.IsWord('_') && pv.IsWord('é') && pv.IsWord('\u2167') && !pv.IsWord('-')).To(BeTrue())
 		s, err := pv.Join(", ", []pv.Value{pv.Str("a"), pv.Str("b")})
