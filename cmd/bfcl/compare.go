@@ -87,16 +87,8 @@ func cmdCompare(args []string) error {
 			return err
 		}
 		o := evaluate.Options{Source: src, Categories: cs, Registry: rc.Registry}
-		if v, src, ok := f.Lookup(config.Mode); ok {
-			if v != "fc" && v != "prompt" {
-				return fmt.Errorf("%w: %s=%q must be fc or prompt", errUsage, src, v)
-			}
-			o.Mode = v
-		}
-		if b, ok, err := f.Bool(config.UnderscoreToDot); err != nil {
-			return err
-		} else if ok {
-			o.UnderscoreToDot = &b
+		if o.Mode, o.UnderscoreToDot, err = f.Decoding(); err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
 		}
 		n := 0
 		scoreEval = func(root, model string) (string, error) {

@@ -187,16 +187,8 @@ func cmdEvaluate(args []string) error {
 	if _, _, set := f.Lookup(config.Model); set {
 		o.Models = f.List(config.Model)
 	}
-	if v, src, ok := f.Lookup(config.Mode); ok {
-		if v != "fc" && v != "prompt" {
-			return fmt.Errorf("%w: %s=%q must be fc or prompt", errUsage, src, v)
-		}
-		o.Mode = v
-	}
-	if b, ok, err := f.Bool(config.UnderscoreToDot); err != nil {
-		return err
-	} else if ok {
-		o.UnderscoreToDot = &b
+	if o.Mode, o.UnderscoreToDot, err = f.Decoding(); err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
 	}
 	if o.Partial, _, err = f.Bool(config.PartialEval); err != nil {
 		return err

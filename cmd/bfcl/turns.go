@@ -38,18 +38,14 @@ func cmdTurns(args []string) error {
 	}
 	scoreDir := &rc.ScoreDir
 	if *isolated {
-		mode := "fc"
-		if v, src, ok := f.Lookup(config.Mode); ok {
-			if v != "fc" && v != "prompt" {
-				return fmt.Errorf("%w: %s=%q must be fc or prompt", errUsage, src, v)
-			}
-			mode = v
-		}
-		u2d, _, err := f.Bool(config.UnderscoreToDot)
+		mode, u2d, err := f.Decoding()
 		if err != nil {
-			return err
+			return fmt.Errorf("%w: %v", errUsage, err)
 		}
-		return isolatedTurns(src, rc.ResultDir, rc.ScoreDir, *model, mode, u2d, *asJSON)
+		if mode == "" {
+			mode = "fc"
+		}
+		return isolatedTurns(src, rc.ResultDir, rc.ScoreDir, *model, mode, u2d != nil && *u2d, *asJSON)
 	}
 	var models []string
 	if *model != "" {

@@ -200,3 +200,21 @@ func (f *Flags) Selection(base Base, def string) selection.Spec {
 	}
 	return sp
 }
+
+// Decoding returns the decoding overrides of the command line and the
+// environment (--mode, --underscore-to-dot): mode is "" and u2d nil where
+// neither sets them, so the model entry's (or the registry's) apply.
+func (f *Flags) Decoding() (mode string, u2d *bool, err error) {
+	if v, src, ok := f.Lookup(Mode); ok {
+		if v != "fc" && v != "prompt" {
+			return "", nil, fmt.Errorf("%s=%q must be fc or prompt", src, v)
+		}
+		mode = v
+	}
+	if b, ok, err := f.Bool(UnderscoreToDot); err != nil {
+		return "", nil, err
+	} else if ok {
+		u2d = &b
+	}
+	return mode, u2d, nil
+}

@@ -16,11 +16,11 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/report"
 )
 
 // FileName is the report's name next to the CSVs of a score folder.
@@ -55,28 +55,7 @@ func Write(o Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return "", fmt.Errorf("htmlreport: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp*")
-	if err != nil {
-		return "", fmt.Errorf("htmlreport: %w", err)
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return "", fmt.Errorf("htmlreport: writing %s: %w", out, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return "", fmt.Errorf("htmlreport: writing %s: %w", out, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return "", fmt.Errorf("htmlreport: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
-		os.Remove(tmp.Name())
+	if err := report.WriteFileAtomic(out, b); err != nil {
 		return "", fmt.Errorf("htmlreport: %w", err)
 	}
 	return out, nil

@@ -222,7 +222,7 @@ func CSVFiles(rows []Row) map[string][]byte {
 func WriteCSVs(scoreRoot string, rows []Row) error {
 	files := CSVFiles(rows)
 	for _, name := range []string{FileNonLive, FileLive, FileMultiTurn, FileAgentic, FileFormatSensitivity, FileOverall} {
-		if err := writeFileAtomic(filepath.Join(scoreRoot, name), files[name]); err != nil {
+		if err := WriteFileAtomic(filepath.Join(scoreRoot, name), files[name]); err != nil {
 			return err
 		}
 	}

@@ -171,7 +171,7 @@ func WriteScoreRoot(scoreRoot string, rows []Row) error {
 		return err
 	}
 	if b, ok := IntervalsCSV(rows); ok {
-		if err := writeFileAtomic(filepath.Join(scoreRoot, FileIntervals), b); err != nil {
+		if err := WriteFileAtomic(filepath.Join(scoreRoot, FileIntervals), b); err != nil {
 			return err
 		}
 	}
@@ -179,7 +179,7 @@ func WriteScoreRoot(scoreRoot string, rows []Row) error {
 	if err != nil {
 		return fmt.Errorf("report: summary.json: %w", err)
 	}
-	return writeFileAtomic(filepath.Join(scoreRoot, FileSummaryJSON), append(b, '\n'))
+	return WriteFileAtomic(filepath.Join(scoreRoot, FileSummaryJSON), append(b, '\n'))
 }
 
 // WriteTable renders the rows for a terminal: per model, the evaluated

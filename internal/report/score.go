@@ -339,13 +339,16 @@ func WriteScoreDirFile(scoreRoot, model string, cat category.Category, verdicts 
 	if err != nil {
 		return CategoryScore{}, err
 	}
-	if err := writeFileAtomic(ScoreFilePath(scoreRoot, model, cat), buf.Bytes()); err != nil {
+	if err := WriteFileAtomic(ScoreFilePath(scoreRoot, model, cat), buf.Bytes()); err != nil {
 		return CategoryScore{}, err
 	}
 	return s, nil
 }
 
-func writeFileAtomic(path string, data []byte) error {
+// WriteFileAtomic writes data to path through a temporary file in the same
+// folder and a rename, so a reader never sees half a file; the file is
+// readable by everyone (0644), as files written with os.WriteFile are.
+func WriteFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
@@ -361,6 +364,10 @@ func writeFileAtomic(path string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		os.Remove(tmp.Name())
 		return fmt.Errorf("report: writing %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("report: %w", err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		os.Remove(tmp.Name())
