@@ -345,11 +345,10 @@ func pyZfill(s string, width int) string {
 
 // SearchMessages is upstream's search_messages(keyword).
 func (m *MessageAPI) SearchMessages(args stubs.MessageAPISearchMessagesArgs) (pyval.Value, error) {
-	keyword := args.Keyword.V
 	if !pyval.Truthy(m.currentUser) {
 		return m.notLoggedIn(), nil
 	}
-	kw, err := strLower(keyword)
+	kw, err := args.Keyword.Lower()
 	if err != nil {
 		return nil, err
 	}

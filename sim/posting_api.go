@@ -375,10 +375,9 @@ func (t *TwitterAPI) GetUserTweets(args stubs.TwitterAPIGetUserTweetsArgs) (pyva
 // SearchTweets is upstream's search_tweets(keyword) (a list): keyword in
 // the lower-cased content or equal to a lower-cased tag.
 func (t *TwitterAPI) SearchTweets(args stubs.TwitterAPISearchTweetsArgs) (pyval.Value, error) {
-	keyword := args.Keyword.V
 	var out []pyval.Value
 	for _, tw := range t.tweets.Values() {
-		kw, err := strLower(keyword)
+		kw, err := args.Keyword.Lower()
 		if err != nil {
 			return nil, err
 		}

@@ -264,7 +264,7 @@ func (t *TicketAPI) GetUserTickets(args stubs.TicketAPIGetUserTicketsArgs) (pyva
 			if err != nil {
 				return nil, err
 			}
-			b, err := strLower(status)
+			b, err := args.Status.Lower()
 			if err != nil {
 				return nil, err
 			}

@@ -327,7 +327,7 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 	if bad {
 		return sbError("Price and amount must be positive values."), nil
 	}
-	lower, err := pyval.StrMethod(orderType, "lower")
+	lower, err := args.OrderType.Method("lower")
 	if err != nil {
 		return nil, err
 	}

@@ -618,7 +618,7 @@ func (t *TravelAPI) ComputeExchangeRate(args stubs.TravelAPIComputeExchangeRateA
 // VerifyTravelerInformation is upstream's verify_traveler_information. The
 // age is computed against today's date (upstream's datetime.today()).
 func (t *TravelAPI) VerifyTravelerInformation(args stubs.TravelAPIVerifyTravelerInformationArgs) (pyval.Value, error) {
-	firstName, lastName, dateOfBirth, passportNumber := args.FirstName.V, args.LastName.V, args.DateOfBirth.V, args.PassportNumber.V
+	firstName, lastName, dateOfBirth := args.FirstName.V, args.LastName.V, args.DateOfBirth.V
 	fail := func(msg string) *pyval.Dict {
 		return sbDict("verification_status", pyval.Bool(false), "verification_failure", pyval.Str(msg))
 	}
@@ -642,7 +642,7 @@ func (t *TravelAPI) VerifyTravelerInformation(args stubs.TravelAPIVerifyTraveler
 	if age < 18 {
 		return fail("Traveler must be at least 18 years old."), nil
 	}
-	passport, err := pyval.StrMethod(passportNumber, "startswith")
+	passport, err := args.PassportNumber.Method("startswith")
 	if err != nil {
 		return nil, err
 	}

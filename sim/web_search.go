@@ -120,8 +120,8 @@ func (w *WebSearchAPI) SearchEngineQuery(args stubs.WebSearchAPISearchEngineQuer
 // {"error": "An error occurred while fetching <url>: <reason>"}. A url not
 // starting with http:// or https:// raises ValueError.
 func (w *WebSearchAPI) FetchURLContent(args stubs.WebSearchAPIFetchURLContentArgs) (pyval.Value, error) {
-	url, mode := args.URL.V, args.Mode.V
-	u, err := pyval.StrMethod(url, "startswith")
+	mode := args.Mode.V
+	u, err := args.URL.Method("startswith")
 	if err != nil {
 		return nil, err
 	}

@@ -106,3 +106,15 @@ func (a Dict) Items() ([]pyval.KV, error) {
 // Iter is list(v) of the argument: a new slice of its items, or Python's
 // TypeError for a value that is not iterable.
 func (a List) Iter() ([]pyval.Value, error) { return pyval.ListOf(a.V) }
+
+// Method is the string a str method called on the argument works on
+// (s.startswith(...), s.lower() ...), or Python's AttributeError naming the
+// method when the model sent something other than a str.
+func (a Str) Method(name string) (string, error) { return pyval.StrMethod(a.V, name) }
+
+// Lower is s.lower() on the argument, or Python's AttributeError when it is
+// not a str.
+func (a Str) Lower() (pyval.Str, error) {
+	s, err := a.Method("lower")
+	return pyval.Str(pyval.Lower(s)), err
+}
