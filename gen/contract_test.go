@@ -60,56 +60,67 @@ func enclosingFunc(file string, line int) string {
 }
 
 var _ = Describe("the generated stubs as the backends' contract", Label("build"), func() {
-	It("turns a changed parameter of a function document into a build error in that backend method", func() {
+	var (
+		src  *dataset.Source
+		root string
+	)
+	build := func(overlay string) (string, error) {
+		args := []string{"build"}
+		if overlay != "" {
+			args = append(args, "-overlay", overlay)
+		}
+		cmd := exec.Command("go", append(args, "./sim/")...)
+		cmd.Dir = root
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	BeforeEach(func() {
 		dir, ok := testenv.DataDir()
 		if !ok {
 			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
 		}
-		src, err := dataset.Open(dir)
+		var err error
+		src, err = dataset.Open(dir)
 		Expect(err).NotTo(HaveOccurred())
-		root := testenv.ModuleRoot()
-		build := func(overlay string) (string, error) {
-			args := []string{"build"}
-			if overlay != "" {
-				args = append(args, "-overlay", overlay)
-			}
-			cmd := exec.Command("go", append(args, "./sim/")...)
-			cmd.Dir = root
-			out, err := cmd.CombinedOutput()
-			return string(out), err
-		}
+		root = testenv.ModuleRoot()
 		out, err := build("")
 		Expect(err).NotTo(HaveOccurred(), "control: sim/ builds against the committed stubs\n%s", out)
-
-		// edit_ticket's `updates` documented as a string instead of a dict:
-		// the backend reads it through the dict view (updates.keys()).
-		files, err := generateStubs(editedDocs{docSource: src, class: "TicketAPI", function: "edit_ticket", edit: func(d map[string]any) {
-			props := d["parameters"].(map[string]any)["properties"].(map[string]any)
-			props["updates"].(map[string]any)["type"] = "string"
-		}})
-		Expect(err).NotTo(HaveOccurred())
-		tmp := GinkgoT().TempDir()
-		stub := filepath.Join(tmp, "zz_ticket_api.go")
-		Expect(os.WriteFile(stub, files["stubs/zz_ticket_api.go"], 0o644)).To(Succeed())
-		overlay, err := json.Marshal(map[string]any{"Replace": map[string]string{
-			filepath.Join(root, "generated", "stubs", "zz_ticket_api.go"): stub,
-		}})
-		Expect(err).NotTo(HaveOccurred())
-		ov := filepath.Join(tmp, "overlay.json")
-		Expect(os.WriteFile(ov, overlay, 0o644)).To(Succeed())
-
-		out, err = build(ov)
-		Expect(err).To(HaveOccurred(), "the build must fail after the document changed")
-		errs := regexp.MustCompile(`(?m)^\S*(sim/\w+\.go):(\d+):\d+: (.*)$`).FindAllStringSubmatch(out, -1)
-		Expect(errs).NotTo(BeEmpty(), out)
-		var where []string
-		for _, e := range errs {
-			line, _ := strconv.Atoi(e[2])
-			where = append(where, e[1]+": "+enclosingFunc(filepath.Join(root, e[1]), line)+": "+e[3])
-		}
-		Expect(where).To(ConsistOf(
-			"sim/ticket_api.go: EditTicket: args.Updates.Keys undefined (type pyargs.Str has no field or method Keys)",
-			"sim/ticket_api.go: EditTicket: args.Updates.Items undefined (type pyargs.Str has no field or method Items)",
-		), out)
 	})
+
+	DescribeTable("a parameter whose documented type changes fails the build in the backend method that reads it",
+		func(class, function, param, newType, stubFile string, want ...string) {
+			files, err := generateStubs(editedDocs{docSource: src, class: class, function: function, edit: func(d map[string]any) {
+				props := d["parameters"].(map[string]any)["properties"].(map[string]any)
+				props[param].(map[string]any)["type"] = newType
+			}})
+			Expect(err).NotTo(HaveOccurred())
+			tmp := GinkgoT().TempDir()
+			stub := filepath.Join(tmp, stubFile)
+			Expect(os.WriteFile(stub, files["stubs/"+stubFile], 0o644)).To(Succeed())
+			overlay, err := json.Marshal(map[string]any{"Replace": map[string]string{
+				filepath.Join(root, "generated", "stubs", stubFile): stub,
+			}})
+			Expect(err).NotTo(HaveOccurred())
+			ov := filepath.Join(tmp, "overlay.json")
+			Expect(os.WriteFile(ov, overlay, 0o644)).To(Succeed())
+
+			out, err := build(ov)
+			Expect(err).To(HaveOccurred(), "the build must fail after the document changed")
+			errs := regexp.MustCompile(`(?m)^\S*(sim/\w+\.go):(\d+):\d+: (.*)$`).FindAllStringSubmatch(out, -1)
+			Expect(errs).NotTo(BeEmpty(), out)
+			var where []string
+			for _, e := range errs {
+				line, _ := strconv.Atoi(e[2])
+				where = append(where, e[1]+": "+enclosingFunc(filepath.Join(root, e[1]), line)+": "+e[3])
+			}
+			Expect(where).To(ConsistOf(want), out)
+		},
+		Entry("edit_ticket's updates documented as a string: the dict view's keys() and items() are gone",
+			"TicketAPI", "edit_ticket", "updates", "string", "zz_ticket_api.go",
+			"sim/ticket_api.go: EditTicket: args.Updates.Keys undefined (type pyargs.Str has no field or method Keys)",
+			"sim/ticket_api.go: EditTicket: args.Updates.Items undefined (type pyargs.Str has no field or method Items)"),
+		Entry("fetch_url_content's url documented as an integer: the str view's startswith is gone",
+			"WebSearchAPI", "fetch_url_content", "url", "integer", "zz_web_search.go",
+			"sim/web_search.go: FetchURLContent: args.URL.Method undefined (type pyargs.Int has no field or method Method)"),
+	)
 })
