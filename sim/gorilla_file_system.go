@@ -10,6 +10,7 @@ import (
 	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -509,15 +510,12 @@ func (g *GorillaFileSystem) Pwd() (pyval.Value, error) {
 	for dir := g.currentDir; dir != nil; dir = dir.Parent {
 		path = append(path, dir.Name)
 	}
-	parts := make([]string, 0, len(path))
-	for i := len(path) - 1; i >= 0; i-- {
-		s, ok := path[i].(pyval.Str)
-		if !ok {
-			return nil, pyval.NewTypeError("sequence item %d: expected str instance, %s found", len(path)-1-i, path[i].TypeName())
-		}
-		parts = append(parts, string(s))
+	slices.Reverse(path)
+	joined, err := pyval.Join("/", path)
+	if err != nil {
+		return nil, err
 	}
-	return gfsResult("current_working_directory", pyval.Str("/"+strings.Join(parts, "/"))), nil
+	return gfsResult("current_working_directory", pyval.Str("/"+joined)), nil
 }
 
 // Ls is upstream's ls(a=False).
