@@ -7,7 +7,6 @@ package sim
 
 import (
 	"fmt"
-	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math"
 	"math/big"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 

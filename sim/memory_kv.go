@@ -6,10 +6,10 @@ package sim
 // is rank_bm25 0.2.2's BM25Plus (internal/bm25), scores bit-identical.
 
 import (
-	"github.com/bfcl-go/bfcl/generated/stubs"
 	"regexp"
 	"strconv"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/bm25"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )

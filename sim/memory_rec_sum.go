@@ -5,10 +5,10 @@ package sim
 // the size limit are protocol constants reproduced from that file.
 
 import (
-	"github.com/bfcl-go/bfcl/generated/stubs"
 	"strconv"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 

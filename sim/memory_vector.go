@@ -18,11 +18,11 @@ package sim
 import (
 	"context"
 	"fmt"
-	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math"
 	"sort"
 	"strconv"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/embed"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )

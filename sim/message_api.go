@@ -6,9 +6,9 @@ package sim
 
 import (
 	"fmt"
-	"github.com/bfcl-go/bfcl/generated/stubs"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/pyrandom"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )

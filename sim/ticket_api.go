@@ -6,8 +6,8 @@ package sim
 
 import (
 	"fmt"
-	"github.com/bfcl-go/bfcl/generated/stubs"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 

@@ -6,7 +6,6 @@ package sim
 
 import (
 	"fmt"
-	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math"
 	"regexp"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/pyrandom"
 	"github.com/bfcl-go/bfcl/internal/pyval"

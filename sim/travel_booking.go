@@ -6,9 +6,9 @@ package sim
 // exactly from that file.
 
 import (
-	"github.com/bfcl-go/bfcl/generated/stubs"
 	"time"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/pyrandom"
 	"github.com/bfcl-go/bfcl/internal/pyval"

@@ -5,9 +5,9 @@ package sim
 // protocol constants reproduced byte for byte from that file.
 
 import (
-	"github.com/bfcl-go/bfcl/generated/stubs"
 	"math"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/longcontext"
 	"github.com/bfcl-go/bfcl/internal/pyrandom"
 	"github.com/bfcl-go/bfcl/internal/pyval"

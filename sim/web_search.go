@@ -11,9 +11,9 @@ package sim
 import (
 	"context"
 	"fmt"
-	"github.com/bfcl-go/bfcl/generated/stubs"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 	"github.com/bfcl-go/bfcl/internal/websearch"
 )
