@@ -7,6 +7,7 @@
 //	bfcl generate --model M --test-category C [--ids ID,...|--run-ids FILE]
 //	bfcl evaluate --model M --result-dir D --score-dir S --test-category C
 //	bfcl scores [--score-dir S]     print the score table
+//	bfcl merge OUT DIR...           combine the result folders of a run's shards
 //	bfcl exec                       execute call strings on the simulated backends (JSON Lines on stdin)
 package main
 
@@ -24,6 +25,7 @@ var verbs = map[string]func(args []string) error{
 	"evaluate":        cmdEvaluate,
 	"scores":          cmdScores,
 	"exec":            cmdExec,
+	"merge":           cmdMerge,
 }
 
 func usage() {
@@ -37,6 +39,7 @@ verbs:
   evaluate          score result files (ours or upstream's) without calling any model
   scores            print the score table of a score folder
   exec              execute call strings on the simulated backends (see README)
+  merge             combine the result folders of a run's shards (bfcl generate --shard K/N) into one
 
 Run "bfcl <verb> -h" for the flags of a verb.
 `)
