@@ -220,3 +220,81 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 	}
 	return out, nil
 }
+
+// Probe checks, before a run, that the server answers, accepts the key and
+// serves the model: GET <base>/models must list the model id. A server
+// without /models (404) is asked for a one-token completion instead, which
+// tells a wrong base URL from a missing list. OpenAI-compatible servers do
+// not say whether a model supports tools, so that is not checked.
+func (d *Driver) Probe(ctx context.Context) error {
+	base := strings.TrimSuffix(d.endpoint, "/chat/completions")
+	url := base + "/models"
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("openai driver: %w", err)
+	}
+	hreq.Header.Set("Accept", "application/json")
+	if d.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
+	}
+	ctx, ex := core.WithExchange(ctx)
+	resp, err := d.http.Do(hreq.WithContext(ctx))
+	if err == nil {
+		resp.Body.Close()
+	}
+	if ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed {
+		return d.probeCompletion(ctx, base)
+	}
+	if pe := core.ClassifyProbe(ctx, core.ProviderOpenAI, base, d.cfg.Model, "GET "+url, ex, err); pe != nil {
+		return pe
+	}
+	var list struct {
+		Data *[]struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(ex.Body, &list) != nil || list.Data == nil {
+		return nil // not a model list: nothing to check against
+	}
+	var ids []string
+	for _, m := range *list.Data {
+		if m.ID == d.cfg.Model {
+			return nil
+		}
+		ids = append(ids, m.ID)
+	}
+	return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "model",
+		Cause: fmt.Sprintf("model %q is not served by %s (GET %s lists: %s); set the registry's model to one of them", d.cfg.Model, base, url, core.JoinNames(ids))}
+}
+
+func (d *Driver) probeCompletion(ctx context.Context, base string) error {
+	body, err := d.BuildRequest(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: "Say OK."}}, MaxTokens: 1})
+	if err != nil {
+		return err
+	}
+	ctx, ex := core.WithExchange(ctx)
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("openai driver: %w", err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if d.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
+	}
+	resp, err := d.http.Do(hreq)
+	if err == nil {
+		resp.Body.Close()
+	}
+	if ex.Status == http.StatusNotFound && !strings.Contains(strings.ToLower(string(ex.Body)), "model") {
+		return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "unreachable",
+			Cause: fmt.Sprintf("%s has neither /models nor /chat/completions (HTTP 404): base_url must be the API root, e.g. http://host:8000/v1", base)}
+	}
+	if pe := core.ClassifyProbe(ctx, core.ProviderOpenAI, base, d.cfg.Model, "POST "+d.endpoint, ex, err); pe != nil {
+		return pe
+	}
+	if _, err := parseResponse(ex.Body, 0); err != nil {
+		return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "server",
+			Cause: fmt.Sprintf("%s answered a one-token completion with something that is not a chat completion: %v", base, err)}
+	}
+	return nil
+}
