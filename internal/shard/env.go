@@ -138,7 +138,7 @@ func fromSlurm(get func(string) string, bfclCount string) (Spec, string, error) 
 			return Spec{}, "", err
 		}
 		if c != n {
-			return Spec{}, "", fmt.Errorf("%s=%d disagrees with %s=%d", EnvShardCount, c, EnvSlurmCount, n)
+			return Spec{}, "", fmt.Errorf("%s=%d disagrees with %s=%d (a task resubmitted alone is a one-task array: set %s=K/%d for it)", EnvShardCount, c, EnvSlurmCount, n, EnvShard, c)
 		}
 	}
 	s, err := check(Spec{(id - lo) / step, n}, where)
