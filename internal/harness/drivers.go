@@ -53,6 +53,7 @@ func DriverFor(m models.Model) func(e *dataset.Entry) (driver.Driver, error) {
 			d, err = driver.New(driver.Config{
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(),
 				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
+				BaseURLs: m.BaseURLs, MaxInFlight: m.Concurrency, // replicas; adaptive cap on 429 (issue 12)
 			})
 			if err != nil {
 				return

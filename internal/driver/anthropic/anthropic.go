@@ -42,7 +42,11 @@ func New(cfg core.Config) (*Driver, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("anthropic driver: model name is empty")
 	}
-	opts := []option.RequestOption{option.WithHTTPClient(core.NewHTTPClient()), option.WithMaxRetries(0)}
+	hc, err := core.NewHTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic driver: %w", err)
+	}
+	opts := []option.RequestOption{option.WithHTTPClient(hc), option.WithMaxRetries(0)}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}

@@ -3,8 +3,13 @@ package core
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/limiter"
+	"github.com/bfcl-go/bfcl/internal/replica"
 )
 
 // maxBody bounds how much of a response body is read (64 MiB).
@@ -73,6 +78,38 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 // made under a WithExchange context. Timeouts are applied per attempt by
 // Retry through the context, not by the client.
 func NewHTTPClient() *http.Client {
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	return &http.Client{Transport: recordingTransport{base: base}}
+	return &http.Client{Transport: recordingTransport{base: pooledTransport()}}
+}
+
+// maxIdlePerHost keeps a connection per request in flight (net/http's
+// default keeps two per host, so a run with 32 requests in flight would
+// close and redial most connections after every response).
+const maxIdlePerHost = 1024
+
+func pooledTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 0 // no total limit
+	t.MaxIdleConnsPerHost = maxIdlePerHost
+	return t
+}
+
+// NewHTTPClientFor is NewHTTPClient for a driver configuration: requests
+// spread over cfg.BaseURLs when it lists replicas, and capped by an
+// adaptive limiter when cfg.MaxInFlight is set. cfg must be normalized.
+func NewHTTPClientFor(cfg Config) (*http.Client, error) {
+	var rt http.RoundTripper = pooledTransport()
+	if len(cfg.BaseURLs) > 1 {
+		if strings.TrimRight(cfg.BaseURL, "/") != strings.TrimRight(cfg.BaseURLs[0], "/") {
+			return nil, fmt.Errorf("base URL %q is not the first of the replicas %v", cfg.BaseURL, cfg.BaseURLs)
+		}
+		p, err := replica.New(cfg.BaseURLs, rt, replica.Options{})
+		if err != nil {
+			return nil, err
+		}
+		rt = p
+	}
+	if cfg.MaxInFlight > 0 {
+		rt = limiter.Transport(limiter.New(1, cfg.MaxInFlight), rt)
+	}
+	return &http.Client{Transport: recordingTransport{base: rt}}, nil
 }

@@ -41,7 +41,11 @@ func New(cfg core.Config) (*Driver, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("gemini driver: model name is empty")
 	}
-	cc := &genai.ClientConfig{APIKey: cfg.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: core.NewHTTPClient()}
+	hc, err := core.NewHTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("gemini driver: %w", err)
+	}
+	cc := &genai.ClientConfig{APIKey: cfg.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: hc}
 	if cfg.BaseURL != "" {
 		cc.HTTPOptions.BaseURL = cfg.BaseURL
 	}

@@ -54,7 +54,11 @@ func New(cfg core.Config) (*Driver, error) {
 	if strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/v1") {
 		return nil, fmt.Errorf("ollama driver: base URL %q points at the OpenAI-compatible /v1 API; give the server root, or use provider openai", raw)
 	}
-	return &Driver{cfg: cfg, base: u, client: api.NewClient(u, core.NewHTTPClient())}, nil
+	hc, err := core.NewHTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("ollama driver: %w", err)
+	}
+	return &Driver{cfg: cfg, base: u, client: api.NewClient(u, hc)}, nil
 }
 
 // Name is "ollama:<model>".

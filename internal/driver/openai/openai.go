@@ -44,7 +44,11 @@ func New(cfg core.Config) (*Driver, error) {
 	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
 		return nil, fmt.Errorf("openai driver: base URL %q must start with http:// or https://", base)
 	}
-	return &Driver{cfg: cfg, endpoint: strings.TrimRight(base, "/") + "/chat/completions", http: core.NewHTTPClient()}, nil
+	hc, err := core.NewHTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("openai driver: %w", err)
+	}
+	return &Driver{cfg: cfg, endpoint: strings.TrimRight(base, "/") + "/chat/completions", http: hc}, nil
 }
 
 // Name is "openai:<model>".
