@@ -112,17 +112,34 @@ type wireResponse struct {
 	} `json:"error"`
 }
 
+// wireHead and wireTail are wireRequest without its tools, which
+// BuildRequest splices in already encoded (the same documents go out at
+// every step of a multi-turn entry; re-encoding them was most of the
+// request's cost).
+type wireHead struct {
+	Model       string        `json:"model"`
+	Messages    []wireMessage `json:"messages"`
+	Temperature float64       `json:"temperature"`
+	Store       bool          `json:"store"`
+}
+
+type wireTail struct {
+	MaxTokens int    `json:"max_tokens,omitempty"`
+	Seed      *int64 `json:"seed,omitempty"`
+}
+
 // BuildRequest is the request body Complete sends (exported for tests and
-// input logs).
+// input logs): the JSON of a wireRequest, compact, HTML characters not
+// escaped.
 func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
-	w := wireRequest{Model: d.cfg.Model, Temperature: req.Temperature, Store: false, MaxTokens: req.MaxTokens, Seed: req.Seed}
+	var tools []byte
 	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
-		tools, err := core.ConvertFunctions(req.Functions, core.ProviderOpenAI, d.cfg.UnderscoreToDot)
-		if err != nil {
+		var err error
+		if tools, err = core.ToolsJSON(req.Functions, core.ProviderOpenAI, d.cfg.UnderscoreToDot); err != nil {
 			return nil, fmt.Errorf("openai driver: %w", err)
 		}
-		w.Tools = tools
 	}
+	w := wireHead{Model: d.cfg.Model, Temperature: req.Temperature, Store: false}
 	w.Messages = make([]wireMessage, 0, len(req.Messages))
 	for i, m := range req.Messages {
 		content := m.Content
@@ -134,8 +151,9 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 				if content == "" {
 					wm.Content = nil
 				}
-				for _, tc := range m.ToolCalls {
-					wm.ToolCalls = append(wm.ToolCalls, wireToolCall{ID: tc.ID, Type: "function", Function: wireFunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+				wm.ToolCalls = make([]wireToolCall, len(m.ToolCalls))
+				for j, tc := range m.ToolCalls {
+					wm.ToolCalls[j] = wireToolCall{ID: tc.ID, Type: "function", Function: wireFunctionCall{Name: tc.Name, Arguments: tc.Arguments}}
 				}
 			}
 		case core.RoleTool:
@@ -145,13 +163,29 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		}
 		w.Messages = append(w.Messages, wm)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := bytes.NewBuffer(make([]byte, 0, 1024+len(tools)))
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(w); err != nil {
 		return nil, fmt.Errorf("openai driver: encode request: %w", err)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	body := bytes.TrimRight(buf.Bytes(), "\n")
+	body = body[:len(body)-1] // the head's closing brace
+	if tools != nil {
+		body = append(body, `,"tools":`...)
+		body = append(body, tools...)
+	}
+	if req.MaxTokens != 0 || req.Seed != nil {
+		tail, err := json.Marshal(wireTail{MaxTokens: req.MaxTokens, Seed: req.Seed})
+		if err != nil {
+			return nil, fmt.Errorf("openai driver: encode request: %w", err)
+		}
+		body = append(body, ',')
+		body = append(body, tail[1:]...)
+	} else {
+		body = append(body, '}')
+	}
+	return body, nil
 }
 
 // Complete sends one chat completion request, retrying retryable failures.
