@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -20,6 +22,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/sched"
 	"github.com/bfcl-go/bfcl/internal/shard"
 )
 
@@ -90,6 +93,7 @@ func (t *timed) Complete(ctx context.Context, req driver.Request) (driver.Respon
 // at a time, longest expected first, storing each record, and returns the
 // model calls made and the most calls of one entry.
 func pass(b *testing.B, d driver.Driver, exec func(*dataset.Entry) (infer.Executor, error), order []*dataset.Entry, inflight int, dir string) (calls, longest int) {
+	gate := sched.NewGate(runtime.GOMAXPROCS(0))
 	work := make(chan *dataset.Entry)
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -99,7 +103,7 @@ func pass(b *testing.B, d driver.Driver, exec func(*dataset.Entry) (infer.Execut
 		go func() {
 			defer wg.Done()
 			for e := range work {
-				rec, st, err := infer.Run(context.Background(), d, e, infer.Options{Mode: "fc", Temperature: 0.001, MaxTokens: 4096, NewExecutor: exec})
+				rec, st, err := infer.Run(context.Background(), d, e, infer.Options{Mode: "fc", Temperature: 0.001, MaxTokens: 4096, NewExecutor: exec, Gate: gate})
 				if err == nil {
 					_, err = results.AppendFile(results.Path(dir, "bench", category.Category(e.Category)), rec)
 				}
@@ -130,7 +134,9 @@ func pass(b *testing.B, d driver.Driver, exec func(*dataset.Entry) (infer.Execut
 // wall/bound, where bound = max(calls x 40 ms / in-flight, the longest
 // entry's calls x 40 ms), and the process's CPU time per model call
 // (harness and the fake server's HTTP handling; the server computes each
-// answer once, in an untimed warm-up pass). Run with
+// answer once, in an untimed warm-up pass). The entries run longest
+// expected first, under a priority gate of one slot per core
+// (internal/sched). Run with
 //
 //	BFCL_DATA_DIR=/work/shared/bfcl go test ./internal/infer -run '^$' -bench Throughput -benchtime 1x
 func BenchmarkThroughput(b *testing.B) {
@@ -142,6 +148,8 @@ func BenchmarkThroughput(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	// As cmd/bfcl's main sets it for every verb.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	for _, m := range mixes {
 		entries := m.entries(b, src)
 		items := make([]shard.Item, len(entries))

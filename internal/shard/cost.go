@@ -14,14 +14,16 @@ import (
 // estimates (the partition needs proportions, not exact counts):
 //
 //   - a single-turn entry (and a format-sensitivity one) makes one call;
-//   - a multi-turn turn makes one call per ground-truth call plus the
-//     closing text answer (stepsPerTurn when the ground truth is absent);
+//   - a multi-turn turn makes one step of calls (FC models send a turn's
+//     independent calls together) and the text answer that ends it, one
+//     call when its ground truth has no call (stepsPerTurn per turn when
+//     the ground truth is absent);
 //   - a web-search turn searches and fetches a few times (webSearchSteps);
 //   - a memory question reads the memory a few times (memorySteps), and a
 //     prerequisite conversation stores what each turn tells it
 //     (prereqSteps per turn).
 const (
-	stepsPerTurn   = 3
+	stepsPerTurn   = 2
 	webSearchSteps = 6
 	memorySteps    = 4
 	prereqSteps    = 2
@@ -89,14 +91,17 @@ func (c *Costs) Weigh(it Item) (Weight, error) {
 	return Weight{Cost: turns}, nil
 }
 
-// multiTurnCost is the sum over turns of the turn's ground-truth calls
-// plus one (the answer that ends the turn).
+// multiTurnCost is, over the turns, two calls for a turn whose ground
+// truth calls functions, one for a turn that only answers.
 func multiTurnCost(e *dataset.Entry) float64 {
 	var gt [][]string
 	if len(e.Answer) > 0 && json.Unmarshal(e.Answer, &gt) == nil && len(gt) == len(e.Question) {
 		total := 0.0
 		for _, calls := range gt {
-			total += float64(len(calls) + 1)
+			total++
+			if len(calls) > 0 {
+				total++
+			}
 		}
 		return total
 	}

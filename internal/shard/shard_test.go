@@ -234,10 +234,10 @@ var _ = Describe("Costs on the data set", func() {
 		w1, err := costs.Weigh(shard.Item{Category: "simple_python", ID: "simple_python_0"})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(w1.Cost).To(Equal(1.0))
-		// multi_turn_base_0 has four turns with 3, 2, 1 and 4 ground-truth calls.
+		// multi_turn_base_0 has four turns, each with ground-truth calls.
 		w2, err := costs.Weigh(shard.Item{Category: "multi_turn_base", ID: "multi_turn_base_0"})
 		Expect(err).NotTo(HaveOccurred())
-		Expect(w2.Cost).To(Equal(14.0))
+		Expect(w2.Cost).To(Equal(8.0))
 		var mem shard.Item
 		for _, it := range items {
 			if it.Category == "memory_kv" {

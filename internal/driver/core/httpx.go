@@ -10,6 +10,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/limiter"
 	"github.com/bfcl-go/bfcl/internal/replica"
+	"github.com/bfcl-go/bfcl/internal/sched"
 )
 
 // maxBody bounds how much of a response body is read (64 MiB).
@@ -59,7 +60,16 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 			req.Body = io.NopCloser(bytes.NewReader(b))
 		}
 	}
+	// The network wait needs no CPU: let another entry's work run (see
+	// internal/sched), and take the slot back for reading the answer.
+	resume := sched.Pause(req.Context())
 	resp, err := t.base.RoundTrip(req)
+	if rerr := resume(); rerr != nil {
+		if err == nil {
+			resp.Body.Close()
+		}
+		return nil, rerr
+	}
 	if err != nil || ex == nil {
 		return resp, err
 	}
