@@ -112,28 +112,26 @@ func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot b
 	return out, nil
 }
 
-// ToolsJSON is the JSON array of ConvertFunctions' tools in compact form
-// (as encoding/json writes a []json.RawMessage), ready to be spliced into
-// a request body.
-func ToolsJSON(docs []json.RawMessage, provider string, underscoreToDot bool) ([]byte, error) {
+// AppendToolsJSON appends to dst the JSON array of ConvertFunctions'
+// tools in compact form (as encoding/json writes a []json.RawMessage),
+// for splicing into a request body.
+func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, underscoreToDot bool) ([]byte, error) {
 	style, err := styleOf(provider)
 	if err != nil {
 		return nil, err
 	}
-	parts := make([][]byte, len(docs))
-	n := 2
+	dst = append(dst, '[')
 	for i, raw := range docs {
 		c, err := converted(raw, i, style, underscoreToDot)
 		if err != nil {
 			return nil, err
 		}
-		parts[i] = c.compact
-		n += len(c.compact) + 1
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, c.compact...)
 	}
-	buf := make([]byte, 0, n)
-	buf = append(buf, '[')
-	buf = append(buf, bytes.Join(parts, []byte{','})...)
-	return append(buf, ']'), nil
+	return append(dst, ']'), nil
 }
 
 type convKey struct {

@@ -17,14 +17,13 @@ import (
 const maxBody = 64 << 20
 
 // Exchange is what the recording transport saw of the last HTTP exchange
-// made under a context: the request body sent and the response status,
-// headers and body. SDK clients that hide the wire (Ollama's api client,
-// Anthropic's and Google's SDKs) are given an http.Client built by
-// NewHTTPClient, so drivers can log the raw body, read Retry-After and
-// decode fields the SDKs lose (key order of Gemini's function args).
+// made under a context: the response status, headers and body. SDK
+// clients that hide the wire (Ollama's api client, Anthropic's and
+// Google's SDKs) are given an http.Client built by NewHTTPClient, so
+// drivers can log the raw body, read Retry-After and decode fields the
+// SDKs lose (key order of Gemini's function args).
 type Exchange struct {
 	Method, URL string
-	RequestBody []byte
 	Status      int
 	Header      http.Header
 	Body        []byte
@@ -45,20 +44,6 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	ex, _ := req.Context().Value(exchangeKey{}).(*Exchange)
 	if ex != nil {
 		ex.Method, ex.URL = req.Method, req.URL.String()
-		if req.Body != nil && req.GetBody != nil {
-			if rc, err := req.GetBody(); err == nil {
-				ex.RequestBody, _ = io.ReadAll(io.LimitReader(rc, maxBody))
-				rc.Close()
-			}
-		} else if req.Body != nil {
-			b, err := io.ReadAll(io.LimitReader(req.Body, maxBody))
-			req.Body.Close()
-			if err != nil {
-				return nil, err
-			}
-			ex.RequestBody = b
-			req.Body = io.NopCloser(bytes.NewReader(b))
-		}
 	}
 	// The network wait needs no CPU: let another entry's work run (see
 	// internal/sched), and take the slot back for reading the answer.
@@ -73,11 +58,16 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	if err != nil || ex == nil {
 		return resp, err
 	}
-	body, rerr := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	var buf bytes.Buffer
+	if n := resp.ContentLength; n > 0 && n <= maxBody {
+		buf.Grow(int(n) + bytes.MinRead) // one allocation instead of doublings
+	}
+	_, rerr := buf.ReadFrom(io.LimitReader(resp.Body, maxBody))
 	resp.Body.Close()
 	if rerr != nil {
 		return nil, rerr
 	}
+	body := buf.Bytes()
 	ex.Status, ex.Header, ex.Body = resp.StatusCode, resp.Header.Clone(), body
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	resp.ContentLength = int64(len(body))

@@ -132,13 +132,6 @@ type wireTail struct {
 // input logs): the JSON of a wireRequest, compact, HTML characters not
 // escaped.
 func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
-	var tools []byte
-	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
-		var err error
-		if tools, err = core.ToolsJSON(req.Functions, core.ProviderOpenAI, d.cfg.UnderscoreToDot); err != nil {
-			return nil, fmt.Errorf("openai driver: %w", err)
-		}
-	}
 	w := wireHead{Model: d.cfg.Model, Temperature: req.Temperature, Store: false}
 	w.Messages = make([]wireMessage, 0, len(req.Messages))
 	for i, m := range req.Messages {
@@ -163,7 +156,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		}
 		w.Messages = append(w.Messages, wm)
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, 1024+len(tools)))
+	buf := bytes.NewBuffer(make([]byte, 0, 4096))
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(w); err != nil {
@@ -171,9 +164,12 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	}
 	body := bytes.TrimRight(buf.Bytes(), "\n")
 	body = body[:len(body)-1] // the head's closing brace
-	if tools != nil {
+	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
+		var err error
 		body = append(body, `,"tools":`...)
-		body = append(body, tools...)
+		if body, err = core.AppendToolsJSON(body, req.Functions, core.ProviderOpenAI, d.cfg.UnderscoreToDot); err != nil {
+			return nil, fmt.Errorf("openai driver: %w", err)
+		}
 	}
 	if req.MaxTokens != 0 || req.Seed != nil {
 		tail, err := json.Marshal(wireTail{MaxTokens: req.MaxTokens, Seed: req.Seed})
