@@ -200,3 +200,13 @@ func LongestFirst(items []Item, weigh Weigher) ([]Item, error) {
 	}
 	return out, nil
 }
+
+// Plan is what a runner does with its selection: shard s's part (all of
+// it for the zero Spec), longest expected first.
+func Plan(items []Item, s Spec, weigh Weigher) ([]Item, error) {
+	part, err := Select(items, s, weigh)
+	if err != nil {
+		return nil, err
+	}
+	return LongestFirst(part, weigh)
+}

@@ -148,6 +148,18 @@ var _ = Describe("Partition", func() {
 		Expect(err).To(MatchError(ContainSubstring("outside 0..2")))
 	})
 
+	It("plans a shard: its part, longest first", func() {
+		items, weigh := synthetic(50, 10, 10)
+		part, err := shard.Select(items, shard.Spec{Index: 1, Count: 3}, weigh)
+		Expect(err).NotTo(HaveOccurred())
+		plan, err := shard.Plan(items, shard.Spec{Index: 1, Count: 3}, weigh)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(plan).To(ConsistOf(part))
+		first, _ := weigh(plan[0])
+		last, _ := weigh(plan[len(plan)-1])
+		Expect(first.Cost + first.ChainCost).To(BeNumerically(">", last.Cost))
+	})
+
 	It("orders longest first, a chain's items together in selection order", func() {
 		items, weigh := synthetic(3, 2, 10)
 		out, err := shard.LongestFirst(items, weigh)
