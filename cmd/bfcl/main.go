@@ -13,6 +13,7 @@
 //	bfcl results [--result-dir R]   list result folders
 //	bfcl version                    version and pinned upstream commit
 //	bfcl report --score-dir S [--result-dir R] [-o report.html]   write the HTML report
+//	bfcl merge OUT DIR...           combine the result folders of a run's shards
 //	bfcl exec                       execute call strings on the simulated backends (JSON Lines on stdin)
 package main
 
@@ -40,6 +41,7 @@ var verbs = map[string]func(args []string) error{
 	"version":         cmdVersion,
 	"exec":            cmdExec,
 	"report":          cmdReport,
+	"merge":           cmdMerge,
 }
 
 func usage() {
@@ -59,6 +61,7 @@ verbs:
   version           print the version and the pinned upstream commit
   exec              execute call strings on the simulated backends (see README)
   report            write the HTML report of a score folder (one self-contained file)
+  merge             combine the result folders of a run's shards (bfcl generate --shard K/N) into one
 
 Run "bfcl <verb> -h" for the flags of a verb.
 `)

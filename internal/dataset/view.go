@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/memo"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
@@ -56,7 +57,15 @@ func InferenceView(e *Entry) (*Entry, error) {
 	return &v, nil
 }
 
+// hinted remembers hintDoc's results: the documents of a backend class
+// are hinted again for every multi-turn entry that involves it.
+var hinted memo.Table[string, json.RawMessage]
+
 func hintDoc(raw json.RawMessage, hint string) (json.RawMessage, error) {
+	return hinted.Get(hint, raw, func() (json.RawMessage, error) { return hintDocOnce(raw, hint) })
+}
+
+func hintDocOnce(raw json.RawMessage, hint string) (json.RawMessage, error) {
 	val, err := pyval.FromJSON(raw)
 	if err != nil {
 		return nil, err

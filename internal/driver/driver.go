@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/bfcl-go/bfcl/internal/driver/anthropic"
 	"github.com/bfcl-go/bfcl/internal/driver/core"
@@ -78,8 +79,40 @@ func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot b
 // IsRetryable reports whether err is a provider failure worth retrying.
 func IsRetryable(err error) bool { return core.IsRetryable(err) }
 
-// Prober is implemented by drivers that can check the model before a run
-// (the Ollama driver: the model exists and, in FC mode, supports tools).
+// Prober is implemented by drivers that can check the model before a run:
+// the server answers, the key is accepted, the model is served and, where
+// the API tells (Ollama's capabilities, Gemini's supported actions), it can
+// be used in the run's mode. A failure is a *ProbeError.
 type Prober interface {
 	Probe(ctx context.Context) error
 }
+
+// ProbeError is a failed pre-run check; see core.ProbeError.
+type ProbeError = core.ProbeError
+
+// ErrProbe matches every ProbeError (errors.Is).
+var ErrProbe = core.ErrProbe
+
+// DefaultProbeTimeout bounds a probe: a server that has not answered a
+// model list in this long will not serve a run.
+const DefaultProbeTimeout = 20 * time.Second
+
+// Probe runs d's probe, when it has one, bounded by timeout (0:
+// DefaultProbeTimeout). A driver without a probe passes.
+func Probe(ctx context.Context, d Driver, timeout time.Duration) error {
+	p, ok := d.(Prober)
+	if !ok {
+		return nil
+	}
+	if timeout <= 0 {
+		timeout = DefaultProbeTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return p.Probe(ctx)
+}
+
+// IsInfrastructure reports whether err is a failure of the server or the
+// connection (see core.Error.Infrastructure) or a failed probe: what a
+// circuit breaker counts.
+func IsInfrastructure(err error) bool { return core.IsInfrastructure(err) }

@@ -24,6 +24,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/sched"
 )
 
 // MaximumStepLimit is upstream's MAXIMUM_STEP_LIMIT
@@ -76,6 +77,11 @@ type Options struct {
 	// ExcludeStateLog leaves the backends' state_info lists out of the
 	// multi-turn inference log (upstream's --exclude-state-log).
 	ExcludeStateLog bool
+	// Gate, when set, orders the CPU work of the entries in flight: an
+	// entry runs holding a ticket of the gate (released while it waits for
+	// the model), with the turns it has left as its priority, so the
+	// longest entries are not held up (see internal/sched).
+	Gate *sched.Gate
 }
 
 // Stats are what the run cost.
@@ -90,6 +96,11 @@ type Stats struct {
 // so a later run retries the entry instead of scoring an infrastructure
 // failure.
 func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+	ctx, ticket := sched.With(ctx, opts.Gate, len(e.Question)-1)
+	if err := ticket.Acquire(ctx); err != nil {
+		return results.Record{}, Stats{}, err
+	}
+	defer ticket.Release()
 	view, err := dataset.InferenceView(e)
 	if err != nil {
 		return results.Record{}, Stats{}, err
@@ -325,7 +336,9 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 	if err := logState(); err != nil {
 		return results.Record{}, st, err
 	}
+	ticket := sched.TicketOf(ctx)
 	for turn, turnMsgs := range e.Question {
+		ticket.SetPriority(len(e.Question) - 1 - turn)
 		var current []driver.Message
 		if turn == 0 {
 			if current, err = sty.first(e); err != nil {
@@ -397,7 +410,17 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 				turnLog = append(turnLog, stepField(step, stepLog))
 				break
 			}
-			out := exec.Execute(calls)
+			var out []string
+			if hooks != nil {
+				// Agentic backends search the web and embed text: waits, not work.
+				resume := sched.Pause(ctx)
+				out = exec.Execute(calls)
+				if err := resume(); err != nil {
+					return results.Record{}, st, err
+				}
+			} else {
+				out = exec.Execute(calls)
+			}
 			msgs = append(msgs, sty.results(resp, calls, out)...)
 			for _, x := range out {
 				stepLog = append(stepLog, toolLog(x))

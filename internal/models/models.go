@@ -31,21 +31,22 @@ type Price struct {
 
 // Model is one registry entry.
 type Model struct {
-	Name            string  `yaml:"name"`              // what users pass to --model / BFCL_MODEL
-	Provider        string  `yaml:"provider"`          // ollama | openai | anthropic | gemini | gold | replay
-	Model           string  `yaml:"model"`             // the provider's model id
-	Mode            string  `yaml:"mode"`              // fc | prompt
-	BaseURL         string  `yaml:"base_url"`          // server address (ollama, openai-compatible)
-	APIKeyEnv       string  `yaml:"api_key_env"`       // environment variable holding the key, never the key
-	Temperature     float64 `yaml:"temperature"`       // upstream's default is 0.001
-	MaxTokens       int     `yaml:"max_tokens"`        // completion limit per request
-	UnderscoreToDot bool    `yaml:"underscore_to_dot"` // tool names sent with "." replaced by "_", mapped back when scoring
-	Concurrency     int     `yaml:"concurrency"`       // parallel requests against this model
-	NumCtx          int     `yaml:"num_ctx"`           // ollama context window; 0 = driver default
-	Timeout         string  `yaml:"timeout"`           // per-request timeout, Go duration; "" = driver default
-	Seed            *int64  `yaml:"seed"`              // sent where the provider supports it
-	ReplayDir       string  `yaml:"replay_dir"`        // replay: a result directory (ours or upstream's) to read outputs from
-	PricePerMillion Price   `yaml:"price_per_million"` // for the cost columns
+	Name            string   `yaml:"name"`              // what users pass to --model / BFCL_MODEL
+	Provider        string   `yaml:"provider"`          // ollama | openai | anthropic | gemini | gold | replay
+	Model           string   `yaml:"model"`             // the provider's model id
+	Mode            string   `yaml:"mode"`              // fc | prompt
+	BaseURL         string   `yaml:"base_url"`          // server address (ollama, openai-compatible)
+	BaseURLs        []string `yaml:"base_urls"`         // replicas of one server (ollama, openai-compatible); base_url is the first
+	APIKeyEnv       string   `yaml:"api_key_env"`       // environment variable holding the key, never the key
+	Temperature     float64  `yaml:"temperature"`       // upstream's default is 0.001
+	MaxTokens       int      `yaml:"max_tokens"`        // completion limit per request
+	UnderscoreToDot bool     `yaml:"underscore_to_dot"` // tool names sent with "." replaced by "_", mapped back when scoring
+	Concurrency     int      `yaml:"concurrency"`       // parallel requests against this model
+	NumCtx          int      `yaml:"num_ctx"`           // ollama context window; 0 = driver default
+	Timeout         string   `yaml:"timeout"`           // per-request timeout, Go duration; "" = driver default
+	Seed            *int64   `yaml:"seed"`              // sent where the provider supports it
+	ReplayDir       string   `yaml:"replay_dir"`        // replay: a result directory (ours or upstream's) to read outputs from
+	PricePerMillion Price    `yaml:"price_per_million"` // for the cost columns
 	// Handler is the upstream handler class whose decoders read this
 	// model's results (e.g. QwenFCHandler); "" = the default decoders of
 	// mode. See `bfcl models --upstream` for the classes.
@@ -124,6 +125,9 @@ func Parse(b []byte) (*Registry, error) {
 }
 
 func applyDefaults(m *Model) {
+	if m.BaseURL == "" && len(m.BaseURLs) > 0 {
+		m.BaseURL = m.BaseURLs[0]
+	}
 	if m.Mode == "" {
 		m.Mode = "fc"
 	}
@@ -172,6 +176,25 @@ func validate(m Model) []string {
 	if m.BaseURL != "" {
 		if u, err := url.Parse(m.BaseURL); err != nil || u.Scheme == "" || u.Host == "" {
 			errs = append(errs, fmt.Sprintf("base_url %q is not an absolute URL", m.BaseURL))
+		}
+	}
+	if len(m.BaseURLs) > 0 {
+		switch {
+		case m.Provider != "ollama" && m.Provider != "openai":
+			errs = append(errs, fmt.Sprintf("base_urls (replicas) is for self-hosted servers (ollama, openai), not provider %q", m.Provider))
+		case m.BaseURL != m.BaseURLs[0]:
+			errs = append(errs, "give base_url or base_urls, not both (the first of base_urls is the base URL)")
+		}
+		seen := map[string]bool{}
+		for _, b := range m.BaseURLs {
+			if u, err := url.Parse(b); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				errs = append(errs, fmt.Sprintf("base_urls: %q is not an absolute http(s) URL", b))
+			}
+			if k := strings.TrimRight(b, "/"); seen[k] {
+				errs = append(errs, fmt.Sprintf("base_urls: %q is listed twice", b))
+			} else {
+				seen[k] = true
+			}
 		}
 	}
 	if m.APIKeyEnv != "" && strings.ContainsAny(m.APIKeyEnv, " -/") {

@@ -257,10 +257,48 @@ func Compact(path string) error {
 			kept = append(kept, r)
 		}
 	}
-	sort.SliceStable(kept, func(i, j int) bool { return category.CompareIDs(kept[i].ID, kept[j].ID) < 0 })
+	return writeSorted(path, kept)
+}
+
+// WriteFile replaces the file at path with recs, one line each (a record's
+// Raw line when it has one, else its encoding), sorted by id in upstream's
+// order, atomically (temporary file, rename) and under the lock appends
+// take. Ids must be unique.
+func WriteFile(path string, recs []Record) error {
+	seen := make(map[string]bool, len(recs))
+	for _, r := range recs {
+		if seen[r.ID] {
+			return fmt.Errorf("results: %s: id %s twice", path, r.ID)
+		}
+		seen[r.ID] = true
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return fmt.Errorf("results: lock %s: %w", path, err)
+	}
+	defer syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck
+	return writeSorted(path, append([]Record(nil), recs...))
+}
+
+func writeSorted(path string, recs []Record) error {
+	sort.SliceStable(recs, func(i, j int) bool { return category.CompareIDs(recs[i].ID, recs[j].ID) < 0 })
 	var buf bytes.Buffer
-	for _, r := range kept {
-		buf.Write(r.Raw)
+	for _, r := range recs {
+		line := r.Raw
+		if line == nil {
+			var err error
+			if line, err = json.Marshal(r); err != nil {
+				return fmt.Errorf("results: encode %s: %w", r.ID, err)
+			}
+		}
+		buf.Write(line)
 		buf.WriteByte('\n')
 	}
 	tmp := path + ".tmp"

@@ -42,7 +42,11 @@ func New(cfg core.Config) (*Driver, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("anthropic driver: model name is empty")
 	}
-	opts := []option.RequestOption{option.WithHTTPClient(core.NewHTTPClient(cfg.MaxResponseBytes)), option.WithMaxRetries(0)}
+	hc, err := core.NewHTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("anthropic driver: %w", err)
+	}
+	opts := []option.RequestOption{option.WithHTTPClient(hc), option.WithMaxRetries(0)}
 	if cfg.BaseURL != "" {
 		opts = append(opts, option.WithBaseURL(cfg.BaseURL))
 	}
@@ -312,4 +316,20 @@ func replayBlocks(blocks []json.RawMessage) []any {
 		}
 	}
 	return out
+}
+
+// Probe checks, before a run, that the API answers, accepts the key and
+// knows the model (the SDK's models get). The API does not say whether a
+// model supports tools (every current Claude model does).
+func (d *Driver) Probe(ctx context.Context) error {
+	base := d.cfg.BaseURL
+	if base == "" {
+		base = "https://api.anthropic.com"
+	}
+	ctx, ex := core.WithExchange(ctx)
+	_, err := d.client.Models.Get(ctx, d.cfg.Model, anthropic.ModelGetParams{})
+	if pe := core.ClassifyProbe(ctx, core.ProviderAnthropic, base, d.cfg.Model, "GET /v1/models/"+d.cfg.Model, ex, err); pe != nil {
+		return pe
+	}
+	return nil
 }

@@ -1,10 +1,12 @@
 package core
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/memo"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
@@ -90,6 +92,10 @@ func styleOf(provider string) (toolStyle, error) {
 // model's underscore_to_dot setting tells the checker to map them back).
 // Key order of every object is preserved; new keys are appended, as
 // Python's dicts do. Each result is the JSON of one tool.
+//
+// A conversion is pure, and a multi-turn entry sends the same documents at
+// every step, so each document's conversion is computed once per process
+// and shared: callers must not modify the returned bytes.
 func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot bool) ([]json.RawMessage, error) {
 	style, err := styleOf(provider)
 	if err != nil {
@@ -97,26 +103,82 @@ func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot b
 	}
 	out := make([]json.RawMessage, 0, len(docs))
 	for i, raw := range docs {
-		v, err := pyval.FromJSON(raw)
+		c, err := converted(raw, i, style, underscoreToDot)
 		if err != nil {
-			return nil, fmt.Errorf("convert functions: function doc %d is not JSON: %w", i, err)
+			return nil, err
 		}
-		item, ok := v.(*pyval.Dict)
-		if !ok {
-			return nil, fmt.Errorf("convert functions: function doc %d is a %s, not an object", i, v.TypeName())
-		}
-		tool, err := convertOne(item, style, underscoreToDot)
-		if err != nil {
-			name, _ := item.GetStr("name")
-			return nil, fmt.Errorf("convert functions: function %s (doc %d): %w", pyval.StrOf(orNone(name)), i, err)
-		}
-		s, err := pyval.JSONDumps(tool)
-		if err != nil {
-			return nil, fmt.Errorf("convert functions: function doc %d: %w", i, err)
-		}
-		out = append(out, json.RawMessage(s))
+		out = append(out, c.tool)
 	}
 	return out, nil
+}
+
+// AppendToolsJSON appends to dst the JSON array of ConvertFunctions'
+// tools in compact form (as encoding/json writes a []json.RawMessage),
+// for splicing into a request body.
+func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, underscoreToDot bool) ([]byte, error) {
+	style, err := styleOf(provider)
+	if err != nil {
+		return nil, err
+	}
+	dst = append(dst, '[')
+	for i, raw := range docs {
+		c, err := converted(raw, i, style, underscoreToDot)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, c.compact...)
+	}
+	return append(dst, ']'), nil
+}
+
+type convKey struct {
+	style           toolStyle
+	underscoreToDot bool
+}
+
+type conversion struct {
+	compact []byte
+	tool    json.RawMessage
+}
+
+var conversions memo.Table[convKey, conversion]
+
+func converted(raw json.RawMessage, i int, style toolStyle, underscoreToDot bool) (conversion, error) {
+	return conversions.Get(convKey{style, underscoreToDot}, raw, func() (conversion, error) {
+		tool, err := convertDoc(raw, i, style, underscoreToDot)
+		if err != nil {
+			return conversion{}, err
+		}
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, tool); err != nil {
+			return conversion{}, fmt.Errorf("convert functions: function doc %d: %w", i, err)
+		}
+		return conversion{compact: buf.Bytes(), tool: tool}, nil
+	})
+}
+
+func convertDoc(raw json.RawMessage, i int, style toolStyle, underscoreToDot bool) (json.RawMessage, error) {
+	v, err := pyval.FromJSON(raw)
+	if err != nil {
+		return nil, fmt.Errorf("convert functions: function doc %d is not JSON: %w", i, err)
+	}
+	item, ok := v.(*pyval.Dict)
+	if !ok {
+		return nil, fmt.Errorf("convert functions: function doc %d is a %s, not an object", i, v.TypeName())
+	}
+	tool, err := convertOne(item, style, underscoreToDot)
+	if err != nil {
+		name, _ := item.GetStr("name")
+		return nil, fmt.Errorf("convert functions: function %s (doc %d): %w", pyval.StrOf(orNone(name)), i, err)
+	}
+	s, err := pyval.JSONDumps(tool)
+	if err != nil {
+		return nil, fmt.Errorf("convert functions: function doc %d: %w", i, err)
+	}
+	return json.RawMessage(s), nil
 }
 
 func orNone(v pyval.Value) pyval.Value {

@@ -173,3 +173,27 @@ func ArgumentsText(raw json.RawMessage, ifNone string) (string, error) {
 	}
 	return buf.String(), nil
 }
+
+// Infrastructure reports whether the failure is the server's or the
+// connection's rather than the request's: no response (connection refused,
+// timeout), a refused key (401, 403), a missing model or endpoint (404),
+// throttling or a server error that outlasted the retries (408, 429, 5xx).
+// A 400, 413 or 422 is about one request (a prompt too long for the
+// context) and other entries may still succeed.
+func (e *Error) Infrastructure() bool {
+	switch e.StatusCode {
+	case 0, http.StatusUnauthorized, http.StatusForbidden, http.StatusNotFound, http.StatusRequestTimeout, http.StatusTooManyRequests:
+		return true
+	}
+	return e.StatusCode >= 500
+}
+
+// IsInfrastructure reports whether err is (or wraps) a provider Error that
+// is an infrastructure failure, or a failed probe.
+func IsInfrastructure(err error) bool {
+	if errors.Is(err, ErrProbe) {
+		return true
+	}
+	var e *Error
+	return errors.As(err, &e) && e.Infrastructure()
+}

@@ -6,8 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/limiter"
 	"github.com/bfcl-go/bfcl/internal/netguard"
+	"github.com/bfcl-go/bfcl/internal/replica"
+	"github.com/bfcl-go/bfcl/internal/sched"
 )
 
 // Exchange is what the recording transport saw of the last HTTP exchange
@@ -60,7 +64,16 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 			req.Body = io.NopCloser(bytes.NewReader(b))
 		}
 	}
+	// The network wait needs no CPU: let another entry's work run (see
+	// internal/sched), and take the slot back for reading the answer.
+	resume := sched.Pause(req.Context())
 	resp, err := t.base.RoundTrip(req)
+	if rerr := resume(); rerr != nil {
+		if err == nil {
+			resp.Body.Close()
+		}
+		return nil, rerr
+	}
 	if err != nil {
 		return resp, err
 	}
@@ -84,9 +97,46 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 // than maxBody bytes (<= 0: DefaultMaxResponseBytes). Timeouts are applied
 // per attempt by Retry through the context, not by the client.
 func NewHTTPClient(maxBody int64) *http.Client {
-	if maxBody <= 0 {
-		maxBody = DefaultMaxResponseBytes
+	return &http.Client{Transport: recordingTransport{base: pooledTransport(), maxBody: bodyLimit(maxBody)}}
+}
+
+func bodyLimit(n int64) int64 {
+	if n <= 0 {
+		return DefaultMaxResponseBytes
 	}
-	base := http.DefaultTransport.(*http.Transport).Clone()
-	return &http.Client{Transport: recordingTransport{base: base, maxBody: maxBody}}
+	return n
+}
+
+// maxIdlePerHost keeps a connection per request in flight (net/http's
+// default keeps two per host, so a run with 32 requests in flight would
+// close and redial most connections after every response).
+const maxIdlePerHost = 1024
+
+func pooledTransport() *http.Transport {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns = 0 // no total limit
+	t.MaxIdleConnsPerHost = maxIdlePerHost
+	return t
+}
+
+// NewHTTPClientFor is NewHTTPClient for a driver configuration: responses
+// bounded by cfg.MaxResponseBytes, requests spread over cfg.BaseURLs when
+// it lists replicas, and capped by an adaptive limiter when
+// cfg.MaxInFlight is set. cfg must be normalized.
+func NewHTTPClientFor(cfg Config) (*http.Client, error) {
+	var rt http.RoundTripper = pooledTransport()
+	if len(cfg.BaseURLs) > 1 {
+		if strings.TrimRight(cfg.BaseURL, "/") != strings.TrimRight(cfg.BaseURLs[0], "/") {
+			return nil, fmt.Errorf("base URL %q is not the first of the replicas %v", cfg.BaseURL, cfg.BaseURLs)
+		}
+		p, err := replica.New(cfg.BaseURLs, rt, replica.Options{})
+		if err != nil {
+			return nil, err
+		}
+		rt = p
+	}
+	if cfg.MaxInFlight > 0 {
+		rt = limiter.Transport(limiter.New(1, cfg.MaxInFlight), rt)
+	}
+	return &http.Client{Transport: recordingTransport{base: rt, maxBody: bodyLimit(cfg.MaxResponseBytes)}}, nil
 }

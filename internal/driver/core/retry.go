@@ -5,6 +5,8 @@ import (
 	"errors"
 	"math/rand/v2"
 	"time"
+
+	"github.com/bfcl-go/bfcl/internal/sched"
 )
 
 // maxRetryAfter caps how long a server's Retry-After may hold a run.
@@ -54,11 +56,15 @@ func Retry[T any](ctx context.Context, cfg Config, provider string, attempt func
 		}
 		wait := Backoff(cfg, n, e.RetryAfter)
 		t := time.NewTimer(wait)
+		resume := sched.Pause(ctx)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return zero, ctx.Err()
 		case <-t.C:
+		}
+		if err := resume(); err != nil {
+			return zero, err
 		}
 	}
 }

@@ -130,6 +130,13 @@ type Config struct {
 	// MaxResponseBytes bounds a response body; a longer answer is an
 	// error (not retried). 0 means DefaultMaxResponseBytes.
 	MaxResponseBytes int64
+	// BaseURLs are replicas of one server (a registry entry's base_urls):
+	// with more than one, each request goes to the least-loaded healthy
+	// one (internal/replica). BaseURL, when empty, is the first.
+	BaseURLs []string
+	// MaxInFlight, when positive, caps the requests in flight and adapts
+	// the cap to the server's 429s (internal/limiter).
+	MaxInFlight int
 }
 
 // Defaults applied by Normalize.
@@ -145,6 +152,9 @@ const (
 
 // Normalize returns cfg with defaults filled in.
 func (cfg Config) Normalize() Config {
+	if cfg.BaseURL == "" && len(cfg.BaseURLs) > 0 {
+		cfg.BaseURL = cfg.BaseURLs[0]
+	}
 	if cfg.Mode == "" {
 		cfg.Mode = ModeFC
 	}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,7 +41,11 @@ func New(cfg core.Config) (*Driver, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("gemini driver: model name is empty")
 	}
-	cc := &genai.ClientConfig{APIKey: cfg.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: core.NewHTTPClient(cfg.MaxResponseBytes)}
+	hc, err := core.NewHTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("gemini driver: %w", err)
+	}
+	cc := &genai.ClientConfig{APIKey: cfg.APIKey, Backend: genai.BackendGeminiAPI, HTTPClient: hc}
 	if cfg.BaseURL != "" {
 		cc.HTTPOptions.BaseURL = cfg.BaseURL
 	}
@@ -305,4 +310,27 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 		out.Replay = buf.Bytes()
 	}
 	return out, nil
+}
+
+// Probe checks, before a run, that the API answers, accepts the key and
+// knows the model (the SDK's models get), and that the model generates
+// content when the API lists its supported actions.
+func (d *Driver) Probe(ctx context.Context) error {
+	base := d.cfg.BaseURL
+	if base == "" {
+		base = "https://generativelanguage.googleapis.com"
+	}
+	ctx, ex := core.WithExchange(ctx)
+	m, err := d.client.Models.Get(ctx, d.cfg.Model, nil)
+	if ex.Status == 400 && strings.Contains(string(ex.Body), "API_KEY_INVALID") {
+		ex.Status = 401 // Google answers a bad key with 400 INVALID_ARGUMENT
+	}
+	if pe := core.ClassifyProbe(ctx, core.ProviderGemini, base, d.cfg.Model, "GET models/"+d.cfg.Model, ex, err); pe != nil {
+		return pe
+	}
+	if m != nil && len(m.SupportedActions) > 0 && !slices.Contains(m.SupportedActions, "generateContent") {
+		return &core.ProbeError{Provider: core.ProviderGemini, Base: base, Model: d.cfg.Model, Kind: "tools",
+			Cause: fmt.Sprintf("model %q does not support generateContent (its actions: %s)", d.cfg.Model, strings.Join(m.SupportedActions, ", "))}
+	}
+	return nil
 }

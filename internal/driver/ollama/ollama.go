@@ -54,7 +54,11 @@ func New(cfg core.Config) (*Driver, error) {
 	if strings.HasSuffix(strings.TrimRight(u.Path, "/"), "/v1") {
 		return nil, fmt.Errorf("ollama driver: base URL %q points at the OpenAI-compatible /v1 API; give the server root, or use provider openai", raw)
 	}
-	return &Driver{cfg: cfg, base: u, client: api.NewClient(u, core.NewHTTPClient(cfg.MaxResponseBytes))}, nil
+	hc, err := core.NewHTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("ollama driver: %w", err)
+	}
+	return &Driver{cfg: cfg, base: u, client: api.NewClient(u, hc)}, nil
 }
 
 // Name is "ollama:<model>".
@@ -65,14 +69,17 @@ func (d *Driver) Name() string { return core.ProviderOllama + ":" + d.cfg.Model 
 func (d *Driver) Probe(ctx context.Context) error {
 	ctx, ex := core.WithExchange(ctx)
 	show, err := d.client.Show(ctx, &api.ShowRequest{Model: d.cfg.Model})
+	pe := func(kind, cause string) error {
+		return &core.ProbeError{Provider: core.ProviderOllama, Base: d.base.String(), Model: d.cfg.Model, Kind: kind, Cause: cause}
+	}
 	if err != nil {
 		if ex.Status == 404 {
-			return fmt.Errorf("ollama: model %q not found on %s (pull or create it first): %s", d.cfg.Model, d.base, core.Excerpt(ex.Body))
+			return pe("model", fmt.Sprintf("model %q not found on %s (pull or create it first): %s", d.cfg.Model, d.base, core.Excerpt(ex.Body)))
 		}
-		if ex.Status != 0 {
-			return core.HTTPError(core.ProviderOllama, ex.Status, ex.Header, ex.Body)
+		if p := core.ClassifyProbe(ctx, core.ProviderOllama, d.base.String(), d.cfg.Model, "POST /api/show", ex, err); p != nil {
+			return p
 		}
-		return fmt.Errorf("ollama: cannot reach %s: %w", d.base, err)
+		return pe("server", err.Error())
 	}
 	if d.cfg.Mode == core.ModeFC {
 		var caps []string
@@ -82,7 +89,7 @@ func (d *Driver) Probe(ctx context.Context) error {
 				return nil
 			}
 		}
-		return fmt.Errorf("ollama: model %q cannot be used in fc mode: its capabilities are [%s], without \"tools\" (its template does not render tools); use prompt mode", d.cfg.Model, strings.Join(caps, ", "))
+		return pe("tools", fmt.Sprintf("model %q cannot be used in fc mode: its capabilities are [%s], without \"tools\" (its template does not render tools); use prompt mode", d.cfg.Model, strings.Join(caps, ", ")))
 	}
 	return nil
 }

@@ -44,7 +44,11 @@ func New(cfg core.Config) (*Driver, error) {
 	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
 		return nil, fmt.Errorf("openai driver: base URL %q must start with http:// or https://", base)
 	}
-	return &Driver{cfg: cfg, endpoint: strings.TrimRight(base, "/") + "/chat/completions", http: core.NewHTTPClient(cfg.MaxResponseBytes)}, nil
+	hc, err := core.NewHTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("openai driver: %w", err)
+	}
+	return &Driver{cfg: cfg, endpoint: strings.TrimRight(base, "/") + "/chat/completions", http: hc}, nil
 }
 
 // Name is "openai:<model>".
@@ -108,17 +112,27 @@ type wireResponse struct {
 	} `json:"error"`
 }
 
+// wireHead and wireTail are wireRequest without its tools, which
+// BuildRequest splices in already encoded (the same documents go out at
+// every step of a multi-turn entry; re-encoding them was most of the
+// request's cost).
+type wireHead struct {
+	Model       string        `json:"model"`
+	Messages    []wireMessage `json:"messages"`
+	Temperature float64       `json:"temperature"`
+	Store       bool          `json:"store"`
+}
+
+type wireTail struct {
+	MaxTokens int    `json:"max_tokens,omitempty"`
+	Seed      *int64 `json:"seed,omitempty"`
+}
+
 // BuildRequest is the request body Complete sends (exported for tests and
-// input logs).
+// input logs): the JSON of a wireRequest, compact, HTML characters not
+// escaped.
 func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
-	w := wireRequest{Model: d.cfg.Model, Temperature: req.Temperature, Store: false, MaxTokens: req.MaxTokens, Seed: req.Seed}
-	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
-		tools, err := core.ConvertFunctions(req.Functions, core.ProviderOpenAI, d.cfg.UnderscoreToDot)
-		if err != nil {
-			return nil, fmt.Errorf("openai driver: %w", err)
-		}
-		w.Tools = tools
-	}
+	w := wireHead{Model: d.cfg.Model, Temperature: req.Temperature, Store: false}
 	w.Messages = make([]wireMessage, 0, len(req.Messages))
 	for i, m := range req.Messages {
 		content := m.Content
@@ -130,8 +144,9 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 				if content == "" {
 					wm.Content = nil
 				}
-				for _, tc := range m.ToolCalls {
-					wm.ToolCalls = append(wm.ToolCalls, wireToolCall{ID: tc.ID, Type: "function", Function: wireFunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+				wm.ToolCalls = make([]wireToolCall, len(m.ToolCalls))
+				for j, tc := range m.ToolCalls {
+					wm.ToolCalls[j] = wireToolCall{ID: tc.ID, Type: "function", Function: wireFunctionCall{Name: tc.Name, Arguments: tc.Arguments}}
 				}
 			}
 		case core.RoleTool:
@@ -141,13 +156,32 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		}
 		w.Messages = append(w.Messages, wm)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	buf := bytes.NewBuffer(make([]byte, 0, 4096))
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(w); err != nil {
 		return nil, fmt.Errorf("openai driver: encode request: %w", err)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	body := bytes.TrimRight(buf.Bytes(), "\n")
+	body = body[:len(body)-1] // the head's closing brace
+	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
+		var err error
+		body = append(body, `,"tools":`...)
+		if body, err = core.AppendToolsJSON(body, req.Functions, core.ProviderOpenAI, d.cfg.UnderscoreToDot); err != nil {
+			return nil, fmt.Errorf("openai driver: %w", err)
+		}
+	}
+	if req.MaxTokens != 0 || req.Seed != nil {
+		tail, err := json.Marshal(wireTail{MaxTokens: req.MaxTokens, Seed: req.Seed})
+		if err != nil {
+			return nil, fmt.Errorf("openai driver: encode request: %w", err)
+		}
+		body = append(body, ',')
+		body = append(body, tail[1:]...)
+	} else {
+		body = append(body, '}')
+	}
+	return body, nil
 }
 
 // Complete sends one chat completion request, retrying retryable failures.
@@ -221,4 +255,82 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 		out.InputTokens, out.OutputTokens = w.Usage.PromptTokens, w.Usage.CompletionTokens
 	}
 	return out, nil
+}
+
+// Probe checks, before a run, that the server answers, accepts the key and
+// serves the model: GET <base>/models must list the model id. A server
+// without /models (404) is asked for a one-token completion instead, which
+// tells a wrong base URL from a missing list. OpenAI-compatible servers do
+// not say whether a model supports tools, so that is not checked.
+func (d *Driver) Probe(ctx context.Context) error {
+	base := strings.TrimSuffix(d.endpoint, "/chat/completions")
+	url := base + "/models"
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("openai driver: %w", err)
+	}
+	hreq.Header.Set("Accept", "application/json")
+	if d.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
+	}
+	ctx, ex := core.WithExchange(ctx)
+	resp, err := d.http.Do(hreq.WithContext(ctx))
+	if err == nil {
+		resp.Body.Close()
+	}
+	if ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed {
+		return d.probeCompletion(ctx, base)
+	}
+	if pe := core.ClassifyProbe(ctx, core.ProviderOpenAI, base, d.cfg.Model, "GET "+url, ex, err); pe != nil {
+		return pe
+	}
+	var list struct {
+		Data *[]struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(ex.Body, &list) != nil || list.Data == nil {
+		return nil // not a model list: nothing to check against
+	}
+	var ids []string
+	for _, m := range *list.Data {
+		if m.ID == d.cfg.Model {
+			return nil
+		}
+		ids = append(ids, m.ID)
+	}
+	return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "model",
+		Cause: fmt.Sprintf("model %q is not served by %s (GET %s lists: %s); set the registry's model to one of them", d.cfg.Model, base, url, core.JoinNames(ids))}
+}
+
+func (d *Driver) probeCompletion(ctx context.Context, base string) error {
+	body, err := d.BuildRequest(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: "Say OK."}}, MaxTokens: 1})
+	if err != nil {
+		return err
+	}
+	ctx, ex := core.WithExchange(ctx)
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("openai driver: %w", err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if d.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
+	}
+	resp, err := d.http.Do(hreq)
+	if err == nil {
+		resp.Body.Close()
+	}
+	if ex.Status == http.StatusNotFound && !strings.Contains(strings.ToLower(string(ex.Body)), "model") {
+		return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "unreachable",
+			Cause: fmt.Sprintf("%s has neither /models nor /chat/completions (HTTP 404): base_url must be the API root, e.g. http://host:8000/v1", base)}
+	}
+	if pe := core.ClassifyProbe(ctx, core.ProviderOpenAI, base, d.cfg.Model, "POST "+d.endpoint, ex, err); pe != nil {
+		return pe
+	}
+	if _, err := parseResponse(ex.Body, 0); err != nil {
+		return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "server",
+			Cause: fmt.Sprintf("%s answered a one-token completion with something that is not a chat completion: %v", base, err)}
+	}
+	return nil
 }

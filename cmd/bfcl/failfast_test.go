@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// tinyDataDir writes a three-entry simple_python data set of our own.
+func tinyDataDir() string {
+	dir := GinkgoT().TempDir()
+	data := filepath.Join(dir, "data")
+	Expect(os.MkdirAll(filepath.Join(data, "possible_answer"), 0o755)).To(Succeed())
+	q, a := "", ""
+	for i := 0; i < 3; i++ {
+		q += fmt.Sprintf(`{"id": "simple_python_%d", "question": [[{"role": "user", "content": "q%d"}]], "function": [{"name": "f", "description": "d", "parameters": {"type": "dict", "properties": {}, "required": []}}]}`+"\n", i, i)
+		a += fmt.Sprintf(`{"id": "simple_python_%d", "ground_truth": [{"f": {}}]}`+"\n", i)
+	}
+	Expect(os.WriteFile(filepath.Join(data, "BFCL_v4_simple_python.json"), []byte(q), 0o644)).To(Succeed())
+	Expect(os.WriteFile(filepath.Join(data, "possible_answer", "BFCL_v4_simple_python.json"), []byte(a), 0o644)).To(Succeed())
+	Expect(os.WriteFile(filepath.Join(dir, "long_context.py"), nil, 0o644)).To(Succeed())
+	return dir
+}
+
+var _ = Describe("bfcl generate against a server that cannot serve the run", func() {
+	var srv *httptest.Server
+	BeforeEach(func() {
+		srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Authorization") != "Bearer good" {
+				w.WriteHeader(401)
+				w.Write([]byte(`{"error":{"message":"Incorrect API key provided"}}`))
+				return
+			}
+			if r.URL.Path == "/v1/models" {
+				w.Write([]byte(`{"data":[{"id":"served"}]}`))
+				return
+			}
+			w.Write([]byte(`{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`))
+		}))
+		DeferCleanup(srv.Close)
+		os.Setenv("BFCL_TEST_KEY", "good")
+		DeferCleanup(os.Unsetenv, "BFCL_TEST_KEY")
+		os.Setenv("BFCL_TEST_BAD_KEY", "bad")
+		DeferCleanup(os.Unsetenv, "BFCL_TEST_BAD_KEY")
+		os.Setenv("BFCL_REQUEST_CACHE", "off")
+		DeferCleanup(os.Unsetenv, "BFCL_REQUEST_CACHE")
+	})
+	dead := func() string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		Expect(err).NotTo(HaveOccurred())
+		defer l.Close()
+		return "http://" + l.Addr().String() + "/v1"
+	}
+	generate := func(model, base, keyEnv string) (error, time.Duration) {
+		dir := GinkgoT().TempDir()
+		reg := filepath.Join(dir, "models.yaml")
+		Expect(os.WriteFile(reg, []byte(fmt.Sprintf("models:\n  - name: m\n    provider: openai\n    model: %s\n    base_url: %s\n    api_key_env: %s\n    concurrency: 2\n", model, base, keyEnv)), 0o644)).To(Succeed())
+		start := time.Now()
+		err := cmdGenerate([]string{"--model", "m", "--models-file", reg, "--data-dir", tinyDataDir(), "--test-category", "simple_python",
+			"--result-dir", filepath.Join(dir, "result"), "--score-dir", filepath.Join(dir, "score")})
+		return err, time.Since(start)
+	}
+
+	It("runs when the server is fine (the control case)", func() {
+		err, _ := generate("served", srv.URL+"/v1", "BFCL_TEST_KEY")
+		Expect(err).NotTo(HaveOccurred())
+	})
+
+	DescribeTable("ends within seconds, naming the cause",
+		func(model string, base func() string, keyEnv, want string) {
+			err, took := generate(model, base(), keyEnv)
+			Expect(took).To(BeNumerically("<", 5*time.Second))
+			Expect(err).To(MatchError(ContainSubstring(want)))
+		},
+		Entry("a dead URL", "served", dead, "BFCL_TEST_KEY", "cannot reach http://127.0.0.1:"),
+		Entry("a wrong key", "served", func() string { return srv.URL + "/v1" }, "BFCL_TEST_BAD_KEY", "refused the API key"),
+		Entry("a missing model", "missing", func() string { return srv.URL + "/v1" }, "BFCL_TEST_KEY", `model "missing" is not served by`),
+	)
+})

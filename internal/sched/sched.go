@@ -1,0 +1,188 @@
+// Package sched orders the CPU work of many concurrent entries so that
+// the run's critical path is not delayed: a Gate lets at most n
+// goroutines (one per core) run at once between their network waits, and
+// when the gate is full the waiter with the highest priority (the entry
+// with the most model calls still ahead) goes first.
+//
+// With a fixed server latency, the entries in flight get their answers
+// in waves; served in arrival order, the longest entry waits behind a
+// wave's worth of short ones at every step, and the makespan grows by
+// that wait times its steps. Served by priority, it sends its next
+// request first and the short entries fill the server's latency.
+//
+// The ticket travels in the context: the inference loop acquires it for
+// an entry, and the HTTP transport and the retry loop of the drivers
+// (internal/driver/core) pause it while they wait for the network or a
+// backoff, through Pause.
+package sched
+
+import (
+	"container/heap"
+	"context"
+	"sync"
+)
+
+// Gate is the priority semaphore. It is safe for concurrent use.
+type Gate struct {
+	mu   sync.Mutex
+	free int
+	q    waiters
+	seq  uint64
+}
+
+// NewGate returns a gate of n slots (at least 1).
+func NewGate(n int) *Gate { return &Gate{free: max(n, 1)} }
+
+type waiter struct {
+	prio  int
+	seq   uint64
+	ready chan struct{}
+	index int
+}
+
+type waiters []*waiter
+
+func (w waiters) Len() int { return len(w) }
+func (w waiters) Less(i, j int) bool {
+	if w[i].prio != w[j].prio {
+		return w[i].prio > w[j].prio
+	}
+	return w[i].seq < w[j].seq
+}
+func (w waiters) Swap(i, j int) { w[i], w[j] = w[j], w[i]; w[i].index = i; w[j].index = j }
+func (w *waiters) Push(x any)   { it := x.(*waiter); it.index = len(*w); *w = append(*w, it) }
+func (w *waiters) Pop() any {
+	old := *w
+	it := old[len(old)-1]
+	*w = old[:len(old)-1]
+	it.index = -1
+	return it
+}
+
+func (g *Gate) acquire(ctx context.Context, prio int) error {
+	g.mu.Lock()
+	if g.free > 0 && g.q.Len() == 0 {
+		g.free--
+		g.mu.Unlock()
+		return nil
+	}
+	g.seq++
+	w := &waiter{prio: prio, seq: g.seq, ready: make(chan struct{})}
+	heap.Push(&g.q, w)
+	g.mu.Unlock()
+	select {
+	case <-w.ready:
+		return nil
+	case <-ctx.Done():
+		g.mu.Lock()
+		if w.index >= 0 {
+			heap.Remove(&g.q, w.index)
+			g.mu.Unlock()
+			return ctx.Err()
+		}
+		g.mu.Unlock()
+		g.release() // granted while giving up: pass it on
+		return ctx.Err()
+	}
+}
+
+func (g *Gate) release() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.q.Len() > 0 {
+		w := heap.Pop(&g.q).(*waiter)
+		close(w.ready)
+		return
+	}
+	g.free++
+}
+
+// Ticket is one entry's right to run under a gate.
+type Ticket struct {
+	g    *Gate
+	mu   sync.Mutex
+	prio int
+	held bool
+}
+
+type ticketKey struct{}
+
+// With returns a context carrying a new ticket of g with priority prio
+// (not yet acquired). A nil gate gives ctx and a nil ticket, whose
+// methods do nothing.
+func With(ctx context.Context, g *Gate, prio int) (context.Context, *Ticket) {
+	if g == nil {
+		return ctx, nil
+	}
+	t := &Ticket{g: g, prio: prio}
+	return context.WithValue(ctx, ticketKey{}, t), t
+}
+
+// TicketOf returns the ticket ctx carries, or nil.
+func TicketOf(ctx context.Context) *Ticket {
+	t, _ := ctx.Value(ticketKey{}).(*Ticket)
+	return t
+}
+
+// SetPriority changes the priority of the ticket's next acquisitions.
+func (t *Ticket) SetPriority(prio int) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.prio = prio
+	t.mu.Unlock()
+}
+
+// Acquire waits for a slot (a no-op when held).
+func (t *Ticket) Acquire(ctx context.Context) error {
+	if t == nil {
+		return nil
+	}
+	t.mu.Lock()
+	if t.held {
+		t.mu.Unlock()
+		return nil
+	}
+	prio := t.prio
+	t.mu.Unlock()
+	if err := t.g.acquire(ctx, prio); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.held = true
+	t.mu.Unlock()
+	return nil
+}
+
+// Release gives the slot back (a no-op when not held).
+func (t *Ticket) Release() {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	held := t.held
+	t.held = false
+	t.mu.Unlock()
+	if held {
+		t.g.release()
+	}
+}
+
+// Pause releases the ticket in ctx, if any and held, for a wait that
+// needs no CPU (a network round trip, a backoff), and returns the
+// function that takes it back. Without a ticket both are no-ops.
+func Pause(ctx context.Context) (resume func() error) {
+	t := TicketOf(ctx)
+	if t == nil {
+		return func() error { return nil }
+	}
+	t.mu.Lock()
+	held := t.held
+	t.mu.Unlock()
+	if !held {
+		return func() error { return nil }
+	}
+	t.Release()
+	return func() error { return t.Acquire(ctx) }
+}

@@ -1,0 +1,88 @@
+package sched_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bfcl-go/bfcl/internal/sched"
+)
+
+func TestGateServesTheHighestPriorityFirst(t *testing.T) {
+	g := sched.NewGate(1)
+	ctx := context.Background()
+	_, holder := sched.With(ctx, g, 0)
+	if err := holder.Acquire(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var order []int
+	var wg sync.WaitGroup
+	for _, p := range []int{1, 5, 3, 5, 0} {
+		wg.Add(1)
+		c, tk := sched.With(ctx, g, p)
+		go func(p int) {
+			defer wg.Done()
+			if err := tk.Acquire(c); err != nil {
+				t.Error(err)
+				return
+			}
+			mu.Lock()
+			order = append(order, p)
+			mu.Unlock()
+			tk.Release()
+		}(p)
+		time.Sleep(10 * time.Millisecond) // queue them in this order
+	}
+	holder.Release()
+	wg.Wait()
+	want := []int{5, 5, 3, 1, 0}
+	for i := range want {
+		if order[i] != want[i] {
+			t.Fatalf("served in order %v, want %v", order, want)
+		}
+	}
+}
+
+func TestPauseLetsOthersRunAndCancelGivesUp(t *testing.T) {
+	g := sched.NewGate(1)
+	ctx, a := sched.With(context.Background(), g, 1)
+	if err := a.Acquire(ctx); err != nil {
+		t.Fatal(err)
+	}
+	resume := sched.Pause(ctx) // a waits for the network
+	bctx, b := sched.With(context.Background(), g, 0)
+	if err := b.Acquire(bctx); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() { done <- resume() }()
+	select {
+	case <-done:
+		t.Fatal("resumed while the slot was taken")
+	case <-time.After(20 * time.Millisecond):
+	}
+	b.Release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	cctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	cctx, c := sched.With(cctx, g, 9)
+	if err := c.Acquire(cctx); err != context.DeadlineExceeded {
+		t.Fatalf("Acquire under an expired context: %v", err)
+	}
+	a.Release()
+	a.Release() // twice is harmless
+	if err := b.Acquire(bctx); err != nil {
+		t.Fatal("the slot was lost:", err)
+	}
+	// No ticket, no gate: no-ops.
+	if err := sched.Pause(context.Background())(); err != nil {
+		t.Fatal(err)
+	}
+	var none *sched.Ticket
+	none.SetPriority(1)
+	none.Release()
+}
