@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -124,6 +125,18 @@ var _ = Describe("the generated specs", Ordered, func() {
 
 	It("focus one entry by id", func() {
 		Expect(dryRun("-ginkgo.focus=multi_turn_base_42$")).To(Equal(map[string]int{"multi_turn_base": 1}))
+	})
+
+	It("split into shards with -bfcl.shard, every entry in exactly one", func() {
+		total := map[string]int{}
+		for k := 0; k < 3; k++ {
+			part := dryRun("-bfcl.shard="+strconv.Itoa(k)+"/3", "-ginkgo.label-filter=multi_turn_base || memory_kv || simple_java")
+			Expect(part).NotTo(BeEmpty())
+			for c, n := range part {
+				total[c] += n
+			}
+		}
+		Expect(total).To(Equal(map[string]int{"multi_turn_base": 200, "memory_kv": 155, "simple_java": 100}))
 	})
 
 	It("take the CLI's selection flags and variables (-bfcl.ids, BFCL_TEST_CATEGORY, -bfcl.run-ids)", func() {

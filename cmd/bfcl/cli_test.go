@@ -302,6 +302,65 @@ var _ = Describe("the bfcl binary", Label("e2e"), func() {
 		runCase("compare")
 	})
 
+	It("generate --shard K/N in separate processes, merged, scores as one unsharded run", func() {
+		data := needData()
+		w := GinkgoT().TempDir()
+		env := cliEnv(data)
+		cats := "simple_javascript,multi_turn_base,memory_kv"
+		r := bfcl(w, env, "generate", "--test-category", cats, "--result-dir", "whole/result", "--score-dir", "whole/score")
+		Expect(r.exit).To(Equal(0), r.stderr)
+		var dirs []string
+		for k := 0; k < 4; k++ {
+			dir := filepath.Join("shard"+strconv.Itoa(k), "result")
+			args := []string{"generate", "--test-category", cats, "--result-dir", dir, "--score-dir", filepath.Join("shard"+strconv.Itoa(k), "score")}
+			e := env
+			if k%2 == 0 {
+				args = append(args, "--shard", strconv.Itoa(k)+"/4")
+			} else { // as a Kubernetes Indexed Job starts it
+				e = append(append([]string{}, env...), "JOB_COMPLETION_INDEX="+strconv.Itoa(k), "BFCL_SHARD_COUNT=4")
+			}
+			r := bfcl(w, e, args...)
+			Expect(r.exit).To(Equal(0), r.stderr)
+			Expect(r.stderr).To(ContainSubstring("shard " + strconv.Itoa(k) + "/4"))
+			dirs = append(dirs, dir)
+		}
+		r = bfcl(w, env, append([]string{"merge", "merged"}, dirs...)...)
+		Expect(r.exit).To(Equal(0), r.stderr)
+		r = bfcl(w, env, append([]string{"merge", "merged"}, dirs...)...)
+		Expect(r.exit).To(Equal(0), "merging again is a no-op: "+r.stderr)
+		r = bfcl(w, env, "evaluate", "--result-dir", "merged", "--score-dir", "merged-score", "--test-category", cats)
+		Expect(r.exit).To(Equal(0), r.stderr)
+		sameTrees(filepath.Join(w, "whole", "score"), filepath.Join(w, "merged-score"))
+		// every memory chain (a scenario's prerequisites and questions) ran
+		// whole in one shard, its prerequisites in order
+		owner := map[string]int{}
+		for k, d := range dirs {
+			pre := filepath.Join(w, d, "gold", "agentic", "memory", "kv", "BFCL_v4_memory_kv_prereq_result.json")
+			if _, err := os.Stat(pre); err != nil {
+				continue
+			}
+			last := map[string]string{}
+			for _, id := range ids(pre) { // memory_kv_prereq_<n>-<scenario>-<m>
+				parts := strings.SplitN(id, "-", 2)
+				scen := strings.Split(parts[1], "-")[0]
+				if o, ok := owner[scen]; ok && o != k {
+					Fail("scenario " + scen + " has prerequisites in two shards")
+				}
+				owner[scen] = k
+				if prev, ok := last[scen]; ok {
+					Expect(category.CompareIDs(prev, id)).To(BeNumerically("<", 0), "prerequisites of "+scen+" in order")
+				}
+				last[scen] = id
+			}
+			q := ids(filepath.Join(w, d, "gold", "agentic", "memory", "kv", "BFCL_v4_memory_kv_result.json"))
+			for _, id := range q { // memory_kv_<n>-<scenario>-<m>
+				scen := strings.Split(strings.SplitN(id, "-", 2)[1], "-")[0]
+				Expect(owner).To(HaveKeyWithValue(scen, k), "question "+id+" runs in the shard of its prerequisites")
+			}
+		}
+		Expect(owner).To(HaveLen(5), "memory_kv's five scenarios")
+	})
+
 	It("exec prints results and states for call strings", func() {
 		runCase("exec")
 	})

@@ -17,6 +17,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/harness"
 	"github.com/bfcl-go/bfcl/internal/report"
 	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/selection"
+	"github.com/bfcl-go/bfcl/internal/shard"
 	"github.com/bfcl-go/bfcl/internal/turniso"
 )
 
@@ -55,7 +57,7 @@ var generateSettings = []*config.Setting{
 	config.ResultDir, config.ScoreDir, config.Rerun, config.Temperature, config.Concurrency,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
-	config.Repeats, config.TurnIsolated,
+	config.Shard, config.Repeats, config.TurnIsolated,
 }
 
 func cmdGenerate(args []string) error {
@@ -102,8 +104,12 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "%s: %d entries of %d categories\n", m.Name, len(sel.Items), len(sel.Categories))
-		sum := h.RunAll(ctx, sel.Items, os.Stderr)
+		items, err := planShard(f, h, sel)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "%s: %d entries of %d categories\n", m.Name, len(items), len(sel.Categories))
+		sum := h.RunAll(ctx, items, os.Stderr)
 		for _, c := range sel.Categories {
 			if why, ok := sum.Skipped[string(c)]; ok {
 				fmt.Fprintf(os.Stderr, "skipped %s: %s\n", c, why)
@@ -113,7 +119,11 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 			ran = append(ran, harness.Ran{H: h, Cats: sum.Ran})
 		}
 		if sum.Interrupted {
-			failure = fmt.Errorf("interrupted: %d of %d entries done; rerun the same command to resume", sum.Done, len(sel.Items))
+			failure = fmt.Errorf("interrupted: %d of %d entries done; rerun the same command to resume", sum.Done, len(items))
+			break
+		}
+		if sum.Aborted {
+			failure = fmt.Errorf("%s: %w", m.Name, sum.FirstError)
 			break
 		}
 		if sum.FirstError != nil {
@@ -209,6 +219,32 @@ func cmdEvaluate(args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "evaluated in %.2fs; score files, CSVs, summary.json and report.html in %s\n", time.Since(start).Seconds(), rc.ScoreDir)
 	return nil
+}
+
+// planShard is the part of the selection this process runs (--shard,
+// BFCL_SHARD or the engine's variables; all of it when not sharded),
+// longest expected entries first so the slowest do not start last.
+func planShard(f *config.Flags, h *harness.Harness, sel *selection.Selection) ([]selection.Item, error) {
+	spec, from, err := f.ShardOf()
+	if err != nil {
+		return nil, err
+	}
+	items := make([]shard.Item, len(sel.Items))
+	for i, it := range sel.Items {
+		items[i] = shard.Item{Category: string(it.Category), ID: it.ID}
+	}
+	plan, err := shard.Plan(items, spec, shard.NewCosts(h.Config().Source).Weigh)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Sharded() {
+		fmt.Fprintf(os.Stderr, "shard %s (from %s): %d of %d entries\n", spec, from, len(plan), len(items))
+	}
+	out := make([]selection.Item, len(plan))
+	for i, it := range plan {
+		out[i] = selection.Item{Category: category.Category(it.Category), ID: it.ID}
+	}
+	return out, nil
 }
 
 // ranCategories is the union of the categories a run ran.

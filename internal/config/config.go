@@ -85,6 +85,8 @@ var (
 		Usage: "web-search provider: serpapi | duckduckgo | offline:<dir> | off (default serpapi when SERPAPI_API_KEY is set)"}
 	WebSearchAllowPrivate = &Setting{Name: "websearch-allow-private", Env: "BFCL_WEBSEARCH_ALLOW_PRIVATE", Kind: Bool,
 		Usage: "let web-search fetches reach loopback, private and link-local addresses (an internal search mirror); off: the model under test chooses the URLs"}
+	Shard = &Setting{Name: "shard", Env: "BFCL_SHARD",
+		Usage: "run shard K of N (K from 0, as Kubernetes numbers completions) of the selection, balanced by expected cost; off = all. Default: the engine's variables (JOB_COMPLETION_INDEX with BFCL_SHARD_COUNT, SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT)"}
 	Repeats = &Setting{Name: "repeats", Env: "BFCL_REPEATS", Kind: Int, Default: "1",
 		Usage: "run every entry K times (repeat k >= 2 in <result-dir>_repeat_<k>, <score-dir>_repeat_<k>); bfcl repeats summarises them"}
 	TurnIsolated = &Setting{Name: "turn-isolated", Env: "BFCL_TURN_ISOLATED", Kind: Bool,
@@ -107,7 +109,7 @@ var (
 func All() []*Setting {
 	return []*Setting{Model, ModelsFile, DataDir, ResultDir, ScoreDir, Rerun, Temperature, Concurrency,
 		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedURL, EmbedModel,
-		WebSearch, WebSearchAllowPrivate, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
+		WebSearch, WebSearchAllowPrivate, Shard, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
 		Handler, UpstreamAlias}
 }
 
@@ -371,7 +373,7 @@ func Unknown(environ []string) []string {
 
 // otherEnv are variables read elsewhere on purpose (test material, CI
 // services, the shard engine variables, opt-ins of single packages).
-var otherEnv = []string{"BFCL_REFERENCE_DIR", "BFCL_OLLAMA_URL", "BFCL_OLLAMA_MODEL", "BFCL_PROJECT_ROOT", "BFCL_SHARD", "BFCL_SHARD_COUNT"}
+var otherEnv = []string{"BFCL_REFERENCE_DIR", "BFCL_OLLAMA_URL", "BFCL_OLLAMA_MODEL", "BFCL_PROJECT_ROOT", "BFCL_SHARD_COUNT"}
 
 // ErrNoModelsFile is returned when a model other than gold is asked for and
 // no registry exists.

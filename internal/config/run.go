@@ -10,6 +10,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/selection"
+	"github.com/bfcl-go/bfcl/internal/shard"
 	"github.com/bfcl-go/bfcl/internal/websearch"
 )
 
@@ -217,4 +218,22 @@ func (f *Flags) Decoding() (mode string, u2d *bool, err error) {
 		u2d = &b
 	}
 	return mode, u2d, nil
+}
+
+// ShardOf returns the shard this process runs: the flag or BFCL_SHARD
+// ("K/N", or off), else the engines' variables (internal/shard), with where
+// the choice came from.
+func (f *Flags) ShardOf() (shard.Spec, string, error) {
+	get := func(k string) string {
+		if f.Getenv == nil {
+			return ""
+		}
+		v, _ := f.Getenv(k)
+		return v
+	}
+	flagVal := ""
+	if v, src, ok := f.Lookup(Shard); ok && strings.HasPrefix(src, "-") {
+		flagVal = v
+	}
+	return shard.Resolve(flagVal, get)
 }

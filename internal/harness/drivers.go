@@ -86,13 +86,9 @@ func DriverFor(m models.Model, cacheDir string) func(e *dataset.Entry) (driver.D
 			if err != nil {
 				return
 			}
-			if p, ok := d.(driver.Prober); ok {
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				defer cancel()
-				if err = p.Probe(ctx); err != nil {
-					err = fmt.Errorf("model %s is not usable: %w", m.Name, err)
-					return
-				}
+			if err = driver.Probe(context.Background(), d, 0); err != nil {
+				err = fmt.Errorf("model %s is not usable: %w", m.Name, err)
+				return
 			}
 			if cacheDir != "" {
 				d = reqcache.New(d, cacheDir, reqcache.Identity{Provider: m.Provider, Model: m.Model, Mode: m.Mode, BaseURL: m.BaseURL})
@@ -133,6 +129,7 @@ func (h *Harness) inferOptions(e *dataset.Entry) infer.Options {
 		NewExecutor:     h.cfg.NewExecutor,
 		IncludeInputLog: h.cfg.IncludeInputLog,
 		ExcludeStateLog: h.cfg.ExcludeStateLog,
+		Gate:            h.gate,
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/sched"
 	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/internal/turniso"
 	"github.com/bfcl-go/bfcl/internal/verdict"
@@ -70,6 +72,7 @@ type Harness struct {
 	store *results.Store
 	sem   chan struct{} // per-model concurrency limit on model calls
 	prod  producer
+	gate  *sched.Gate // orders the entries' CPU work, longest first
 
 	lcOnce sync.Once
 	lc     *longcontext.Data
@@ -111,6 +114,7 @@ func New(cfg Config) (*Harness, error) {
 		store:   results.NewStore(cfg.ResultDir, cfg.Model.Name),
 		sem:     make(chan struct{}, n),
 		prod:    prod,
+		gate:    sched.NewGate(runtime.GOMAXPROCS(0)),
 		entries: map[string]map[string]*dataset.Entry{},
 		loadErr: map[string]error{},
 	}, nil
@@ -292,4 +296,17 @@ func (h *Harness) runIsolated(ctx context.Context, e *dataset.Entry, start time.
 	}
 	out.Duration = time.Since(start)
 	return out, nil
+}
+
+// Probe checks, before a run, that the model can be used: for a server the
+// driver is built once and its provider's probe runs (reachable, model
+// present, key accepted, tools where the API tells), so a wrong URL or key
+// ends the run at once with one message instead of failing every entry.
+// Gold and replay need no probe.
+func (h *Harness) Probe() error {
+	if _, ok := h.prod.(inferProducer); !ok || h.cfg.Model.Provider == "gold" {
+		return nil
+	}
+	_, err := h.cfg.NewDriver(nil)
+	return err
 }

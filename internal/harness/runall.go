@@ -10,7 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/bfcl-go/bfcl/internal/breaker"
 	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/driver"
 	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/internal/selection"
 )
@@ -23,7 +25,10 @@ type Summary struct {
 	Skipped              map[string]string // category -> why it was skipped
 	Ran                  []category.Category
 	Calls, Tokens        int64
-	Interrupted          bool
+	Interrupted          bool // the user stopped the run
+	// Aborted: the run stopped early, FirstError says why (the model
+	// failed its probe, or the circuit breaker tripped).
+	Aborted bool
 }
 
 // RunAll runs the items with the model's concurrency, printing a progress
@@ -36,6 +41,17 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 	if workers < 1 {
 		workers = 1
 	}
+	if err := h.Probe(); err != nil {
+		return Summary{Skipped: map[string]string{}, Errors: len(items), FirstError: err, Aborted: true}
+	}
+	// A run of consecutive infrastructure failures (server gone, key
+	// revoked) stops the run instead of failing every remaining entry.
+	br, ctx := breaker.New(ctx, breaker.Config{
+		Threshold:        breaker.DefaultThreshold(workers),
+		IsInfrastructure: driver.IsInfrastructure,
+		Resume:           "rerun the same command to resume",
+	})
+	defer br.Stop()
 	var (
 		mu                                  sync.Mutex
 		done, passed, calls, tokens, failed int64
@@ -77,6 +93,9 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 			defer wg.Done()
 			for it := range ch {
 				out, err := h.Run(ctx, string(it.Category), it.ID)
+				if !errors.Is(err, score.ErrNoChecker) && !errors.Is(err, score.ErrNotApplicable) {
+					br.Record(err)
+				}
 				switch {
 				case errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable):
 					mu.Lock()
@@ -131,7 +150,11 @@ feed:
 	}
 	sum.Done, sum.Errors = int(done), int(failed)
 	sum.Calls, sum.Tokens = calls, tokens
-	sum.Interrupted = ctx.Err() != nil
+	if err := br.Err(); err != nil {
+		sum.FirstError, sum.Aborted = err, true
+	} else {
+		sum.Interrupted = ctx.Err() != nil
+	}
 	for c := range ran {
 		sum.Ran = append(sum.Ran, c)
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
 	"github.com/bfcl-go/bfcl/internal/selection"
+	"github.com/bfcl-go/bfcl/internal/shard"
 	"github.com/bfcl-go/bfcl/internal/verdict"
 )
 
@@ -32,6 +33,7 @@ var Settings = []*config.Setting{
 	config.Temperature, config.Concurrency, config.TestCategory, config.IDs, config.RunIDs,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
+	config.Shard,
 }
 
 var flags struct {
@@ -50,6 +52,9 @@ func RegisterFlags() *config.Flags {
 type Run struct {
 	Harness   *harness.Harness
 	Selection *selection.Selection // nil: every spec the Ginkgo filters select
+	// Shard is the part of each category this process runs (-bfcl.shard,
+	// BFCL_SHARD or the engine's variables); the zero Spec runs all.
+	Shard shard.Spec
 }
 
 var shared struct {
@@ -87,6 +92,9 @@ func resolve(f *config.Flags) (*Run, error) {
 		return nil, err
 	}
 	run := &Run{Harness: h}
+	if run.Shard, _, err = f.ShardOf(); err != nil {
+		return nil, err
+	}
 	sp := f.Selection(rc.Base, "all")
 	if len(sp.Categories) > 0 || len(sp.IDs) > 0 || sp.RunIDs != "" {
 		if run.Selection, err = sp.Resolve(h.Config().Source); err != nil {
@@ -225,4 +233,24 @@ func rowsOf(rows []report.Row, model string) []report.Row {
 		}
 	}
 	return rows
+}
+
+// InShard returns the ids of category c (in the given order) that this
+// process's shard runs: each category is partitioned by expected cost
+// (memory chains whole), the same way in every process, so the shards of
+// every suite together run each entry once.
+func (r *Run) InShard(c string, ids []string) (map[string]bool, error) {
+	items := make([]shard.Item, len(ids))
+	for i, id := range ids {
+		items[i] = shard.Item{Category: c, ID: id}
+	}
+	part, err := shard.Select(items, r.Shard, shard.NewCosts(r.Harness.Config().Source).Weigh)
+	if err != nil {
+		return nil, err
+	}
+	in := make(map[string]bool, len(part))
+	for _, it := range part {
+		in[it.ID] = true
+	}
+	return in, nil
 }

@@ -6,6 +6,7 @@
 package specs
 
 import (
+	"fmt"
 	"path/filepath"
 
 	"github.com/onsi/ginkgo/v2"
@@ -42,14 +43,26 @@ type CategorySpec struct {
 func Category(c CategorySpec) bool {
 	return ginkgo.Describe(c.Category, ginkgo.Label(c.Labels...), func() {
 		var sel *selection.Selection
+		var inShard map[string]bool
 		dataDir := ""
 		if run, err := Shared(); err == nil {
 			sel = run.Selection
 			dataDir = run.Harness.Config().Source.DataDir
+			if run.Shard.Sharded() {
+				ids := make([]string, 0, len(c.Entries))
+				for _, e := range c.Entries {
+					if sel.Contains(category.Category(c.Category), e.ID) {
+						ids = append(ids, e.ID)
+					}
+				}
+				if inShard, err = run.InShard(c.Category, ids); err != nil {
+					panic(fmt.Sprintf("bfcl: shard %s of %s: %v", run.Shard, c.Category, err))
+				}
+			}
 		}
 		for _, e := range c.Entries {
 			e := e
-			if !sel.Contains(category.Category(c.Category), e.ID) {
+			if !sel.Contains(category.Category(c.Category), e.ID) || (inShard != nil && !inShard[e.ID]) {
 				continue
 			}
 			args := []any{}
