@@ -81,7 +81,7 @@ func DriverFor(m models.Model, cacheDir string) func(e *dataset.Entry) (driver.D
 			d, err = driver.New(driver.Config{
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(),
 				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
-				BaseURLs: m.BaseURLs, MaxInFlight: m.Concurrency, // replicas; adaptive cap on 429 (issue 12)
+				BaseURLs: m.BaseURLs, MaxInFlight: m.Concurrency, // replicas; an adaptive cap on the requests in flight (halved on 429)
 			})
 			if err != nil {
 				return
