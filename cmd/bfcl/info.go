@@ -216,5 +216,22 @@ func cmdScores(args []string) error {
 	if err != nil {
 		return err
 	}
-	return report.WriteTable(os.Stdout, rows)
+	if err := report.WriteTable(os.Stdout, rows); err != nil {
+		return err
+	}
+	return printRepeats(rc.ScoreDir)
+}
+
+// printRepeats prints the run-to-run summary (bfcl repeats) when the score
+// root has repeats beside it (<score-dir>_repeat_2, ...).
+func printRepeats(scoreDir string) error {
+	r2, err := results.RepeatRoot(scoreDir, 2)
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(r2); err != nil || !st.IsDir() {
+		return nil
+	}
+	fmt.Println()
+	return cmdRepeats([]string{"--score-dir", scoreDir})
 }

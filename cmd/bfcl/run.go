@@ -84,8 +84,11 @@ func cmdGenerate(args []string) error {
 			return err
 		}
 	}
-	if rc.Repeats > 1 {
-		fmt.Fprintf(os.Stderr, "%d repeats done; bfcl repeats --score-dir %s summarises them\n", rc.Repeats, rc.ScoreDir)
+	if rc.Repeats > 1 && !rc.TurnIsolated {
+		fmt.Fprintf(os.Stderr, "%d repeats done (bfcl repeats --score-dir %s summarises them again)\n", rc.Repeats, rc.ScoreDir)
+		if err := printRepeats(rc.ScoreDir); err != nil {
+			fmt.Fprintf(os.Stderr, "bfcl: repeats: %v\n", err)
+		}
 	}
 	return nil
 }

@@ -304,8 +304,8 @@ func (h *Harness) runIsolated(ctx context.Context, e *dataset.Entry, start time.
 // ends the run at once with one message instead of failing every entry.
 // Gold and replay need no probe.
 func (h *Harness) Probe() error {
-	if _, ok := h.prod.(inferProducer); !ok || h.cfg.Model.Provider == "gold" {
-		return nil
+	if p, ok := h.prod.(inferProducer); !ok || p.all {
+		return nil // replayed records, or gold's own answers
 	}
 	_, err := h.cfg.NewDriver(nil)
 	return err
