@@ -155,7 +155,7 @@ func runCase(name string) string {
 	for _, s := range readLines(filepath.Join(fix, "stderr.contains")) {
 		Expect(last.stderr).To(ContainSubstring(s))
 	}
-	stdout := strings.ReplaceAll(last.stdout, work, "$WORK")
+	stdout := strings.ReplaceAll(strings.ReplaceAll(last.stdout, work, "$WORK"), data, "$DATA")
 	if want := readLines(filepath.Join(fix, "stdout.contains")); want != nil {
 		for _, s := range want {
 			Expect(stdout).To(ContainSubstring(s))
