@@ -294,7 +294,7 @@ func (d *Driver) Probe(ctx context.Context) error {
 	}
 	var ids []string
 	for _, m := range *list.Data {
-		if m.ID == d.cfg.Model {
+		if sameModel(m.ID, d.cfg.Model) {
 			return nil
 		}
 		ids = append(ids, m.ID)
@@ -333,4 +333,13 @@ func (d *Driver) probeCompletion(ctx context.Context, base string) error {
 			Cause: fmt.Sprintf("%s answered a one-token completion with something that is not a chat completion: %v", base, err)}
 	}
 	return nil
+}
+
+// sameModel reports whether a served model id names the configured model.
+// Ollama's OpenAI-compatible /v1/models lists "name:latest" for a model
+// requested as "name" (the tag defaults to latest), so the default tag is
+// ignored on either side.
+func sameModel(served, want string) bool {
+	trim := func(s string) string { return strings.TrimSuffix(s, ":latest") }
+	return served == want || trim(served) == trim(want)
 }

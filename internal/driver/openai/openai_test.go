@@ -94,6 +94,23 @@ var _ = Describe("openai driver", func() {
 		}
 	})
 
+	It("probes a model Ollama lists with its default tag (name:latest)", func() {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(`{"object":"list","data":[{"id":"tiny:latest"},{"id":"other:7b"}]}`))
+		}))
+		defer srv.Close()
+		for model, ok := range map[string]bool{"tiny": true, "tiny:latest": true, "other:7b": true, "other": false, "tin": false} {
+			d, err := openai.New(core.Config{Provider: core.ProviderOpenAI, Model: model, BaseURL: srv.URL + "/v1"})
+			Expect(err).NotTo(HaveOccurred())
+			err = d.Probe(context.Background())
+			if ok {
+				Expect(err).NotTo(HaveOccurred(), model)
+			} else {
+				Expect(err).To(MatchError(ContainSubstring("is not served by")), model)
+			}
+		}
+	})
+
 	It("rejects unknown roles and bad base URLs with clear messages", func() {
 		_, err := openai.New(core.Config{Model: "m", BaseURL: "localhost:8000"})
 		Expect(err).To(MatchError(ContainSubstring("must start with http://")))
