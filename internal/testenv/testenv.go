@@ -51,9 +51,13 @@ func MissingMessage(what, dir, env string) string {
 }
 
 // UpstreamRepo returns a git checkout (or bare repository) of upstream's
-// ShishirPatil/gorilla and whether it exists: BFCL_UPSTREAM_REPO, else
-// ../.mirror/ShishirPatil+gorilla/repo beside the module root. Only
-// development-time drift checks read it; CI has none.
+// ShishirPatil/gorilla named by BFCL_UPSTREAM_REPO, and whether it exists.
+// Only development-time drift checks read it; CI has none.
 func UpstreamRepo() (string, bool) {
-	return locate("BFCL_UPSTREAM_REPO", filepath.Join(".mirror", "ShishirPatil+gorilla", "repo"))
+	d := os.Getenv("BFCL_UPSTREAM_REPO")
+	if d == "" {
+		return "", false
+	}
+	st, err := os.Stat(d)
+	return d, err == nil && st.IsDir()
 }
