@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/atomicfile"
 	"github.com/bfcl-go/bfcl/internal/pyval"
 )
 
@@ -169,31 +170,11 @@ func (m *memoryFiles) flush(snapshot *pyval.Dict) error {
 		return err
 	}
 	for _, p := range []string{filepath.Join(m.snapshotFolder, m.testID+".json"), m.latestSnapshot} {
-		if err := memWriteFileAtomic(p, []byte(text)); err != nil {
+		if err := atomicfile.Write(p, []byte(text)); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func memWriteFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // MemoryJSONIndent is Python's json.dumps(v, indent=n) with the other

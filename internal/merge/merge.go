@@ -25,6 +25,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/atomicfile"
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/prompt"
@@ -197,7 +198,7 @@ func Run(opts Options) (Report, error) {
 	for _, rel := range rels {
 		f := others[rel]
 		if f.dir != opts.Out {
-			if err := writeAtomic(filepath.Join(opts.Out, rel), f.data); err != nil {
+			if err := atomicfile.Write(filepath.Join(opts.Out, rel), f.data); err != nil {
 				return rep, err
 			}
 		}
@@ -255,26 +256,6 @@ func excerpt(b []byte) string {
 		return string(b)
 	}
 	return string(b[:n]) + "…"
-}
-
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // check compares the merged records with the data set: for every model

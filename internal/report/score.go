@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/atomicfile"
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/verdict"
 )
@@ -345,32 +346,9 @@ func WriteScoreDirFile(scoreRoot, model string, cat category.Category, verdicts 
 	return s, nil
 }
 
-// WriteFileAtomic writes data to path through a temporary file in the same
-// folder and a rename, so a reader never sees half a file; the file is
-// readable by everyone (0644), as files written with os.WriteFile are.
+// WriteFileAtomic writes data to path atomically (internal/atomicfile).
 func WriteFileAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("report: writing %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("report: writing %s: %w", path, err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if err := atomicfile.Write(path, data); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
 	return nil

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
+	"github.com/bfcl-go/bfcl/internal/atomicfile"
 	"github.com/bfcl-go/bfcl/internal/driver"
 )
 
@@ -107,30 +108,10 @@ func (c *Driver) Complete(ctx context.Context, req driver.Request) (driver.Respo
 	if err != nil {
 		return resp, fmt.Errorf("reqcache: encode response: %w", err)
 	}
-	if err := writeAtomic(c.path(key), b); err != nil {
+	if err := atomicfile.Write(c.path(key), b); err != nil {
 		return resp, fmt.Errorf("reqcache: %w", err)
 	}
 	return resp, nil
-}
-
-func writeAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // nullToNil undoes JSON's encoding of an absent raw message as null.
