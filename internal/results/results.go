@@ -21,6 +21,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/bfcl-go/bfcl/internal/atomicfile"
 	"github.com/bfcl-go/bfcl/internal/category"
 	"github.com/bfcl-go/bfcl/internal/jsonscan"
 )
@@ -301,11 +302,7 @@ func writeSorted(path string, recs []Record) error {
 		buf.Write(line)
 		buf.WriteByte('\n')
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.Write(path, buf.Bytes())
 }
 
 // decodeRecord reads the fields of a result line (values stay raw; "id"
