@@ -204,9 +204,10 @@ var handlers = func() map[string]*Handler {
 	add(fixed("HammerHandler", FamilyHammer, decodeHammer, execHammer))
 	add(fixed("Falcon3FCHandler", FamilyFalcon, decodeFalcon, execFalcon))
 	add(fixed("CohereHandler", FamilyCohere, decodeCohere, execCohere))
-	add(fixed("MiningHandler", FamilyNameArgs, decodeNameArgs, execNameArgs))
-	add(fixed("DMCitoHandler", FamilyNameArgs, decodeNameArgs, execNameArgs))
-	add(fixed("LlamaHandler_3_1", FamilyLlama31, decodeLlama31, execLlama31))
+	// MiningHandler.decode_ast (DMCitoHandler's is a copy)
+	add(fixed("MiningHandler", FamilyNameArgs, objectsAST(iterItems, "name", "arguments"), execNameArgs))
+	add(fixed("DMCitoHandler", FamilyNameArgs, objectsAST(iterItems, "name", "arguments"), execNameArgs))
+	add(fixed("LlamaHandler_3_1", FamilyLlama31, objectsAST(llama31Calls, "name", "parameters"), objectsExec(llama31Calls, "name", "parameters", ",")))
 	add(fixed("PhiHandler", FamilyPhiPrompt, decodePhi, execPhi))
 	add(fixed("NemotronHandler", FamilyNemotron, decodeNemotron, execNemotron))
 	gorilla := fixed("GorillaHandler", FamilyGorilla, decodeGorilla, execGorilla)
@@ -218,7 +219,7 @@ var handlers = func() map[string]*Handler {
 	add(glm)
 	add(fixed("FunctionGemmaHandler", FamilyFuncGemma, decodeFunctionGemma, execFunctionGemma))
 	add(fixed("MiniCPMFCHandler", FamilyMiniCPMFC, decodeMiniCPMFC, execMiniCPMFC))
-	think := fixed("ThinkAgentHandler", FamilyThinkAgent, decodeThinkAgent, execThinkAgent)
+	think := fixed("ThinkAgentHandler", FamilyThinkAgent, objectsAST(thinkAgentJSON, "name", "arguments"), execThinkAgent)
 	think.Note = "upstream's decode_execute formats each call as a str and then calls .items() on it: it raises AttributeError for every answer holding a call, so no multi-turn call of this model is ever executed"
 	add(think)
 	return m
@@ -419,6 +420,29 @@ func astOfObjects(calls []pyval.Value, nameKey, argsKey string) (pyval.Value, er
 		out.Items = append(out.Items, d)
 	}
 	return out, nil
+}
+
+// objectsAST is the decode_ast of the handlers that read a list of call
+// objects (extract) and return [{c[nameKey]: c[argsKey]} for c in calls].
+func objectsAST(extract func(pyval.Value) ([]pyval.Value, error), nameKey, argsKey string) func(pyval.Value, string, bool) (pyval.Value, error) {
+	return func(r pyval.Value, _ string, _ bool) (pyval.Value, error) {
+		calls, err := extract(r)
+		if err != nil {
+			return nil, err
+		}
+		return astOfObjects(calls, nameKey, argsKey)
+	}
+}
+
+// objectsExec is the matching decode_execute: f"{name}({sep.join(k=repr(v))})".
+func objectsExec(extract func(pyval.Value) ([]pyval.Value, error), nameKey, argsKey, sep string) func(pyval.Value) ([]string, error) {
+	return func(r pyval.Value) ([]string, error) {
+		calls, err := extract(r)
+		if err != nil {
+			return nil, err
+		}
+		return execOfObjects(calls, nameKey, argsKey, sep)
+	}
 }
 
 // execOfObjects is [f"{c[nameKey]}({sep.join(k=repr(v))})" for c in calls].
@@ -659,15 +683,6 @@ func execCohere(r pyval.Value) ([]string, error) {
 	return out, nil
 }
 
-// decodeNameArgs is MiningHandler.decode_ast.
-func decodeNameArgs(r pyval.Value, _ string, _ bool) (pyval.Value, error) {
-	calls, err := iterItems(r)
-	if err != nil {
-		return nil, err
-	}
-	return astOfObjects(calls, "name", "arguments")
-}
-
 // execNameArgs is MiningHandler.decode_execute (and DMCitoHandler's copy).
 func execNameArgs(r pyval.Value) ([]string, error) {
 	calls, err := iterItems(r)
@@ -704,22 +719,6 @@ func llama31Calls(r pyval.Value) ([]pyval.Value, error) {
 		return []pyval.Value{v}, nil
 	}
 	return iterItems(v)
-}
-
-func decodeLlama31(r pyval.Value, _ string, _ bool) (pyval.Value, error) {
-	calls, err := llama31Calls(r)
-	if err != nil {
-		return nil, err
-	}
-	return astOfObjects(calls, "name", "parameters")
-}
-
-func execLlama31(r pyval.Value) ([]string, error) {
-	calls, err := llama31Calls(r)
-	if err != nil {
-		return nil, err
-	}
-	return execOfObjects(calls, "name", "parameters", ",")
 }
 
 // phiUnfence drops a leading ```json or ```python (PhiHandler); decode_ast
@@ -913,14 +912,6 @@ func thinkAgentJSON(r pyval.Value) ([]pyval.Value, error) {
 		return nil, err
 	}
 	return iterItems(v)
-}
-
-func decodeThinkAgent(r pyval.Value, _ string, _ bool) (pyval.Value, error) {
-	calls, err := thinkAgentJSON(r)
-	if err != nil {
-		return nil, err
-	}
-	return astOfObjects(calls, "name", "arguments")
 }
 
 func execThinkAgent(r pyval.Value) ([]string, error) {
