@@ -11,21 +11,14 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
 // tinyDataDir writes a three-entry simple_python data set of our own.
 func tinyDataDir() string {
 	dir := GinkgoT().TempDir()
-	data := filepath.Join(dir, "data")
-	Expect(os.MkdirAll(filepath.Join(data, "possible_answer"), 0o755)).To(Succeed())
-	q, a := "", ""
-	for i := 0; i < 3; i++ {
-		q += fmt.Sprintf(`{"id": "simple_python_%d", "question": [[{"role": "user", "content": "q%d"}]], "function": [{"name": "f", "description": "d", "parameters": {"type": "dict", "properties": {}, "required": []}}]}`+"\n", i, i)
-		a += fmt.Sprintf(`{"id": "simple_python_%d", "ground_truth": [{"f": {}}]}`+"\n", i)
-	}
-	Expect(os.WriteFile(filepath.Join(data, "BFCL_v4_simple_python.json"), []byte(q), 0o644)).To(Succeed())
-	Expect(os.WriteFile(filepath.Join(data, "possible_answer", "BFCL_v4_simple_python.json"), []byte(a), 0o644)).To(Succeed())
-	Expect(os.WriteFile(filepath.Join(dir, "long_context.py"), nil, 0o644)).To(Succeed())
+	Expect(testenv.WriteTinyDataSet(dir)).To(Succeed())
 	return dir
 }
 

@@ -8,6 +8,7 @@ package testenv
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/bfcl-go/bfcl/internal/config"
 )
@@ -60,4 +61,27 @@ func UpstreamRepo() (string, bool) {
 	}
 	st, err := os.Stat(d)
 	return d, err == nil && st.IsDir()
+}
+
+// WriteTinyDataSet writes into dir a data set of our own with three
+// simple_python entries (one function f without parameters; the ground
+// truth calls it), for tests that need a loadable data set but not BFCL's.
+func WriteTinyDataSet(dir string) error {
+	data := filepath.Join(dir, "data")
+	if err := os.MkdirAll(filepath.Join(data, "possible_answer"), 0o755); err != nil {
+		return err
+	}
+	q, a := "", ""
+	for i := 0; i < 3; i++ {
+		id := "simple_python_" + strconv.Itoa(i)
+		q += `{"id": "` + id + `", "question": [[{"role": "user", "content": "q` + strconv.Itoa(i) + `"}]], "function": [{"name": "f", "description": "d", "parameters": {"type": "dict", "properties": {}, "required": []}}]}` + "\n"
+		a += `{"id": "` + id + `", "ground_truth": [{"f": {}}]}` + "\n"
+	}
+	if err := os.WriteFile(filepath.Join(data, "BFCL_v4_simple_python.json"), []byte(q), 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(data, "possible_answer", "BFCL_v4_simple_python.json"), []byte(a), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "long_context.py"), nil, 0o644)
 }
