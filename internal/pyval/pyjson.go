@@ -44,6 +44,15 @@ type OrderedObject []Field
 // MarshalJSON writes the object compactly, in order.
 func (o OrderedObject) MarshalJSON() ([]byte, error) { return appendAnyJSON(nil, o) }
 
+// AppendAny appends the compact encoding of a Go value built from nil,
+// bool, strings, numbers, []any, []string, map[string]any, OrderedObject,
+// json.RawMessage and pyval Values, as OrderedObject.MarshalJSON writes
+// it: no HTML escaping, strings as json.dumps(ensure_ascii=False) writes
+// them, RawMessages compacted in place. It is json.Marshal of such a value
+// without encoding/json's validation and re-compaction of every nested
+// MarshalJSON result.
+func AppendAny(b []byte, v any) ([]byte, error) { return appendAnyJSON(b, v) }
+
 const maxExactInt = 1 << 53
 
 // EncodePyJSON returns the pyjson v1 encoding of v as a JSON-marshalable Go
@@ -297,11 +306,11 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 		return append(b, ']'), nil
 	case json.RawMessage:
 		// Compacted as it is: no HTML escaping (json.Marshal would add it).
-		var buf bytes.Buffer
-		if err := json.Compact(&buf, x); err != nil {
+		buf := bytes.NewBuffer(b)
+		if err := json.Compact(buf, x); err != nil {
 			return nil, err
 		}
-		return append(b, buf.Bytes()...), nil
+		return buf.Bytes(), nil
 	case Value:
 		return AppendPyJSON(b, x)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/memo"
@@ -120,16 +121,26 @@ func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, unders
 	if err != nil {
 		return nil, err
 	}
-	dst = append(dst, '[')
+	// Two passes, so dst grows once: a multi-turn step resends every
+	// document, tens of kilobytes.
+	var small [32][]byte
+	parts := small[:0]
+	n := len(docs) + 1
 	for i, raw := range docs {
 		c, err := converted(raw, i, style, underscoreToDot)
 		if err != nil {
 			return nil, err
 		}
+		parts = append(parts, c.compact)
+		n += len(c.compact)
+	}
+	dst = slices.Grow(dst, n)
+	dst = append(dst, '[')
+	for i, p := range parts {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = append(dst, c.compact...)
+		dst = append(dst, p...)
 	}
 	return append(dst, ']'), nil
 }
