@@ -10,6 +10,8 @@ import (
 	"context"
 	"net/http"
 	"sync"
+
+	"github.com/bfcl-go/bfcl/internal/sched"
 )
 
 // Outcome is how a request ended, for the limiter.
@@ -25,14 +27,20 @@ const (
 )
 
 // Limiter is the AIMD limiter. It is safe for concurrent use.
+//
+// Its slots are a sched.Gate: a request waiting for one is ordered by the
+// priority of the entry's ticket (sched.TicketOf; the entry with the most
+// turns ahead first), and a released slot is handed to exactly one
+// waiter. So a run may keep more entries going than requests in flight
+// (their CPU work between calls then never leaves a slot idle) without
+// delaying its longest entries, and without a wake-up storm per release.
 type Limiter struct {
 	min, max int
+	slots    *sched.Gate
 
-	mu       sync.Mutex
-	limit    float64
-	inflight int
-	epoch    int // incremented at each decrease
-	wake     chan struct{}
+	mu    sync.Mutex
+	limit float64
+	epoch int // incremented at each decrease
 }
 
 // New returns a limiter starting at max requests in flight, never below
@@ -40,7 +48,7 @@ type Limiter struct {
 func New(min, max int) *Limiter {
 	min = clamp(min, 1, 1<<30)
 	max = clamp(max, min, 1<<30)
-	return &Limiter{min: min, max: max, limit: float64(max), wake: make(chan struct{})}
+	return &Limiter{min: min, max: max, limit: float64(max), slots: sched.NewGate(max)}
 }
 
 func clamp(v, lo, hi int) int {
@@ -61,37 +69,23 @@ func (l *Limiter) Limit() int {
 }
 
 // InFlight is how many acquired slots are not yet released.
-func (l *Limiter) InFlight() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.inflight
-}
+func (l *Limiter) InFlight() int { return l.slots.InUse() }
 
 // Acquire waits for a slot. Release it with the request's outcome.
 func (l *Limiter) Acquire(ctx context.Context) (release func(Outcome), err error) {
-	for {
-		l.mu.Lock()
-		if l.inflight < int(l.limit) {
-			l.inflight++
-			epoch := l.epoch
-			l.mu.Unlock()
-			var once sync.Once
-			return func(o Outcome) { once.Do(func() { l.release(epoch, o) }) }, nil
-		}
-		wake := l.wake
-		l.mu.Unlock()
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-wake:
-		}
+	if err := l.slots.Acquire(ctx, sched.TicketOf(ctx).Priority()); err != nil {
+		return nil, err
 	}
+	l.mu.Lock()
+	epoch := l.epoch
+	l.mu.Unlock()
+	var once sync.Once
+	return func(o Outcome) { once.Do(func() { l.release(epoch, o) }) }, nil
 }
 
 func (l *Limiter) release(epoch int, o Outcome) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.inflight--
+	before := int(l.limit)
 	switch o {
 	case Throttled:
 		// One decrease per round of requests: those sent before the last
@@ -103,8 +97,11 @@ func (l *Limiter) release(epoch int, o Outcome) {
 	case Success:
 		l.limit = min(float64(l.max), l.limit+1/l.limit)
 	}
-	close(l.wake)
-	l.wake = make(chan struct{})
+	if after := int(l.limit); after != before {
+		l.slots.Resize(after) // under l.mu, so resizes apply in order
+	}
+	l.mu.Unlock()
+	l.slots.Release()
 }
 
 // Transport returns a RoundTripper that holds a slot of l for each

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/limiter"
+	"github.com/bfcl-go/bfcl/internal/sched"
 )
 
 var _ = Describe("Limiter", func() {
@@ -74,6 +75,34 @@ var _ = Describe("Limiter", func() {
 		r(limiter.Success) // a second release is ignored
 		Eventually(got).Should(BeClosed())
 		Expect(l.InFlight()).To(Equal(0))
+	})
+
+	It("hands a released slot to the waiting request whose entry has the most calls ahead", func() {
+		l := limiter.New(1, 1)
+		r, err := l.Acquire(context.Background())
+		Expect(err).NotTo(HaveOccurred())
+		gate := sched.NewGate(100) // the entries' tickets carry the priorities
+		var mu sync.Mutex
+		var order []int
+		var wg sync.WaitGroup
+		for _, p := range []int{1, 9, 4, 9, 0} {
+			wg.Add(1)
+			ctx, _ := sched.With(context.Background(), gate, p)
+			go func() {
+				defer GinkgoRecover()
+				defer wg.Done()
+				rel, err := l.Acquire(ctx)
+				Expect(err).NotTo(HaveOccurred())
+				mu.Lock()
+				order = append(order, p)
+				mu.Unlock()
+				rel(limiter.Success)
+			}()
+			time.Sleep(10 * time.Millisecond) // queued in this order
+		}
+		r(limiter.Success)
+		wg.Wait()
+		Expect(order).To(Equal([]int{9, 9, 4, 1, 0}))
 	})
 
 	It("backs off against a server that throttles above its capacity, and recovers when it stops", func() {

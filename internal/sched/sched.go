@@ -25,13 +25,14 @@ import (
 // Gate is the priority semaphore. It is safe for concurrent use.
 type Gate struct {
 	mu   sync.Mutex
-	free int
+	size int // slots; Resize changes it
+	used int
 	q    waiters
 	seq  uint64
 }
 
 // NewGate returns a gate of n slots (at least 1).
-func NewGate(n int) *Gate { return &Gate{free: max(n, 1)} }
+func NewGate(n int) *Gate { return &Gate{size: max(n, 1)} }
 
 type waiter struct {
 	prio  int
@@ -59,10 +60,13 @@ func (w *waiters) Pop() any {
 	return it
 }
 
-func (g *Gate) acquire(ctx context.Context, prio int) error {
+// Acquire waits for a slot; among waiters the highest prio goes first
+// (equal ones in arrival order), and a released slot is handed to that
+// one waiter, not raced for. Give the slot back with Release.
+func (g *Gate) Acquire(ctx context.Context, prio int) error {
 	g.mu.Lock()
-	if g.free > 0 && g.q.Len() == 0 {
-		g.free--
+	if g.used < g.size && g.q.Len() == 0 {
+		g.used++
 		g.mu.Unlock()
 		return nil
 	}
@@ -81,20 +85,41 @@ func (g *Gate) acquire(ctx context.Context, prio int) error {
 			return ctx.Err()
 		}
 		g.mu.Unlock()
-		g.release() // granted while giving up: pass it on
+		g.Release() // granted while giving up: pass it on
 		return ctx.Err()
 	}
 }
 
-func (g *Gate) release() {
+// Release gives back a slot taken by Acquire.
+func (g *Gate) Release() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.q.Len() > 0 {
+	g.used--
+	g.grant()
+}
+
+// Resize sets the number of slots (at least 1). Shrinking takes effect as
+// slots are released; growing wakes waiters at once.
+func (g *Gate) Resize(n int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.size = max(n, 1)
+	g.grant()
+}
+
+// InUse is the number of slots acquired and not yet released.
+func (g *Gate) InUse() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.used
+}
+
+func (g *Gate) grant() {
+	for g.used < g.size && g.q.Len() > 0 {
 		w := heap.Pop(&g.q).(*waiter)
+		g.used++
 		close(w.ready)
-		return
 	}
-	g.free++
 }
 
 // Ticket is one entry's right to run under a gate.
@@ -134,6 +159,17 @@ func (t *Ticket) SetPriority(prio int) {
 	t.mu.Unlock()
 }
 
+// Priority is the ticket's current priority (0 without a ticket): other
+// queues of the run (the request limiter) order their waiters by it too.
+func (t *Ticket) Priority() int {
+	if t == nil {
+		return 0
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.prio
+}
+
 // Acquire waits for a slot (a no-op when held).
 func (t *Ticket) Acquire(ctx context.Context) error {
 	if t == nil {
@@ -146,7 +182,7 @@ func (t *Ticket) Acquire(ctx context.Context) error {
 	}
 	prio := t.prio
 	t.mu.Unlock()
-	if err := t.g.acquire(ctx, prio); err != nil {
+	if err := t.g.Acquire(ctx, prio); err != nil {
 		return err
 	}
 	t.mu.Lock()
@@ -165,7 +201,7 @@ func (t *Ticket) Release() {
 	t.held = false
 	t.mu.Unlock()
 	if held {
-		t.g.release()
+		t.g.Release()
 	}
 }
 

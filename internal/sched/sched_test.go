@@ -86,3 +86,52 @@ func TestPauseLetsOthersRunAndCancelGivesUp(t *testing.T) {
 	none.SetPriority(1)
 	none.Release()
 }
+
+func TestResizeGrowsAtOnceAndShrinksAsSlotsReturn(t *testing.T) {
+	g := sched.NewGate(1)
+	ctx := context.Background()
+	if err := g.Acquire(ctx, 0); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan struct{})
+	go func() {
+		if err := g.Acquire(ctx, 0); err == nil {
+			close(got)
+		}
+	}()
+	time.Sleep(20 * time.Millisecond)
+	select {
+	case <-got:
+		t.Fatal("a second slot was granted by a gate of one")
+	default:
+	}
+	g.Resize(2)
+	select {
+	case <-got:
+	case <-time.After(time.Second):
+		t.Fatal("growing the gate did not wake the waiter")
+	}
+	g.Resize(1) // two in use, one slot: the next waits for two releases
+	third := make(chan struct{})
+	go func() {
+		if err := g.Acquire(ctx, 0); err == nil {
+			close(third)
+		}
+	}()
+	g.Release()
+	time.Sleep(20 * time.Millisecond)
+	select {
+	case <-third:
+		t.Fatal("granted while the gate was still over its new size")
+	default:
+	}
+	g.Release()
+	select {
+	case <-third:
+	case <-time.After(time.Second):
+		t.Fatal("not granted once the gate was under its size")
+	}
+	if n := g.InUse(); n != 1 {
+		t.Fatalf("in use %d, want 1", n)
+	}
+}
