@@ -10,7 +10,6 @@
 package infer
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +17,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/bfcl-go/bfcl/internal/cost"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/decode"
 	"github.com/bfcl-go/bfcl/internal/driver"
@@ -96,7 +96,9 @@ type Stats struct {
 // so a later run retries the entry instead of scoring an infrastructure
 // failure.
 func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
-	ctx, ticket := sched.With(ctx, opts.Gate, len(e.Question)-1)
+	// Priority: the calls expected still ahead, so the gate and the request
+	// limiter serve the entry on the critical path first.
+	ctx, ticket := sched.With(ctx, opts.Gate, cost.Total(e))
 	if err := ticket.Acquire(ctx); err != nil {
 		return results.Record{}, Stats{}, err
 	}
@@ -337,8 +339,8 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 		return results.Record{}, st, err
 	}
 	ticket := sched.TicketOf(ctx)
+	expected := cost.Turns(e)
 	for turn, turnMsgs := range e.Question {
-		ticket.SetPriority(len(e.Question) - 1 - turn)
 		var current []driver.Message
 		if turn == 0 {
 			if current, err = sty.first(e); err != nil {
@@ -370,6 +372,7 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 			if err := ctx.Err(); err != nil {
 				return results.Record{}, st, err
 			}
+			ticket.SetPriority(cost.Ahead(expected, turn, step))
 			resp, err := d.Complete(ctx, opts.request(msgs, funcs))
 			if err != nil {
 				return results.Record{}, st, fmt.Errorf("infer: %s turn %d step %d: %w", e.ID, turn, step, err)
@@ -481,13 +484,15 @@ func marshalLog(log []any) (json.RawMessage, error) {
 	if log == nil {
 		log = []any{}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // the state holds "<Directory: ...>" reprs
-	if err := enc.Encode(log); err != nil {
+	// pyval.AppendAny, not encoding/json: the log is OrderedObjects all the
+	// way down, and encoding/json would validate and compact each nested
+	// one again (the state holds "<Directory: ...>" reprs, never
+	// HTML-escaped either way).
+	b, err := pyval.AppendAny(make([]byte, 0, 4096), log)
+	if err != nil {
 		return nil, fmt.Errorf("inference log: %w", err)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return b, nil
 }
 
 // isEmptyExecute is upstream's is_empty_execute_response.

@@ -1,32 +1,13 @@
 package shard
 
 import (
-	"encoding/json"
 	"fmt"
 	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/cost"
 	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/prompt"
-)
-
-// Expected model calls, the cost model of the partition. They are
-// estimates (the partition needs proportions, not exact counts):
-//
-//   - a single-turn entry (and a format-sensitivity one) makes one call;
-//   - a multi-turn turn makes one step of calls (FC models send a turn's
-//     independent calls together) and the text answer that ends it, one
-//     call when its ground truth has no call (stepsPerTurn per turn when
-//     the ground truth is absent);
-//   - a web-search turn searches and fetches a few times (webSearchSteps);
-//   - a memory question reads the memory a few times (memorySteps), and a
-//     prerequisite conversation stores what each turn tells it
-//     (prereqSteps per turn).
-const (
-	stepsPerTurn   = 2
-	webSearchSteps = 6
-	memorySteps    = 4
-	prereqSteps    = 2
 )
 
 // Costs weighs items from the data set: turn counts and ground-truth
@@ -67,7 +48,6 @@ func (c *Costs) Weigh(it Item) (Weight, error) {
 	if !ok {
 		return Weight{}, fmt.Errorf("no entry %s in category %s", it.ID, it.Category)
 	}
-	turns := float64(max(len(e.Question), 1))
 	switch {
 	case cat.IsMemory():
 		key := it.Category + "/" + e.Scenario
@@ -78,32 +58,11 @@ func (c *Costs) Weigh(it Item) (Weight, error) {
 				return Weight{}, err
 			}
 			for _, p := range pre {
-				cc += float64(max(len(p.Question), 1)) * prereqSteps
+				cc += float64(cost.Total(p))
 			}
 			c.chains[key] = cc
 		}
-		return Weight{Cost: turns * memorySteps, Chain: key, ChainCost: cc}, nil
-	case cat.IsWebSearch():
-		return Weight{Cost: turns * webSearchSteps}, nil
-	case cat.IsMultiTurn():
-		return Weight{Cost: multiTurnCost(e)}, nil
+		return Weight{Cost: float64(cost.Total(e)), Chain: key, ChainCost: cc}, nil
 	}
-	return Weight{Cost: turns}, nil
-}
-
-// multiTurnCost is, over the turns, two calls for a turn whose ground
-// truth calls functions, one for a turn that only answers.
-func multiTurnCost(e *dataset.Entry) float64 {
-	var gt [][]string
-	if len(e.Answer) > 0 && json.Unmarshal(e.Answer, &gt) == nil && len(gt) == len(e.Question) {
-		total := 0.0
-		for _, calls := range gt {
-			total++
-			if len(calls) > 0 {
-				total++
-			}
-		}
-		return total
-	}
-	return float64(max(len(e.Question), 1)) * stepsPerTurn
+	return Weight{Cost: float64(cost.Total(e))}, nil
 }
