@@ -202,7 +202,7 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 		var raw []byte
 		start := time.Now()
 		err := d.client.Post(ctx, "v1/messages", json.RawMessage(body), &raw)
-		latency := time.Since(start)
+		latency := ex.Latency(start)
 		if ex.Status >= 400 {
 			return core.Response{}, core.HTTPError(core.ProviderAnthropic, ex.Status, ex.Header, ex.Body)
 		}

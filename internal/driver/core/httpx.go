@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/bfcl-go/bfcl/internal/limiter"
 	"github.com/bfcl-go/bfcl/internal/netguard"
@@ -26,12 +27,48 @@ type Exchange struct {
 	Status      int
 	Header      http.Header
 	Body        []byte
+	// Sent is when the request left: after the limiter granted it a slot
+	// (zero without a limiter).
+	Sent time.Time
+}
+
+// Latency is the wall time of the exchange from when its request left (or
+// from start, when the client has no limiter): the model's latency, not
+// the time the request waited for a slot behind the run's other entries.
+func (ex *Exchange) Latency(start time.Time) time.Duration {
+	if !ex.Sent.IsZero() && ex.Sent.After(start) {
+		return time.Since(ex.Sent)
+	}
+	return time.Since(start)
+}
+
+// sentStamp notes in the exchange when the request is sent; it sits just
+// inside the limiter.
+type sentStamp struct{ next http.RoundTripper }
+
+func (s sentStamp) RoundTrip(req *http.Request) (*http.Response, error) {
+	if ex, _ := req.Context().Value(exchangeKey{}).(*Exchange); ex != nil {
+		ex.Sent = time.Now()
+	}
+	return s.next.RoundTrip(req)
 }
 
 type exchangeKey struct{}
 
+// readBody reads a request body, sized by its declared length when known.
+func readBody(r io.Reader, n int64) ([]byte, error) {
+	if n <= 0 {
+		return io.ReadAll(r)
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(n) + bytes.MinRead) // ReadFrom then sees EOF without growing
+	_, err := buf.ReadFrom(r)
+	return buf.Bytes(), err
+}
+
 // WithExchange returns a context under which the recording transport fills
-// the returned Exchange.
+// the returned Exchange. A driver that has the request body at hand sets
+// RequestBody itself, and the transport does not copy it again.
 func WithExchange(ctx context.Context) (context.Context, *Exchange) {
 	ex := &Exchange{}
 	return context.WithValue(ctx, exchangeKey{}, ex), ex
@@ -49,13 +86,15 @@ func (t recordingTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	ex, _ := req.Context().Value(exchangeKey{}).(*Exchange)
 	if ex != nil {
 		ex.Method, ex.URL = req.Method, req.URL.String()
-		if req.Body != nil && req.GetBody != nil {
+		if ex.RequestBody != nil {
+			// The driver recorded the body it built (no copy).
+		} else if req.Body != nil && req.GetBody != nil {
 			if rc, err := req.GetBody(); err == nil {
-				ex.RequestBody, _ = io.ReadAll(rc)
+				ex.RequestBody, _ = readBody(rc, req.ContentLength)
 				rc.Close()
 			}
 		} else if req.Body != nil {
-			b, err := io.ReadAll(req.Body)
+			b, err := readBody(req.Body, req.ContentLength)
 			req.Body.Close()
 			if err != nil {
 				return nil, err
@@ -136,7 +175,7 @@ func NewHTTPClientFor(cfg Config) (*http.Client, error) {
 		rt = p
 	}
 	if cfg.MaxInFlight > 0 {
-		rt = limiter.Transport(limiter.New(1, cfg.MaxInFlight), rt)
+		rt = limiter.Transport(limiter.New(1, cfg.MaxInFlight), sentStamp{rt})
 	}
 	return &http.Client{Transport: recordingTransport{base: rt, maxBody: bodyLimit(cfg.MaxResponseBytes)}}, nil
 }

@@ -224,7 +224,7 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 		ctx, ex := core.WithExchange(ctx)
 		start := time.Now()
 		_, err := d.client.Models.GenerateContent(ctx, d.cfg.Model, contents, cfg)
-		latency := time.Since(start)
+		latency := ex.Latency(start)
 		if ex.Status >= 400 {
 			return core.Response{}, core.HTTPError(core.ProviderGemini, ex.Status, ex.Header, ex.Body)
 		}

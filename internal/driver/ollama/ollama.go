@@ -180,7 +180,7 @@ func (d *Driver) attempt(ctx context.Context, cr *api.ChatRequest) (core.Respons
 	ctx, ex := core.WithExchange(ctx)
 	start := time.Now()
 	err := d.client.Chat(ctx, cr, func(api.ChatResponse) error { return nil })
-	latency := time.Since(start)
+	latency := ex.Latency(start)
 	if ex.Status >= 400 {
 		e := core.HTTPError(core.ProviderOllama, ex.Status, ex.Header, ex.Body)
 		if bytes.Contains(ex.Body, []byte("exceeds the context length")) {

@@ -206,6 +206,7 @@ func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error
 		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
 	}
 	ctx, ex := core.WithExchange(ctx)
+	ex.RequestBody = body
 	hreq = hreq.WithContext(ctx)
 	start := time.Now()
 	resp, err := d.http.Do(hreq)
@@ -213,7 +214,7 @@ func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error
 		return core.Response{}, core.TransportError(ctx, core.ProviderOpenAI, err)
 	}
 	resp.Body.Close()
-	latency := time.Since(start)
+	latency := ex.Latency(start)
 	if ex.Status < 200 || ex.Status > 299 {
 		return core.Response{}, core.HTTPError(core.ProviderOpenAI, ex.Status, ex.Header, ex.Body)
 	}
