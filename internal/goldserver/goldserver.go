@@ -40,11 +40,14 @@ type Server struct {
 	byKey   map[string][]*dataset.Entry
 	seed    maphash.Seed
 
-	mu     sync.Mutex
-	golds  map[*dataset.Entry]*gold.Driver
-	cache  sync.Map // body hash -> cached
-	calls  atomic.Int64
-	misses atomic.Int64
+	mu       sync.Mutex
+	golds    map[*dataset.Entry]*gold.Driver
+	cache    sync.Map // body hash -> cached
+	calls    atomic.Int64
+	misses   atomic.Int64
+	inflight atomic.Int64
+	peak     atomic.Int64
+	busy     atomic.Int64 // ns of chat completions in progress, summed
 }
 
 type cached struct {
@@ -110,6 +113,14 @@ func (s *Server) Calls() int64 { return s.calls.Load() }
 // Misses is the number of answers computed (not served from memory).
 func (s *Server) Misses() int64 { return s.misses.Load() }
 
+// Peak is the most chat completions that were in progress at once.
+func (s *Server) Peak() int64 { return s.peak.Load() }
+
+// Busy is the time chat completions were in progress, summed over them:
+// each one's latency as the server gave it (its sleep overshoots the
+// configured latency by the timer's slack).
+func (s *Server) Busy() time.Duration { return time.Duration(s.busy.Load()) }
+
 type wireRequest struct {
 	Messages []struct {
 		Role      string  `json:"role"`
@@ -143,6 +154,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	n := s.inflight.Add(1)
+	defer s.inflight.Add(-1)
+	for p := s.peak.Load(); n > p && !s.peak.CompareAndSwap(p, n); p = s.peak.Load() {
+	}
+	defer func() { s.busy.Add(int64(time.Since(start))) }()
 	var buf bytes.Buffer
 	if r.ContentLength > 0 {
 		buf.Grow(int(r.ContentLength) + bytes.MinRead)

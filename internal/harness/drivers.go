@@ -36,6 +36,9 @@ type producer interface {
 	// usesServices reports that entries run live against the agentic
 	// services (embedder, web search); replayed records do not.
 	usesServices() bool
+	// waitsOnNetwork reports that entries wait for a model server between
+	// their steps of CPU work (not gold, not replay).
+	waitsOnNetwork() bool
 }
 
 // producerFor is the one place that knows the providers apart: replay reads
@@ -101,8 +104,9 @@ func DriverFor(m models.Model, cacheDir string) func(e *dataset.Entry) (driver.D
 // inferProducer drives the model through the inference loop.
 type inferProducer struct{ all bool }
 
-func (p inferProducer) everyFormat() bool { return p.all }
-func (inferProducer) usesServices() bool  { return true }
+func (p inferProducer) everyFormat() bool    { return p.all }
+func (inferProducer) usesServices() bool     { return true }
+func (p inferProducer) waitsOnNetwork() bool { return !p.all } // all: gold, answered in process
 
 func (inferProducer) produce(ctx context.Context, h *Harness, e *dataset.Entry) (results.Record, infer.Stats, error) {
 	d, err := h.cfg.NewDriver(e)
@@ -138,8 +142,9 @@ func (h *Harness) inferOptions(e *dataset.Entry) infer.Options {
 // `model`, or its name), so a run costs no model call.
 type replayProducer struct{}
 
-func (replayProducer) everyFormat() bool  { return false }
-func (replayProducer) usesServices() bool { return false }
+func (replayProducer) everyFormat() bool    { return false }
+func (replayProducer) usesServices() bool   { return false }
+func (replayProducer) waitsOnNetwork() bool { return false }
 
 func (replayProducer) produce(_ context.Context, h *Harness, e *dataset.Entry) (results.Record, infer.Stats, error) {
 	m := h.cfg.Model

@@ -70,7 +70,7 @@ type Outcome struct {
 type Harness struct {
 	cfg   Config
 	store *results.Store
-	sem   chan struct{} // per-model concurrency limit on model calls
+	sem   chan struct{} // entries in progress (see entrySlots)
 	prod  producer
 	gate  *sched.Gate // orders the entries' CPU work, longest first
 
@@ -79,9 +79,15 @@ type Harness struct {
 	lcErr  error
 
 	mu      sync.Mutex
-	prereqs map[string]*prereqState              // memory category/scenario -> prerequisites run
-	entries map[string]map[string]*dataset.Entry // category -> id -> entry
-	loadErr map[string]error
+	prereqs map[string]*prereqState    // memory category/scenario -> prerequisites run
+	loaded  map[string]*loadedCategory // category -> its entries, loaded once
+}
+
+// loadedCategory is one category's entries by id, loaded on first use.
+type loadedCategory struct {
+	once sync.Once
+	byID map[string]*dataset.Entry
+	err  error
 }
 
 // New returns a harness for cfg.
@@ -105,19 +111,38 @@ func New(cfg Config) (*Harness, error) {
 	if !prod.usesServices() {
 		cfg.Agentic = nil // stored records need no embedder or search provider
 	}
-	n := cfg.Model.Concurrency
-	if n <= 0 {
-		n = 1
-	}
+	entries, cpu := slots(cfg.Model.Concurrency, prod.waitsOnNetwork(), runtime.GOMAXPROCS(0))
 	return &Harness{
-		cfg:     cfg,
-		store:   results.NewStore(cfg.ResultDir, cfg.Model.Name),
-		sem:     make(chan struct{}, n),
-		prod:    prod,
-		gate:    sched.NewGate(runtime.GOMAXPROCS(0)),
-		entries: map[string]map[string]*dataset.Entry{},
-		loadErr: map[string]error{},
+		cfg:    cfg,
+		store:  results.NewStore(cfg.ResultDir, cfg.Model.Name),
+		sem:    make(chan struct{}, entries),
+		prod:   prod,
+		gate:   sched.NewGate(cpu),
+		loaded: map[string]*loadedCategory{},
 	}, nil
+}
+
+// slots is how a run of a model with the given concurrency (the requests
+// it keeps in flight, capped by the driver's limiter) spreads its work:
+//
+//   - entries in progress: for a model behind a server, twice the
+//     concurrency. An entry does CPU work between its calls (executing the
+//     calls, encoding the next request); with one entry per request slot,
+//     the slot idles meanwhile. With more entries than slots, a waiting
+//     request takes the slot at once, and the limiter hands slots to the
+//     entry with the most calls ahead (internal/cost), so the longest
+//     entries are not delayed by the extra ones. Gold and replay make no
+//     requests: one entry per unit of concurrency.
+//   - CPU slots of the gate (internal/sched): one per core, but for a model
+//     behind a server one core is left to the HTTP client's goroutines, so
+//     a response is read when it arrives rather than after another entry's
+//     step of CPU work.
+func slots(concurrency int, network bool, cores int) (entries, cpu int) {
+	concurrency, cores = max(concurrency, 1), max(cores, 1)
+	if !network {
+		return concurrency, cores
+	}
+	return 2 * concurrency, max(cores-1, 1)
 }
 
 // Config returns the harness's configuration.
@@ -128,29 +153,39 @@ func (h *Harness) Store() *results.Store { return h.store }
 
 // Entry returns the data-set entry id of category c.
 func (h *Harness) Entry(c, id string) (*dataset.Entry, error) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if err, ok := h.loadErr[c]; ok {
+	byID, err := h.category(c)
+	if err != nil {
 		return nil, err
 	}
-	m, ok := h.entries[c]
-	if !ok {
-		list, err := prompt.LoadCategory(h.cfg.Source, c)
-		if err != nil {
-			h.loadErr[c] = err
-			return nil, err
-		}
-		m = make(map[string]*dataset.Entry, len(list))
-		for _, e := range list {
-			m[e.ID] = e
-		}
-		h.entries[c] = m
-	}
-	e, ok := m[id]
+	e, ok := byID[id]
 	if !ok {
 		return nil, fmt.Errorf("harness: no entry %s in category %s", id, c)
 	}
 	return e, nil
+}
+
+// category loads category c once. Categories load independently: an
+// entry waits only for its own category, never for another's.
+func (h *Harness) category(c string) (map[string]*dataset.Entry, error) {
+	h.mu.Lock()
+	lc, ok := h.loaded[c]
+	if !ok {
+		lc = &loadedCategory{}
+		h.loaded[c] = lc
+	}
+	h.mu.Unlock()
+	lc.once.Do(func() {
+		list, err := prompt.LoadCategory(h.cfg.Source, c)
+		if err != nil {
+			lc.err = err
+			return
+		}
+		lc.byID = make(map[string]*dataset.Entry, len(list))
+		for _, e := range list {
+			lc.byID[e.ID] = e
+		}
+	})
+	return lc.byID, lc.err
 }
 
 // Run runs entry id of category c: stored result or a fresh inference, then

@@ -37,10 +37,7 @@ type Summary struct {
 // a rerun retries them; categories that do not apply are skipped with the
 // reason.
 func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress io.Writer) Summary {
-	workers := h.cfg.Model.Concurrency
-	if workers < 1 {
-		workers = 1
-	}
+	workers := cap(h.sem) // the entries in progress (see slots)
 	if err := h.Probe(); err != nil {
 		return Summary{Skipped: map[string]string{}, Errors: len(items), FirstError: err, Aborted: true}
 	}
@@ -52,6 +49,19 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 		Resume:           "rerun the same command to resume",
 	})
 	defer br.Stop()
+	// Load the categories one after another in the background, in the
+	// order the run first needs them, so that the entries of a category
+	// met late in the run do not all wait for its load (errors reach the
+	// entries, through Entry).
+	go func() {
+		seen := map[category.Category]bool{}
+		for _, it := range items {
+			if !seen[it.Category] && ctx.Err() == nil {
+				seen[it.Category] = true
+				h.category(string(it.Category)) //nolint:errcheck
+			}
+		}
+	}()
 	var (
 		mu                                  sync.Mutex
 		done, passed, calls, tokens, failed int64
