@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -107,7 +108,7 @@ func (s *Source) Load(category string) ([]*Entry, error) {
 		}
 	}
 	name := s.relName(s.Path(file))
-	docCache := map[string][]json.RawMessage{}
+	docCache := map[string]classDocs{}
 	var prereqIDs map[string][]string
 	if idFrom == "memory" {
 		prereqIDs = map[string][]string{}
@@ -181,18 +182,24 @@ func (s *Source) Load(category string) ([]*Entry, error) {
 // attachFuncDocs fills Functions from the involved classes' documents and
 // moves held-out (miss_func) documents to MissedFuncDocs, as upstream's
 // populate_test_cases_with_predefined_functions does.
-func (s *Source) attachFuncDocs(e *Entry, cache map[string][]json.RawMessage) error {
+func (s *Source) attachFuncDocs(e *Entry, cache map[string]classDocs) error {
 	e.Functions = nil
+	var names []string // of e.Functions
 	for _, c := range e.InvolvedClasses {
-		docs, ok := cache[c]
+		cd, ok := cache[c]
 		if !ok {
-			var err error
-			if docs, err = s.FuncDocs(c); err != nil {
+			docs, err := s.FuncDocs(c)
+			if err != nil {
 				return fmt.Errorf("%v (entry %s)", err, e.Where())
 			}
-			cache[c] = docs
+			cd = classDocs{docs: docs, names: make([]string, len(docs))}
+			for i, d := range docs {
+				cd.names[i], _ = docName(d)
+			}
+			cache[c] = cd
 		}
-		e.Functions = append(e.Functions, docs...)
+		e.Functions = append(e.Functions, cd.docs...)
+		names = append(names, cd.names...)
 	}
 	if len(e.MissedFunction) == 0 {
 		return nil
@@ -200,22 +207,22 @@ func (s *Source) attachFuncDocs(e *Entry, cache map[string][]json.RawMessage) er
 	e.MissedFuncDocs = map[int][]json.RawMessage{}
 	for _, turn := range sortedTurns(e.MissedFunction) {
 		for _, fn := range e.MissedFunction[turn] {
-			found := false
-			for i, d := range e.Functions {
-				n, _ := docName(d)
-				if n == fn {
-					e.MissedFuncDocs[turn] = append(e.MissedFuncDocs[turn], d)
-					e.Functions = append(e.Functions[:i:i], e.Functions[i+1:]...)
-					found = true
-					break
-				}
-			}
-			if !found {
+			i := slices.Index(names, fn)
+			if i < 0 {
 				return fmt.Errorf("dataset: %s: missed_function %q (turn %d) is not a function of %v", e.Where(), fn, turn, e.InvolvedClasses)
 			}
+			e.MissedFuncDocs[turn] = append(e.MissedFuncDocs[turn], e.Functions[i])
+			e.Functions = append(e.Functions[:i:i], e.Functions[i+1:]...)
+			names = append(names[:i:i], names[i+1:]...)
 		}
 	}
 	return nil
+}
+
+// classDocs are one class's function documents and their names.
+type classDocs struct {
+	docs  []json.RawMessage
+	names []string
 }
 
 // MemoryPrereqs reads the prerequisite conversations of one memory scenario
