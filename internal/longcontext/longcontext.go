@@ -64,6 +64,9 @@ const upstreamRel = "bfcl_eval/eval_checker/multi_turn_eval/func_source_code/" +
 type Data struct {
 	names []string // in file order
 	vals  map[string]pyval.Value
+	// from is the Data this one is a Clone of: a name not yet in vals is
+	// deep-copied from it on first Get.
+	from *Data
 }
 
 // Parse reads long_context.py's source: every top-level assignment is
@@ -126,36 +129,47 @@ func Load(dir string) (*Data, error) {
 // Get returns the value bound to name (not a copy: upstream's code mutates
 // these objects in place and the backends must do the same). It panics for a
 // name long_context.py does not define: the names are fixed by upstream, so
-// an unknown one is a programming error.
+// an unknown one is a programming error. A Data is used by one goroutine
+// at a time (the Data it was cloned from, by any number).
 func (d *Data) Get(name string) pyval.Value {
-	v, ok := d.vals[name]
-	if !ok {
-		panic(fmt.Sprintf("longcontext: %s defines no name %q", FileName, name))
+	if v, ok := d.vals[name]; ok {
+		return v
 	}
-	return v
+	if d.from != nil && d.from.Has(name) {
+		v := pyval.DeepCopy(d.from.Get(name))
+		d.vals[name] = v
+		return v
+	}
+	panic(fmt.Sprintf("longcontext: %s defines no name %q", FileName, name))
 }
 
 // Has reports whether name is defined.
 func (d *Data) Has(name string) bool {
-	_, ok := d.vals[name]
-	return ok
+	if _, ok := d.vals[name]; ok {
+		return true
+	}
+	return d.from != nil && d.from.Has(name)
 }
 
 // Names returns the defined names in file order.
 func (d *Data) Names() []string { return append([]string(nil), d.names...) }
 
 // Clone returns a deep copy (copy.deepcopy of the module namespace): nothing
-// mutated through the copy is visible in d. Objects shared between names stay
-// shared within the copy.
+// mutated through the copy is visible in d. Each name is copied on its first
+// Get, so an evaluation pays only for the values its backends read: the
+// module's values are literals (Parse literal-evaluates each assignment),
+// so no object is shared between two names and copying them one by one
+// is copying the namespace.
 func (d *Data) Clone() *Data {
-	all := make([]pyval.Value, len(d.names))
-	for i, n := range d.names {
-		all[i] = d.vals[n]
+	root := d
+	if d.from != nil {
+		root = d.from // a clone's own values are copied below, as they are now
 	}
-	copied := pyval.DeepCopy(pyval.NewList(all...)).(*pyval.List)
-	c := &Data{names: append([]string(nil), d.names...), vals: make(map[string]pyval.Value, len(d.names))}
-	for i, n := range d.names {
-		c.vals[n] = copied.Items[i]
+	c := &Data{names: d.names, vals: make(map[string]pyval.Value, max(len(d.vals), 4)), from: root}
+	if root != d {
+		for n, v := range d.vals {
+			c.vals[n] = pyval.DeepCopy(v)
+		}
 	}
 	return c
 }

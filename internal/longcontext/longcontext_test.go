@@ -112,6 +112,23 @@ var _ = Describe("long_context.py", func() {
 		Expect(digest(d.Get(longcontext.CreditCardExtension))).To(Equal(pythonDigests()[longcontext.CreditCardExtension].sha256))
 	})
 
+	It("clones a clone as it is now, without touching the clone or the original", func() {
+		d := loadData()
+		c := d.Clone()
+		c.Get(longcontext.LongWeatherExtension).(*pyval.Dict).SetStr("outsideTemperature", pyval.Float(3))
+		cc := c.Clone()
+		t, ok := cc.Get(longcontext.LongWeatherExtension).(*pyval.Dict).GetStr("outsideTemperature")
+		Expect(ok).To(BeTrue(), "the clone's change is in its clone")
+		Expect(t).To(Equal(pyval.Float(3)))
+		cc.Get(longcontext.LongWeatherExtension).(*pyval.Dict).SetStr("outsideTemperature", pyval.Float(4))
+		cc.Get(longcontext.CreditCardExtension).(*pyval.Dict).Values()[0].(*pyval.Dict).SetStr("balance", pyval.Float(1))
+		t, _ = c.Get(longcontext.LongWeatherExtension).(*pyval.Dict).GetStr("outsideTemperature")
+		Expect(t).To(Equal(pyval.Float(3)))
+		bal, _ := c.Get(longcontext.CreditCardExtension).(*pyval.Dict).Values()[0].(*pyval.Dict).GetStr("balance")
+		Expect(bal).To(Equal(pyval.Float(5000.0)))
+		Expect(digest(d.Get(longcontext.CreditCardExtension))).To(Equal(pythonDigests()[longcontext.CreditCardExtension].sha256))
+	})
+
 	It("panics on a name long_context.py does not define", func() {
 		Expect(func() { loadData().Get("NO_SUCH_NAME") }).To(PanicWith(ContainSubstring("NO_SUCH_NAME")))
 	})
@@ -168,7 +185,10 @@ func BenchmarkClone(b *testing.B) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		d.Clone()
+		c := d.Clone() // values are copied on first read: read them all
+		for _, n := range c.Names() {
+			c.Get(n)
+		}
 	}
 }
 
