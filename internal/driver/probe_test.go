@@ -43,7 +43,15 @@ func fakeAPI() *httptest.Server {
 			w.WriteHeader(401)
 			w.Write([]byte(`{"error":{"message":"Incorrect API key provided"}}`))
 		case r.URL.Path == "/v1/models": // openai-compatible
-			w.Write([]byte(`{"object":"list","data":[{"id":"m"},{"id":"other"}]}`))
+			w.Write([]byte(`{"object":"list","data":[{"id":"m"},{"id":"other"},{"id":"notools"}]}`))
+		case r.URL.Path == "/v1/chat/completions": // openai-compatible; "notools" is served as vLLM serves a model without a tool parser
+			body := readAll(r)
+			if strings.Contains(body, `"model":"notools"`) && strings.Contains(body, `"tools"`) {
+				w.WriteHeader(400)
+				w.Write([]byte(`{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","code":400}`))
+				return
+			}
+			w.Write([]byte(`{"choices":[{"message":{"role":"assistant","content":"OK"},"finish_reason":"length"}]}`))
 		case r.URL.Path == "/v1/models/m": // anthropic
 			w.Write([]byte(`{"id":"m","type":"model","display_name":"M","created_at":"2025-01-01T00:00:00Z"}`))
 		case strings.HasSuffix(r.URL.Path, "/models/m"): // gemini
@@ -127,6 +135,7 @@ var _ = Describe("driver.Probe", func() {
 		Entry("openai: dead URL", driver.ProviderOpenAI, "m", "good", true, "unreachable", "cannot reach http://127.0.0.1:"),
 		Entry("openai: wrong key", driver.ProviderOpenAI, "m", "bad", false, "key", "refused the API key (GET http://127.0.0.1:"),
 		Entry("openai: missing model", driver.ProviderOpenAI, "nope", "good", false, "model", `model "nope" is not served by http://127.0.0.1:`),
+		Entry("openai: a server that refuses tools", driver.ProviderOpenAI, "notools", "good", false, "tools", `does not take tool calls for model "notools" (POST http://127.0.0.1:`),
 		Entry("anthropic: dead URL", driver.ProviderAnthropic, "m", "good", true, "unreachable", "cannot reach http://127.0.0.1:"),
 		Entry("anthropic: wrong key", driver.ProviderAnthropic, "m", "bad", false, "key", "refused the API key"),
 		Entry("anthropic: missing model", driver.ProviderAnthropic, "nope", "good", false, "model", `model "nope" not found`),
@@ -135,9 +144,17 @@ var _ = Describe("driver.Probe", func() {
 		Entry("gemini: missing model", driver.ProviderGemini, "nope", "good", false, "model", `model "nope" not found`),
 	)
 
+	It("asks an OpenAI-compatible server for tools only in FC mode", func() {
+		err, _ := probe(driver.Config{Provider: driver.ProviderOpenAI, Model: "notools", BaseURL: srv.URL + "/v1", APIKey: "good", Mode: "prompt"})
+		Expect(err).NotTo(HaveOccurred(), "a prompt-mode model needs no tool calling")
+		err, _ = probe(driver.Config{Provider: driver.ProviderOpenAI, Model: "notools", BaseURL: srv.URL + "/v1", APIKey: "good"})
+		Expect(err).To(MatchError(ContainSubstring("--enable-auto-tool-choice")))
+		Expect(err).To(MatchError(ContainSubstring("mode: prompt")))
+	})
+
 	It("lists what an OpenAI-compatible server serves when the model is not among them", func() {
 		err, _ := probe(driver.Config{Provider: driver.ProviderOpenAI, Model: "nope", BaseURL: srv.URL + "/v1", APIKey: "good"})
-		Expect(err).To(MatchError(ContainSubstring("lists: m, other")))
+		Expect(err).To(MatchError(ContainSubstring("lists: m, other, notools")))
 	})
 
 	It("tells a base URL without /v1 from a server without /models", func() {

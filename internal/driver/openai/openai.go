@@ -264,6 +264,59 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 // tells a wrong base URL from a missing list. OpenAI-compatible servers do
 // not say whether a model supports tools, so that is not checked.
 func (d *Driver) Probe(ctx context.Context) error {
+	if err := d.probeServer(ctx); err != nil {
+		return err
+	}
+	if d.cfg.Mode == core.ModeFC {
+		return d.probeTools(ctx)
+	}
+	return nil
+}
+
+// probeTool is the function document of the tool probe.
+var probeTool = json.RawMessage(`{"name":"ping","description":"Answer a ping.","parameters":{"type":"dict","properties":{},"required":[]}}`)
+
+// probeTools sends one one-token completion offering one tool: a server
+// that refuses tools (vLLM without --enable-auto-tool-choice, llama.cpp
+// without --jinja, an Ollama model without tool support) says so at once,
+// where a run would fail every entry on the same refusal. Only a refusal
+// that names tools fails the probe; any other answer is left to the run.
+func (d *Driver) probeTools(ctx context.Context) error {
+	base := strings.TrimSuffix(d.endpoint, "/chat/completions")
+	body, err := d.BuildRequest(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: "Say OK."}}, Functions: []json.RawMessage{probeTool}, MaxTokens: 1})
+	if err != nil {
+		return err
+	}
+	ctx, ex := core.WithExchange(ctx)
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("openai driver: %w", err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if d.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
+	}
+	resp, err := d.http.Do(hreq)
+	if err == nil {
+		resp.Body.Close()
+	}
+	what := "POST " + d.endpoint + " with a tool"
+	switch {
+	case ex.Status == http.StatusBadRequest || ex.Status == http.StatusUnprocessableEntity:
+		if strings.Contains(strings.ToLower(string(ex.Body)), "tool") {
+			return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "tools",
+				Cause: fmt.Sprintf("%s does not take tool calls for model %q (%s: HTTP %d: %s); enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja), or run the model with mode: prompt",
+					base, d.cfg.Model, what, ex.Status, core.Excerpt(ex.Body))}
+		}
+	case ex.Status == 0 || ex.Status == http.StatusUnauthorized || ex.Status == http.StatusForbidden:
+		if pe := core.ClassifyProbe(ctx, core.ProviderOpenAI, base, d.cfg.Model, what, ex, err); pe != nil {
+			return pe
+		}
+	}
+	return nil
+}
+
+func (d *Driver) probeServer(ctx context.Context) error {
 	base := strings.TrimSuffix(d.endpoint, "/chat/completions")
 	url := base + "/models"
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)

@@ -53,6 +53,10 @@ var _ = Describe("real Ollama server, /v1/chat/completions", Label("real-ollama"
 		Expect(r.ToolCalls[0].Arguments).To(MatchJSON(`{"a": true}`))
 	})
 
+	It("passes the pre-run probe, tool calling included", func(ctx SpecContext) {
+		Expect(d.Probe(ctx)).To(Succeed())
+	})
+
 	It("answers plain text when no tools are offered", func(ctx SpecContext) {
 		r, err := d.Complete(ctx, core.Request{Messages: []core.Message{{Role: "user", Content: "hi"}}})
 		Expect(err).NotTo(HaveOccurred())
