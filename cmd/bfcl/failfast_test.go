@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -32,7 +34,12 @@ var _ = Describe("bfcl generate against a server that cannot serve the run", fun
 				return
 			}
 			if r.URL.Path == "/v1/models" {
-				w.Write([]byte(`{"data":[{"id":"served"}]}`))
+				w.Write([]byte(`{"data":[{"id":"served"},{"id":"notools"}]}`))
+				return
+			}
+			if body, _ := io.ReadAll(r.Body); strings.Contains(string(body), `"model":"notools"`) && strings.Contains(string(body), `"tools"`) {
+				w.WriteHeader(400) // as vLLM answers when started without a tool parser
+				w.Write([]byte(`{"object":"error","message":"\"auto\" tool choice requires --enable-auto-tool-choice and --tool-call-parser to be set","type":"BadRequestError","code":400}`))
 				return
 			}
 			w.Write([]byte(`{"choices":[{"message":{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"}}]}}]}`))
@@ -54,7 +61,11 @@ var _ = Describe("bfcl generate against a server that cannot serve the run", fun
 	generate := func(model, base, keyEnv string) (error, time.Duration) {
 		dir := GinkgoT().TempDir()
 		reg := filepath.Join(dir, "models.yaml")
-		Expect(os.WriteFile(reg, []byte(fmt.Sprintf("models:\n  - name: m\n    provider: openai\n    model: %s\n    base_url: %s\n    api_key_env: %s\n    concurrency: 2\n", model, base, keyEnv)), 0o644)).To(Succeed())
+		where := "base_url: " + base
+		if replicas := strings.Split(base, " "); len(replicas) > 1 {
+			where = "base_urls: [" + strings.Join(replicas, ", ") + "]"
+		}
+		Expect(os.WriteFile(reg, []byte(fmt.Sprintf("models:\n  - name: m\n    provider: openai\n    model: %s\n    %s\n    api_key_env: %s\n    concurrency: 2\n", model, where, keyEnv)), 0o644)).To(Succeed())
 		start := time.Now()
 		err := cmdGenerate([]string{"--model", "m", "--models-file", reg, "--data-dir", tinyDataDir(), "--test-category", "simple_python",
 			"--result-dir", filepath.Join(dir, "result"), "--score-dir", filepath.Join(dir, "score")})
@@ -75,5 +86,7 @@ var _ = Describe("bfcl generate against a server that cannot serve the run", fun
 		Entry("a dead URL", "served", dead, "BFCL_TEST_KEY", "cannot reach http://127.0.0.1:"),
 		Entry("a wrong key", "served", func() string { return srv.URL + "/v1" }, "BFCL_TEST_BAD_KEY", "refused the API key"),
 		Entry("a missing model", "missing", func() string { return srv.URL + "/v1" }, "BFCL_TEST_KEY", `model "missing" is not served by`),
+		Entry("a server that refuses tools", "notools", func() string { return srv.URL + "/v1" }, "BFCL_TEST_KEY", "--enable-auto-tool-choice"),
+		Entry("a dead replica", "served", func() string { return srv.URL + "/v1 " + dead() }, "BFCL_TEST_KEY", "replica 2 of 2 (http://127.0.0.1:"),
 	)
 })

@@ -8,7 +8,9 @@ package driver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/driver/anthropic"
@@ -110,6 +112,41 @@ func Probe(ctx context.Context, d Driver, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	return p.Probe(ctx)
+}
+
+// ProbeAll probes the model the way the run will use it. A model with
+// replicas (cfg.BaseURLs) has every replica probed on its own, all at once,
+// so a dead or misconfigured replica is named before the run instead of
+// being found out by the entries sent to it; the error lists every replica
+// that failed. Otherwise it is Probe of d (the driver built from cfg).
+func ProbeAll(ctx context.Context, cfg Config, d Driver, timeout time.Duration) error {
+	if len(cfg.BaseURLs) < 2 {
+		return Probe(ctx, d, timeout)
+	}
+	errs := make([]error, len(cfg.BaseURLs))
+	var wg sync.WaitGroup
+	for i, u := range cfg.BaseURLs {
+		one := cfg
+		one.BaseURL, one.BaseURLs = u, nil
+		rd, err := New(one)
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = Probe(ctx, rd, timeout)
+		}()
+	}
+	wg.Wait()
+	var failed []error
+	for i, err := range errs {
+		if err != nil {
+			failed = append(failed, fmt.Errorf("replica %d of %d (%s): %w", i+1, len(errs), cfg.BaseURLs[i], err))
+		}
+	}
+	return errors.Join(failed...)
 }
 
 // IsInfrastructure reports whether err is a failure of the server or the

@@ -2,6 +2,7 @@ package driver_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -29,6 +30,31 @@ var _ = Describe("replicas", func() {
 		}))
 	}
 	req := driver.Request{Messages: []driver.Message{{Role: "user", Content: "hello"}}}
+
+	It("probes every replica before the run and names each one that fails", func() {
+		var a, b atomic.Int64
+		sa, sb := completion(&a), completion(&b)
+		defer sa.Close()
+		defer sb.Close()
+		good := driver.Config{Provider: driver.ProviderOpenAI, Model: "m", BaseURL: sa.URL + "/v1", BaseURLs: []string{sa.URL + "/v1", sb.URL + "/v1"}, MaxInFlight: 4}
+		d, err := driver.New(good)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(driver.ProbeAll(context.Background(), good, d, 5*time.Second)).To(Succeed())
+		Expect(a.Load()).To(BeNumerically(">", 0), "replica 1 was probed")
+		Expect(b.Load()).To(BeNumerically(">", 0), "replica 2 was probed")
+
+		dead := deadURL() + "/v1"
+		bad := good
+		bad.BaseURLs = []string{sa.URL + "/v1", dead, sb.URL + "/v1"}
+		d, err = driver.New(bad)
+		Expect(err).NotTo(HaveOccurred())
+		start := time.Now()
+		err = driver.ProbeAll(context.Background(), bad, d, 5*time.Second)
+		Expect(time.Since(start)).To(BeNumerically("<", 3*time.Second))
+		Expect(errors.Is(err, driver.ErrProbe)).To(BeTrue(), "%v", err)
+		Expect(err).To(MatchError(ContainSubstring("replica 2 of 3 (" + dead + "): openai: cannot reach")))
+		Expect(err.Error()).NotTo(ContainSubstring("replica 1 of 3"))
+	})
 
 	It("spreads an openai-compatible model's requests over its replicas and skips a dead one without spending a retry", func() {
 		var a, b atomic.Int64

@@ -81,15 +81,15 @@ func DriverFor(m models.Model, cacheDir string) func(e *dataset.Entry) (driver.D
 					return
 				}
 			}
-			d, err = driver.New(driver.Config{
+			dc := driver.Config{
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(),
 				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
 				BaseURLs: m.BaseURLs, MaxInFlight: m.Concurrency, // replicas; an adaptive cap on the requests in flight (halved on 429)
-			})
-			if err != nil {
+			}
+			if d, err = driver.New(dc); err != nil {
 				return
 			}
-			if err = driver.Probe(context.Background(), d, 0); err != nil {
+			if err = driver.ProbeAll(context.Background(), dc, d, 0); err != nil {
 				err = fmt.Errorf("model %s is not usable: %w", m.Name, err)
 				return
 			}
