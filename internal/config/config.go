@@ -62,7 +62,7 @@ var (
 	Temperature = &Setting{Name: "temperature", Env: "BFCL_TEMPERATURE", Kind: Float,
 		Usage: "sampling temperature (default: the model entry's, upstream's 0.001)"}
 	Concurrency = &Setting{Name: "num-threads", Aliases: []string{"concurrency"}, Env: "BFCL_CONCURRENCY", Kind: Int,
-		Usage: "entries in flight (default: the model entry's concurrency)"}
+		Usage: "requests in flight, at most (default: the model entry's concurrency)"}
 	TestCategory = &Setting{Name: "test-category", Env: "BFCL_TEST_CATEGORY", Kind: List,
 		Usage: "categories or groups (upstream's names; comma-separated)"}
 	IDs = &Setting{Name: "ids", Env: "BFCL_IDS", Kind: List,

@@ -240,6 +240,14 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 			return Outcome{}, h.lcErr
 		}
 	}
+	// Scoring is CPU work like the inference loop's: under the gate, last
+	// in line (priority 0), so it never delays an entry still talking to
+	// the model.
+	sctx, ticket := sched.With(ctx, h.gate, 0)
+	if err := ticket.Acquire(sctx); err != nil {
+		return Outcome{}, err
+	}
+	defer ticket.Release()
 	v, err := score.Entry(e, rec, score.Options{
 		LongContext:     h.lc,
 		ModelName:       results.ModelDir(h.cfg.Model.Name),
