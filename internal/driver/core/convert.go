@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/memo"
 	"github.com/bfcl-go/bfcl/internal/pyval"
@@ -116,11 +117,74 @@ func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot b
 // AppendToolsJSON appends to dst the JSON array of ConvertFunctions'
 // tools in compact form (as encoding/json writes a []json.RawMessage),
 // for splicing into a request body.
+//
+// Every step of a multi-turn entry sends the same documents, as the same
+// slice: the array is remembered for that slice (its first element's
+// address and its length, the slice kept alive so the address stays its
+// own), and callers must not modify docs' elements after the call.
 func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, underscoreToDot bool) ([]byte, error) {
 	style, err := styleOf(provider)
 	if err != nil {
 		return nil, err
 	}
+	if len(docs) == 0 {
+		return append(dst, "[]"...), nil
+	}
+	key := arrayKey{style: style, underscoreToDot: underscoreToDot, first: &docs[0], n: len(docs)}
+	if b, ok := toolArrays.get(key); ok {
+		return append(dst, b...), nil
+	}
+	start := len(dst)
+	dst, err = appendToolsJSON(dst, docs, style, underscoreToDot)
+	if err != nil {
+		return nil, err
+	}
+	toolArrays.put(key, docs, dst[start:])
+	return dst, nil
+}
+
+// arrayKey names one slice of documents converted one way.
+type arrayKey struct {
+	style           toolStyle
+	underscoreToDot bool
+	first           *json.RawMessage
+	n               int
+}
+
+// arrayCache holds the tools arrays of the slices of documents lately
+// sent; it forgets everything when full (the entries in progress are at
+// most a few hundred).
+type arrayCache struct {
+	mu sync.Mutex
+	m  map[arrayKey]cachedArray
+}
+
+type cachedArray struct {
+	docs []json.RawMessage // keeps the slice, and so its address, alive
+	json []byte
+}
+
+const maxCachedArrays = 512
+
+var toolArrays arrayCache
+
+func (c *arrayCache) get(k arrayKey) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.m[k]
+	return a.json, ok
+}
+
+func (c *arrayCache) put(k arrayKey, docs []json.RawMessage, b []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= maxCachedArrays {
+		c.m = make(map[arrayKey]cachedArray, maxCachedArrays)
+	}
+	c.m[k] = cachedArray{docs: docs, json: bytes.Clone(b)}
+}
+
+func appendToolsJSON(dst []byte, docs []json.RawMessage, style toolStyle, underscoreToDot bool) ([]byte, error) {
 	// Two passes, so dst grows once: a multi-turn step resends every
 	// document, tens of kilobytes.
 	var small [32][]byte

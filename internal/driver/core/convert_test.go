@@ -148,3 +148,34 @@ var _ = Describe("ConvertFunctions", func() {
 		Expect(n).To(BeNumerically(">", 5000))
 	})
 })
+
+var _ = Describe("AppendToolsJSON", func() {
+	It("remembers an array per slice of documents, never across slices or lengths", func() {
+		doc := func(name string) json.RawMessage {
+			return json.RawMessage(`{"name":"` + name + `","description":"d","parameters":{"type":"dict","properties":{},"required":[]}}`)
+		}
+		want := func(docs []json.RawMessage) string {
+			tools, err := core.ConvertFunctions(docs, core.ProviderOpenAI, false)
+			Expect(err).NotTo(HaveOccurred())
+			b, err := json.Marshal(tools)
+			Expect(err).NotTo(HaveOccurred())
+			return string(b)
+		}
+		got := func(docs []json.RawMessage) string {
+			b, err := core.AppendToolsJSON([]byte("x"), docs, core.ProviderOpenAI, false)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(b[0]).To(Equal(byte('x')), "appends")
+			return string(b[1:])
+		}
+		docs := make([]json.RawMessage, 1, 4)
+		docs[0] = doc("a")
+		Expect(got(docs)).To(Equal(want(docs)))
+		Expect(got(docs)).To(Equal(want(docs)), "the same slice again")
+		longer := append(docs, doc("b")) // same first element, one more
+		Expect(got(longer)).To(Equal(want(longer)))
+		Expect(got(longer[:1])).To(Equal(want(docs)))
+		other := []json.RawMessage{doc("c")}
+		Expect(got(other)).To(Equal(want(other)))
+		Expect(got(nil)).To(Equal("[]"))
+	})
+})
