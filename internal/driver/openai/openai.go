@@ -14,7 +14,9 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/bfcl-go/bfcl/internal/driver/core"
 )
@@ -132,38 +134,35 @@ type wireTail struct {
 // input logs): the JSON of a wireRequest, compact, HTML characters not
 // escaped.
 func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
-	w := wireHead{Model: d.cfg.Model, Temperature: req.Temperature, Store: false}
-	w.Messages = make([]wireMessage, 0, len(req.Messages))
-	for i, m := range req.Messages {
-		content := m.Content
-		wm := wireMessage{Role: m.Role, Content: &content}
-		switch m.Role {
-		case core.RoleSystem, core.RoleUser:
-		case core.RoleAssistant:
-			if len(m.ToolCalls) > 0 {
-				if content == "" {
-					wm.Content = nil
-				}
-				wm.ToolCalls = make([]wireToolCall, len(m.ToolCalls))
-				for j, tc := range m.ToolCalls {
-					wm.ToolCalls[j] = wireToolCall{ID: tc.ID, Type: "function", Function: wireFunctionCall{Name: tc.Name, Arguments: tc.Arguments}}
-				}
-			}
-		case core.RoleTool:
-			wm.ToolCallID, wm.Name = m.ToolCallID, m.Name
-		default:
-			return nil, fmt.Errorf("openai driver: message %d has unknown role %q", i, m.Role)
+	size := 128 + len(d.cfg.Model)
+	for _, m := range req.Messages {
+		size += 64 + len(m.Content) + len(m.ToolCallID) + len(m.Name)
+		for _, tc := range m.ToolCalls {
+			size += 64 + len(tc.ID) + len(tc.Name) + len(tc.Arguments)
 		}
-		w.Messages = append(w.Messages, wm)
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, 4096))
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(w); err != nil {
+	// The head is wireHead's encoding, written field by field so that each
+	// message can come from messageEncodings.
+	body := make([]byte, 0, size)
+	body = append(body, `{"model":`...)
+	var err error
+	if body, err = appendNoHTML(body, d.cfg.Model); err != nil {
 		return nil, fmt.Errorf("openai driver: encode request: %w", err)
 	}
-	body := bytes.TrimRight(buf.Bytes(), "\n")
-	body = body[:len(body)-1] // the head's closing brace
+	body = append(body, `,"messages":[`...)
+	for i, m := range req.Messages {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		if body, err = appendMessage(body, i, m); err != nil {
+			return nil, err
+		}
+	}
+	body = append(body, `],"temperature":`...)
+	if body, err = appendNoHTML(body, req.Temperature); err != nil {
+		return nil, fmt.Errorf("openai driver: encode request: %w", err)
+	}
+	body = append(body, `,"store":false`...)
 	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
 		var err error
 		body = append(body, `,"tools":`...)
@@ -182,6 +181,107 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		body = append(body, '}')
 	}
 	return body, nil
+}
+
+// appendMessage appends the wire encoding of message i.
+func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
+	content := m.Content
+	wm := wireMessage{Role: m.Role, Content: &content}
+	switch m.Role {
+	case core.RoleSystem, core.RoleUser:
+	case core.RoleAssistant:
+		if len(m.ToolCalls) > 0 {
+			if content == "" {
+				wm.Content = nil
+			}
+			wm.ToolCalls = make([]wireToolCall, len(m.ToolCalls))
+			for j, tc := range m.ToolCalls {
+				wm.ToolCalls[j] = wireToolCall{ID: tc.ID, Type: "function", Function: wireFunctionCall{Name: tc.Name, Arguments: tc.Arguments}}
+			}
+		}
+	case core.RoleTool:
+		wm.ToolCallID, wm.Name = m.ToolCallID, m.Name
+	default:
+		return nil, fmt.Errorf("openai driver: message %d has unknown role %q", i, m.Role)
+	}
+	if len(wm.ToolCalls) > 0 || len(content) < minRememberedContent {
+		b, err := appendNoHTML(b, wm)
+		if err != nil {
+			return nil, fmt.Errorf("openai driver: encode request: %w", err)
+		}
+		return b, nil
+	}
+	k := messageKey{role: wm.Role, toolCallID: wm.ToolCallID, name: wm.Name, content: unsafe.StringData(content), n: len(content)}
+	if enc, ok := messageEncodings.get(k); ok {
+		return append(b, enc...), nil
+	}
+	start := len(b)
+	b, err := appendNoHTML(b, wm)
+	if err != nil {
+		return nil, fmt.Errorf("openai driver: encode request: %w", err)
+	}
+	messageEncodings.put(k, content, b[start:])
+	return b, nil
+}
+
+// appendNoHTML appends v as encoding/json writes it without HTML escaping
+// (no trailing newline).
+func appendNoHTML(b []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	out := buf.Bytes()
+	return out[:len(out)-1], nil
+}
+
+// Every step of a multi-turn entry resends the whole conversation; its
+// long messages (tool results above all) are encoded once and remembered
+// by the identity of their content string (its bytes' address and length,
+// the string kept alive so the address stays its own: Go strings do not
+// change). The memory is bounded: everything is forgotten past
+// maxRememberedBytes.
+const (
+	minRememberedContent = 1024
+	maxRememberedBytes   = 64 << 20
+)
+
+type messageKey struct {
+	role, toolCallID, name string
+	content                *byte
+	n                      int
+}
+
+type rememberedMessage struct {
+	content string // keeps the content, and so its address, alive
+	enc     []byte
+}
+
+type messageCache struct {
+	mu    sync.Mutex
+	m     map[messageKey]rememberedMessage
+	bytes int
+}
+
+var messageEncodings messageCache
+
+func (c *messageCache) get(k messageKey) ([]byte, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	r, ok := c.m[k]
+	return r.enc, ok
+}
+
+func (c *messageCache) put(k messageKey, content string, enc []byte) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || c.bytes+len(enc) > maxRememberedBytes {
+		c.m, c.bytes = map[messageKey]rememberedMessage{}, 0
+	}
+	c.m[k] = rememberedMessage{content: content, enc: bytes.Clone(enc)}
+	c.bytes += len(enc)
 }
 
 // Complete sends one chat completion request, retrying retryable failures.
