@@ -64,3 +64,36 @@ func (t *Table[K, V]) Get(k K, in []byte, f func() (V, error)) (V, error) {
 		}
 	}
 }
+
+// Recent remembers values by key, for keys that name an input by its
+// identity (an address and a length, the value holding the input so the
+// address stays its own) rather than by its bytes. It holds at most Max
+// bytes of values, as Put's callers count them, and forgets everything
+// when one more would pass that. The zero Recent (with Max set) is ready
+// to use and safe for concurrent use.
+type Recent[K comparable, V any] struct {
+	Max int
+
+	mu   sync.Mutex
+	m    map[K]V
+	used int
+}
+
+// Get returns the value remembered for k.
+func (r *Recent[K, V]) Get(k K) (V, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	v, ok := r.m[k]
+	return v, ok
+}
+
+// Put remembers v, of size bytes, for k.
+func (r *Recent[K, V]) Put(k K, v V, size int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil || r.used+size > r.Max {
+		r.m, r.used = map[K]V{}, 0
+	}
+	r.m[k] = v
+	r.used += size
+}

@@ -54,3 +54,19 @@ func TestTableComputesOncePerInput(t *testing.T) {
 		t.Errorf("an error was remembered")
 	}
 }
+
+func TestRecentForgetsEverythingPastItsBytes(t *testing.T) {
+	r := memo.Recent[int, string]{Max: 10}
+	r.Put(1, "aaaa", 4)
+	r.Put(2, "bbbb", 4)
+	if v, ok := r.Get(1); !ok || v != "aaaa" {
+		t.Fatalf("Get(1) = %q, %v", v, ok)
+	}
+	r.Put(3, "cccc", 4) // 12 > 10: forget, then keep 3
+	if _, ok := r.Get(1); ok {
+		t.Error("1 still remembered past Max")
+	}
+	if v, ok := r.Get(3); !ok || v != "cccc" {
+		t.Errorf("Get(3) = %q, %v", v, ok)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/memo"
 	"github.com/bfcl-go/bfcl/internal/pyval"
@@ -131,15 +130,15 @@ func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, unders
 		return append(dst, "[]"...), nil
 	}
 	key := arrayKey{style: style, underscoreToDot: underscoreToDot, first: &docs[0], n: len(docs)}
-	if b, ok := toolArrays.get(key); ok {
-		return append(dst, b...), nil
+	if a, ok := toolArrays.Get(key); ok {
+		return append(dst, a.json...), nil
 	}
 	start := len(dst)
 	dst, err = appendToolsJSON(dst, docs, style, underscoreToDot)
 	if err != nil {
 		return nil, err
 	}
-	toolArrays.put(key, docs, dst[start:])
+	toolArrays.Put(key, cachedArray{docs: docs, json: bytes.Clone(dst[start:])}, len(dst)-start)
 	return dst, nil
 }
 
@@ -151,38 +150,15 @@ type arrayKey struct {
 	n               int
 }
 
-// arrayCache holds the tools arrays of the slices of documents lately
-// sent; it forgets everything when full (the entries in progress are at
-// most a few hundred).
-type arrayCache struct {
-	mu sync.Mutex
-	m  map[arrayKey]cachedArray
-}
-
+// cachedArray is a remembered tools array.
 type cachedArray struct {
 	docs []json.RawMessage // keeps the slice, and so its address, alive
 	json []byte
 }
 
-const maxCachedArrays = 512
-
-var toolArrays arrayCache
-
-func (c *arrayCache) get(k arrayKey) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	a, ok := c.m[k]
-	return a.json, ok
-}
-
-func (c *arrayCache) put(k arrayKey, docs []json.RawMessage, b []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= maxCachedArrays {
-		c.m = make(map[arrayKey]cachedArray, maxCachedArrays)
-	}
-	c.m[k] = cachedArray{docs: docs, json: bytes.Clone(b)}
-}
+// toolArrays holds the tools arrays of the slices of documents lately
+// sent (the entries in progress are at most a few hundred).
+var toolArrays = memo.Recent[arrayKey, cachedArray]{Max: 16 << 20}
 
 func appendToolsJSON(dst []byte, docs []json.RawMessage, style toolStyle, underscoreToDot bool) ([]byte, error) {
 	// Two passes, so dst grows once: a multi-turn step resends every

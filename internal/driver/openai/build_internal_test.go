@@ -128,7 +128,7 @@ func TestBuildRequestEncodesMessagesAsEncodingJSON(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := messageEncodings.get(messageKey{role: core.RoleTool, toolCallID: "c2", name: "ls", content: unsafe.StringData(result), n: len(result)}); !ok {
+	if _, ok := messageEncodings.Get(messageKey{role: core.RoleTool, toolCallID: "c2", name: "ls", content: unsafe.StringData(result), n: len(result)}); !ok {
 		t.Error("the long tool result was not remembered")
 	}
 }

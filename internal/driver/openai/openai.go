@@ -14,11 +14,11 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 	"unsafe"
 
 	"github.com/bfcl-go/bfcl/internal/driver/core"
+	"github.com/bfcl-go/bfcl/internal/memo"
 )
 
 // DefaultBaseURL is used when Config.BaseURL is empty.
@@ -212,15 +212,15 @@ func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 		return b, nil
 	}
 	k := messageKey{role: wm.Role, toolCallID: wm.ToolCallID, name: wm.Name, content: unsafe.StringData(content), n: len(content)}
-	if enc, ok := messageEncodings.get(k); ok {
-		return append(b, enc...), nil
+	if r, ok := messageEncodings.Get(k); ok {
+		return append(b, r.enc...), nil
 	}
 	start := len(b)
 	b, err := appendNoHTML(b, wm)
 	if err != nil {
 		return nil, fmt.Errorf("openai driver: encode request: %w", err)
 	}
-	messageEncodings.put(k, content, b[start:])
+	messageEncodings.Put(k, rememberedMessage{content: content, enc: bytes.Clone(b[start:])}, len(b)-start)
 	return b, nil
 }
 
@@ -259,30 +259,7 @@ type rememberedMessage struct {
 	enc     []byte
 }
 
-type messageCache struct {
-	mu    sync.Mutex
-	m     map[messageKey]rememberedMessage
-	bytes int
-}
-
-var messageEncodings messageCache
-
-func (c *messageCache) get(k messageKey) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	r, ok := c.m[k]
-	return r.enc, ok
-}
-
-func (c *messageCache) put(k messageKey, content string, enc []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil || c.bytes+len(enc) > maxRememberedBytes {
-		c.m, c.bytes = map[messageKey]rememberedMessage{}, 0
-	}
-	c.m[k] = rememberedMessage{content: content, enc: bytes.Clone(enc)}
-	c.bytes += len(enc)
-}
+var messageEncodings = memo.Recent[messageKey, rememberedMessage]{Max: maxRememberedBytes}
 
 // Complete sends one chat completion request, retrying retryable failures.
 func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response, error) {
@@ -383,22 +360,9 @@ var probeTool = json.RawMessage(`{"name":"ping","description":"Answer a ping.","
 // that names tools fails the probe; any other answer is left to the run.
 func (d *Driver) probeTools(ctx context.Context) error {
 	base := strings.TrimSuffix(d.endpoint, "/chat/completions")
-	body, err := d.BuildRequest(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: "Say OK."}}, Functions: []json.RawMessage{probeTool}, MaxTokens: 1})
-	if err != nil {
+	ctx, ex, err := d.probeSay(ctx, []json.RawMessage{probeTool})
+	if ex == nil {
 		return err
-	}
-	ctx, ex := core.WithExchange(ctx)
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("openai driver: %w", err)
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	if d.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
-	}
-	resp, err := d.http.Do(hreq)
-	if err == nil {
-		resp.Body.Close()
 	}
 	what := "POST " + d.endpoint + " with a tool"
 	switch {
@@ -414,6 +378,30 @@ func (d *Driver) probeTools(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// probeSay posts a one-token completion of "Say OK." offering functions,
+// and returns what the exchange saw and the transport's error. A nil
+// exchange means the request could not be built (err says why).
+func (d *Driver) probeSay(ctx context.Context, functions []json.RawMessage) (context.Context, *core.Exchange, error) {
+	body, err := d.BuildRequest(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: "Say OK."}}, Functions: functions, MaxTokens: 1})
+	if err != nil {
+		return ctx, nil, err
+	}
+	ctx, ex := core.WithExchange(ctx)
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return ctx, nil, fmt.Errorf("openai driver: %w", err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if d.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
+	}
+	resp, err := d.http.Do(hreq)
+	if err == nil {
+		resp.Body.Close()
+	}
+	return ctx, ex, err
 }
 
 func (d *Driver) probeServer(ctx context.Context) error {
@@ -458,22 +446,9 @@ func (d *Driver) probeServer(ctx context.Context) error {
 }
 
 func (d *Driver) probeCompletion(ctx context.Context, base string) error {
-	body, err := d.BuildRequest(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: "Say OK."}}, MaxTokens: 1})
-	if err != nil {
+	ctx, ex, err := d.probeSay(ctx, nil)
+	if ex == nil {
 		return err
-	}
-	ctx, ex := core.WithExchange(ctx)
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
-	if err != nil {
-		return fmt.Errorf("openai driver: %w", err)
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	if d.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
-	}
-	resp, err := d.http.Do(hreq)
-	if err == nil {
-		resp.Body.Close()
 	}
 	if ex.Status == http.StatusNotFound && !strings.Contains(strings.ToLower(string(ex.Body)), "model") {
 		return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "unreachable",
