@@ -111,13 +111,15 @@ func New(cfg Config) (*Harness, error) {
 	if !prod.usesServices() {
 		cfg.Agentic = nil // stored records need no embedder or search provider
 	}
-	entries, cpu := slots(cfg.Model.Concurrency, prod.waitsOnNetwork(), runtime.GOMAXPROCS(0))
+	entries, cpu, reserve := slots(cfg.Model.Concurrency, prod.waitsOnNetwork(), runtime.GOMAXPROCS(0))
+	gate := sched.NewGate(cpu)
+	gate.ReserveForWaits(reserve)
 	return &Harness{
 		cfg:    cfg,
 		store:  results.NewStore(cfg.ResultDir, cfg.Model.Name),
 		sem:    make(chan struct{}, entries),
 		prod:   prod,
-		gate:   sched.NewGate(cpu),
+		gate:   gate,
 		loaded: map[string]*loadedCategory{},
 	}, nil
 }
@@ -133,16 +135,18 @@ func New(cfg Config) (*Harness, error) {
 //     entry with the most calls ahead (internal/cost), so the longest
 //     entries are not delayed by the extra ones. Gold and replay make no
 //     requests: one entry per unit of concurrency.
-//   - CPU slots of the gate (internal/sched): one per core, but for a model
-//     behind a server one core is left to the HTTP client's goroutines, so
-//     a response is read when it arrives rather than after another entry's
-//     step of CPU work.
-func slots(concurrency int, network bool, cores int) (entries, cpu int) {
+//   - CPU slots of the gate (internal/sched): one per core. For a model
+//     behind a server, reserve is the one core kept for the HTTP client's
+//     goroutines while requests are out, so that a response is read when
+//     it arrives rather than after another entry's step of CPU work; when
+//     no request is out (the end of a run, whose last entries are being
+//     scored) every core serves the entries (sched.Gate.ReserveForWaits).
+func slots(concurrency int, network bool, cores int) (entries, cpu, reserve int) {
 	concurrency, cores = max(concurrency, 1), max(cores, 1)
 	if !network {
-		return concurrency, cores
+		return concurrency, cores, 0
 	}
-	return 2 * concurrency, max(cores-1, 1)
+	return 2 * concurrency, cores, 1
 }
 
 // Config returns the harness's configuration.

@@ -24,11 +24,13 @@ import (
 
 // Gate is the priority semaphore. It is safe for concurrent use.
 type Gate struct {
-	mu   sync.Mutex
-	size int // slots; Resize changes it
-	used int
-	q    waiters
-	seq  uint64
+	mu      sync.Mutex
+	size    int // slots; Resize changes it
+	used    int
+	q       waiters
+	seq     uint64
+	reserve int // slots kept free while waiting > 0 (ReserveForWaits)
+	waiting int // tickets paused for a wait (Pause)
 }
 
 // NewGate returns a gate of n slots (at least 1).
@@ -60,12 +62,34 @@ func (w *waiters) Pop() any {
 	return it
 }
 
+// ReserveForWaits keeps k of the gate's slots (at most all but one) free
+// of CPU work while any of its tickets is paused for a wait (Pause: a
+// network round trip, a backoff). A run against a server reserves a core
+// this way for the HTTP client's goroutines, so that an answer is read
+// when it arrives rather than after another entry's step of CPU work;
+// when nothing waits (a run's end, whose entries are all being scored,
+// or its start), every core serves CPU work.
+func (g *Gate) ReserveForWaits(k int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.reserve = max(k, 0)
+	g.grant()
+}
+
+// capacity is the number of slots CPU work may hold now.
+func (g *Gate) capacity() int {
+	if g.waiting > 0 {
+		return max(g.size-g.reserve, 1)
+	}
+	return g.size
+}
+
 // Acquire waits for a slot; among waiters the highest prio goes first
 // (equal ones in arrival order), and a released slot is handed to that
 // one waiter, not raced for. Give the slot back with Release.
 func (g *Gate) Acquire(ctx context.Context, prio int) error {
 	g.mu.Lock()
-	if g.used < g.size && g.q.Len() == 0 {
+	if g.used < g.capacity() && g.q.Len() == 0 {
 		g.used++
 		g.mu.Unlock()
 		return nil
@@ -107,6 +131,15 @@ func (g *Gate) Resize(n int) {
 	g.grant()
 }
 
+// wait notes that a ticket of the gate starts (d = 1) or ends (d = -1)
+// a wait that needs no CPU.
+func (g *Gate) wait(d int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.waiting += d
+	g.grant()
+}
+
 // InUse is the number of slots acquired and not yet released.
 func (g *Gate) InUse() int {
 	g.mu.Lock()
@@ -115,7 +148,7 @@ func (g *Gate) InUse() int {
 }
 
 func (g *Gate) grant() {
-	for g.used < g.size && g.q.Len() > 0 {
+	for g.used < g.capacity() && g.q.Len() > 0 {
 		w := heap.Pop(&g.q).(*waiter)
 		g.used++
 		close(w.ready)
@@ -219,6 +252,10 @@ func Pause(ctx context.Context) (resume func() error) {
 	if !held {
 		return func() error { return nil }
 	}
+	t.g.wait(1)
 	t.Release()
-	return func() error { return t.Acquire(ctx) }
+	return func() error {
+		t.g.wait(-1)
+		return t.Acquire(ctx)
+	}
 }

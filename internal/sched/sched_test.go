@@ -135,3 +135,67 @@ func TestResizeGrowsAtOnceAndShrinksAsSlotsReturn(t *testing.T) {
 		t.Fatalf("in use %d, want 1", n)
 	}
 }
+
+// A gate of two with one slot reserved for waits: both slots serve CPU
+// work while nothing waits; while a ticket waits for the network, CPU
+// work gets one; when the wait ends, the second slot opens again.
+func TestReserveForWaitsKeepsASlotFreeWhileATicketWaits(t *testing.T) {
+	g := sched.NewGate(2)
+	g.ReserveForWaits(1)
+	ctx := context.Background()
+	actx, a := sched.With(ctx, g, 1)
+	bctx, b := sched.With(ctx, g, 1)
+	for _, tk := range []struct {
+		ctx context.Context
+		t   *sched.Ticket
+	}{{actx, a}, {bctx, b}} {
+		if err := tk.t.Acquire(tk.ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := g.InUse(); n != 2 {
+		t.Fatalf("nothing waits: %d slots in use, want both", n)
+	}
+	resume := sched.Pause(bctx) // b waits for its answer
+	cctx, c := sched.With(ctx, g, 5)
+	got := make(chan error, 1)
+	go func() { got <- c.Acquire(cctx) }()
+	select {
+	case err := <-got:
+		t.Fatalf("granted the reserved slot while b waits (err %v)", err)
+	case <-time.After(20 * time.Millisecond):
+	}
+	back := make(chan error, 1)
+	go func() { back <- resume() }() // b's answer is in: nothing waits
+	select {
+	case err := <-got:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("the reserved slot did not open when the wait ended")
+	}
+	a.Release() // b, queued behind a and c, takes a's slot
+	if err := <-back; err != nil {
+		t.Fatal(err)
+	}
+	if n := g.InUse(); n != 2 {
+		t.Fatalf("%d slots in use, want 2 (b and c)", n)
+	}
+	// One core: the reserve never takes the last slot.
+	one := sched.NewGate(1)
+	one.ReserveForWaits(1)
+	octx, o := sched.With(ctx, one, 0)
+	if err := o.Acquire(octx); err != nil {
+		t.Fatal(err)
+	}
+	r := sched.Pause(octx)
+	pctx, p := sched.With(ctx, one, 0)
+	if err := p.Acquire(pctx); err != nil {
+		t.Fatal(err)
+	}
+	p.Release()
+	if err := r(); err != nil {
+		t.Fatal(err)
+	}
+}
