@@ -193,19 +193,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 // runtime's poller sleeps in whole milliseconds), and by more on a busy
 // machine: a plain sleep made every 40 ms answer take 40.5-41 ms, which
 // the throughput benchmark would count against the client. So the server
-// sleeps for the latency less its timer's average lateness (a running
-// mean over the last answers, never more than half the latency), and its
-// answers average the configured latency; Busy shows what they took.
+// sleeps for the latency less its timer's lateness, learnt from every
+// answer (an integral controller: each answer moves the correction by
+// 1/256 of its own error, small enough for the hundreds of answers in
+// flight at once not to overshoot), and its answers average the
+// configured latency; Busy shows what they took.
 func (s *Server) wait(start time.Time) {
-	late := time.Duration(s.late.Load())
+	late := min(max(time.Duration(s.late.Load()), 0), s.latency/2)
 	d := s.latency - time.Since(start) - late
 	if d <= 0 {
 		return
 	}
 	time.Sleep(d)
-	over := time.Since(start) - s.latency // this answer's error
-	next := max(0, min(late+(over)/16, s.latency/2))
-	s.late.Store(int64(next)) // a lost update among concurrent answers is harmless
+	s.late.Add(int64(time.Since(start)-s.latency) / 256)
 }
 
 func (s *Server) answer(body []byte) ([]byte, error) {
