@@ -57,7 +57,7 @@ func stateLog(src StateSource) ([]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("backend %s was not created", cl)
 		}
-		content, err := pyval.AppendJSON(nil, pyval.JSONSerializable(inst.State()))
+		content, err := pyval.AppendJSONSerializable(nil, inst.State())
 		if err != nil {
 			return nil, fmt.Errorf("state of %s cannot be written as JSON: %w", cl, err)
 		}

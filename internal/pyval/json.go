@@ -50,6 +50,8 @@ func AppendJSONWith(b []byte, v Value, o JSONOptions) ([]byte, error) {
 type jsonEncoder struct {
 	st   reprStack
 	opts JSONOptions
+	// serializable: write make_json_serializable(v) (AppendJSONSerializable).
+	serializable bool
 }
 
 func (e *jsonEncoder) str(b []byte, s string) []byte {
@@ -90,6 +92,13 @@ func (e *jsonEncoder) end(b []byte, depth int, c byte) []byte {
 }
 
 func (e *jsonEncoder) appendJSON(b []byte, v Value, depth int) ([]byte, error) {
+	if e.serializable {
+		switch v.(type) {
+		case *List, *Dict: // rebuilt: their items are made serializable
+		default:
+			return e.orStr(b, v, depth)
+		}
+	}
 	var err error
 	switch x := v.(type) {
 	case Str:
@@ -270,31 +279,29 @@ func appendU4(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])
 }
 
-// JSONSerializable is upstream's make_json_serializable (bfcl_eval/utils.py),
-// which prepares a result line and the backend state of an inference log for
-// json.dumps: a dict or list is rebuilt with each value made serializable
-// (dict keys are kept as they are); any other value is kept when json.dumps
-// accepts it and replaced by str(value) when it raises (a Directory becomes
-// its repr, an mpf or Decimal its text, a set its repr).
-func JSONSerializable(v Value) Value {
-	switch x := v.(type) {
-	case Str, Int, BigInt, Float, Bool, NoneType:
-		return v
-	case *Dict:
-		out := NewDictCap(x.Len())
-		for _, kv := range x.Items() {
-			out.Set(kv.Key, JSONSerializable(kv.Value))
-		}
-		return out
-	case *List:
-		out := make([]Value, len(x.Items))
-		for i, e := range x.Items {
-			out[i] = JSONSerializable(e)
-		}
-		return NewList(out...)
+// AppendJSONSerializable appends json.dumps(make_json_serializable(v)) to
+// b: upstream's make_json_serializable (bfcl_eval/utils.py) prepares the
+// backend state of an inference log for json.dumps by rebuilding each dict
+// and list with its values made serializable (dict keys kept as they are),
+// and replacing any other value that json.dumps refuses by str(value) (a
+// Directory becomes its repr, an mpf or Decimal its text, a set its repr;
+// a tuple is kept whole, or replaced whole). The value is written as it is
+// walked, without building the serializable copy.
+func AppendJSONSerializable(b []byte, v Value) ([]byte, error) {
+	e := jsonEncoder{opts: JSONOptions{ASCII: true}, serializable: true}
+	return e.appendJSON(b, v, 0)
+}
+
+// orStr appends v as json.dumps writes it, or, when json.dumps refuses it,
+// str(v) as a JSON string (make_json_serializable's leaves).
+func (e *jsonEncoder) orStr(b []byte, v Value, depth int) ([]byte, error) {
+	n := len(b)
+	e.serializable = false
+	out, err := e.appendJSON(b, v, depth)
+	e.serializable = true
+	if err == nil {
+		return out, nil
 	}
-	if _, err := AppendJSON(nil, v); err != nil {
-		return Str(StrOf(v))
-	}
-	return v
+	// A failed attempt wrote at most into b's spare capacity: b[:n] is intact.
+	return e.str(b[:n], StrOf(v)), nil
 }

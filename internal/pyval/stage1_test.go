@@ -3,6 +3,7 @@ package pyval_test
 import (
 	"math"
 	"math/big"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -186,20 +187,33 @@ var _ = Describe("JSONDumps", func() {
 	})
 })
 
-var _ = Describe("JSONSerializable", func() {
-	It("is make_json_serializable: containers rebuilt, leaves json.dumps refuses replaced by str()", func() {
+var _ = Describe("AppendJSONSerializable", func() {
+	It("is json.dumps(make_json_serializable(v)): containers rebuilt, leaves json.dumps refuses replaced by str()", func() {
 		in := D(pv.Str("tweets"), D(pv.Int(0), L(pv.Str("a"), pv.NewSet(pv.Int(1)))),
 			pv.Str("t"), pv.Tuple{pv.Int(1), pv.NewSet(pv.Int(2))},
 			pv.Str("ok"), pv.Tuple{pv.Int(1), pv.Float(2)},
 			pv.Str("e"), pv.Ellipsis)
-		out := pv.JSONSerializable(in)
-		s, err := pv.JSONDumps(out)
+		b, err := pv.AppendJSONSerializable([]byte("prefix "), in)
 		Expect(err).NotTo(HaveOccurred())
+		s := strings.TrimPrefix(string(b), "prefix ")
 		// Python: json.dumps(make_json_serializable({"tweets": {0: ["a", {1}]},
 		// "t": (1, {2}), "ok": (1, 2.0), "e": ...}))
 		Expect(s).To(Equal(`{"tweets": {"0": ["a", "{1}"]}, "t": "(1, {2})", "ok": [1, 2.0], "e": "Ellipsis"}`))
 		// The input is not modified.
 		Expect(pv.Repr(in)).To(Equal("{'tweets': {0: ['a', {1}]}, 't': (1, {2}), 'ok': (1, 2.0), 'e': Ellipsis}"))
+		// Leaves at the top, and a tuple refused deep inside a list.
+		for v, want := range map[pv.Value]string{
+			pv.NewSet(pv.Int(3)):                 `"{3}"`,
+			pv.Str("é"):                          `"\u00e9"`,
+			L(pv.Tuple{L(pv.NewSet())}, pv.None): `["([set()],)", null]`,
+		} {
+			got, err := pv.AppendJSONSerializable(nil, v)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got)).To(Equal(want))
+		}
+		// Keys are kept as they are: json.dumps still refuses a tuple key.
+		_, err = pv.AppendJSONSerializable(nil, D(pv.Tuple{pv.Int(1)}, pv.Int(1)))
+		Expect(err).To(MatchError("keys must be str, int, float, bool or None, not tuple"))
 	})
 })
 
