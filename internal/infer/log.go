@@ -57,14 +57,14 @@ func stateLog(src StateSource) ([]any, error) {
 		if !ok {
 			return nil, fmt.Errorf("backend %s was not created", cl)
 		}
-		content, err := pyval.AppendJSONSerializable(nil, inst.State())
+		content, err := pyval.AppendJSONSerializable(nil, inst.State(), pyval.JSONOptions{ASCII: true, Compact: true})
 		if err != nil {
 			return nil, fmt.Errorf("state of %s cannot be written as JSON: %w", cl, err)
 		}
 		out = append(out, pyval.OrderedObject{
 			{Key: "role", Value: "state_info"},
 			{Key: "class_name", Value: cl},
-			{Key: "content", Value: json.RawMessage(content)},
+			{Key: "content", Value: pyval.CompactJSON(content)},
 		})
 	}
 	return out, nil

@@ -18,6 +18,9 @@ type JSONOptions struct {
 	// spaces per level, item separator "," (Python's default once indent is
 	// set). 0 is indent=None: one line, separators ", " and ": ".
 	Indent int
+	// Compact is separators=(",", ":") on one line (Indent 0): what
+	// json.Compact would make of the default output.
+	Compact bool
 }
 
 // JSONDumps is Python's json.dumps(v) with default arguments: separators
@@ -65,6 +68,9 @@ func (e *jsonEncoder) str(b []byte, s string) []byte {
 func (e *jsonEncoder) item(b []byte, i, depth int) []byte {
 	if e.opts.Indent <= 0 {
 		if i > 0 {
+			if e.opts.Compact {
+				return append(b, ',')
+			}
 			b = append(b, ", "...)
 		}
 		return b
@@ -162,7 +168,11 @@ func (e *jsonEncoder) appendJSON(b []byte, v Value, depth int) ([]byte, error) {
 			default:
 				return nil, NewTypeError("keys must be str, int, float, bool or None, not " + k.TypeName())
 			}
-			b = append(b, ": "...)
+			if e.opts.Compact {
+				b = append(b, ':')
+			} else {
+				b = append(b, ": "...)
+			}
 			if b, err = e.appendJSON(b, x.ents[i].val, depth+1); err != nil {
 				return nil, err
 			}
@@ -286,9 +296,10 @@ func appendU4(b []byte, r rune) []byte {
 // and replacing any other value that json.dumps refuses by str(value) (a
 // Directory becomes its repr, an mpf or Decimal its text, a set its repr;
 // a tuple is kept whole, or replaced whole). The value is written as it is
-// walked, without building the serializable copy.
-func AppendJSONSerializable(b []byte, v Value) ([]byte, error) {
-	e := jsonEncoder{opts: JSONOptions{ASCII: true}, serializable: true}
+// walked, without building the serializable copy; o are json.dumps's
+// arguments.
+func AppendJSONSerializable(b []byte, v Value, o JSONOptions) ([]byte, error) {
+	e := jsonEncoder{opts: o, serializable: true}
 	return e.appendJSON(b, v, 0)
 }
 

@@ -228,6 +228,11 @@ func AppendPyJSON(b []byte, v Value) ([]byte, error) {
 	return nil, NewTypeError("pyjson: cannot encode value of type " + v.TypeName())
 }
 
+// CompactJSON is JSON text known to be valid and compact (written by this
+// package with JSONOptions.Compact): AppendAny writes it as it is, where a
+// json.RawMessage is compacted again.
+type CompactJSON []byte
+
 // appendAnyJSON writes a Go value compactly without HTML escaping; pyval
 // Values inside are written with the pyjson rules.
 func appendAnyJSON(b []byte, v any) ([]byte, error) {
@@ -304,6 +309,8 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 			b = AppendJSONStringUnicode(b, e)
 		}
 		return append(b, ']'), nil
+	case CompactJSON:
+		return append(b, x...), nil
 	case json.RawMessage:
 		// Compacted as it is: no HTML escaping (json.Marshal would add it).
 		buf := bytes.NewBuffer(b)

@@ -1,6 +1,8 @@
 package pyval_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"math/big"
 	"strings"
@@ -193,7 +195,7 @@ var _ = Describe("AppendJSONSerializable", func() {
 			pv.Str("t"), pv.Tuple{pv.Int(1), pv.NewSet(pv.Int(2))},
 			pv.Str("ok"), pv.Tuple{pv.Int(1), pv.Float(2)},
 			pv.Str("e"), pv.Ellipsis)
-		b, err := pv.AppendJSONSerializable([]byte("prefix "), in)
+		b, err := pv.AppendJSONSerializable([]byte("prefix "), in, pv.JSONOptions{ASCII: true})
 		Expect(err).NotTo(HaveOccurred())
 		s := strings.TrimPrefix(string(b), "prefix ")
 		// Python: json.dumps(make_json_serializable({"tweets": {0: ["a", {1}]},
@@ -207,12 +209,18 @@ var _ = Describe("AppendJSONSerializable", func() {
 			pv.Str("é"):                          `"\u00e9"`,
 			L(pv.Tuple{L(pv.NewSet())}, pv.None): `["([set()],)", null]`,
 		} {
-			got, err := pv.AppendJSONSerializable(nil, v)
+			got, err := pv.AppendJSONSerializable(nil, v, pv.JSONOptions{ASCII: true})
 			Expect(err).NotTo(HaveOccurred())
 			Expect(string(got)).To(Equal(want))
 		}
+		// separators=(",", ":"): what json.Compact makes of the same text.
+		c, err := pv.AppendJSONSerializable(nil, in, pv.JSONOptions{ASCII: true, Compact: true})
+		Expect(err).NotTo(HaveOccurred())
+		var want bytes.Buffer
+		Expect(json.Compact(&want, []byte(s))).To(Succeed())
+		Expect(string(c)).To(Equal(want.String()))
 		// Keys are kept as they are: json.dumps still refuses a tuple key.
-		_, err = pv.AppendJSONSerializable(nil, D(pv.Tuple{pv.Int(1)}, pv.Int(1)))
+		_, err = pv.AppendJSONSerializable(nil, D(pv.Tuple{pv.Int(1)}, pv.Int(1)), pv.JSONOptions{ASCII: true})
 		Expect(err).To(MatchError("keys must be str, int, float, bool or None, not tuple"))
 	})
 })
