@@ -18,7 +18,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/results"
 	"github.com/bfcl-go/bfcl/internal/score"
-	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
 // counting wraps gold and counts the requests; fail makes it fail.
@@ -58,13 +57,7 @@ var _ = Describe("the harness", func() {
 		return h
 	}
 	BeforeEach(func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		var err error
-		src, err = dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		src = openDataSet()
 		calls, fail = 0, false
 	})
 

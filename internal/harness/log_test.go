@@ -9,21 +9,14 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/category"
-	"github.com/bfcl-go/bfcl/internal/dataset"
 	"github.com/bfcl-go/bfcl/internal/harness"
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/results"
-	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
 var _ = Describe("the inference-log settings", func() {
 	It("reach the stored records: the state log by default, none with ExcludeStateLog, the input log with IncludeInputLog", func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		src := openDataSet()
 		stored := func(include, exclude bool) string {
 			root := GinkgoT().TempDir()
 			cfg := harness.Config{Model: models.Model{Name: "gold", Provider: "gold", Mode: "fc", Concurrency: 1}, Source: src,

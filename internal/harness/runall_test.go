@@ -15,17 +15,11 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models"
 	"github.com/bfcl-go/bfcl/internal/prompt"
 	"github.com/bfcl-go/bfcl/internal/selection"
-	"github.com/bfcl-go/bfcl/internal/testenv"
 )
 
 var _ = Describe("RunAll against a server", func() {
 	It("keeps the model's concurrency as the cap on requests in flight while more entries are in progress", func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		src := openDataSet()
 		var entries []*dataset.Entry
 		var items []selection.Item
 		for _, c := range []category.Category{category.MultiTurnBase, category.SimplePython} {
