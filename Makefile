@@ -52,7 +52,7 @@ unit:
 	$(GO) test ./internal/... ./sim/... ./gen/... ./cmd/...
 
 race:
-	$(GO) test -race ./internal/results/... ./internal/engine/... ./sim/... ./internal/harness/... ./internal/reqcache/... ./internal/evaluate/... ./internal/driver/... ./internal/stats/... ./internal/replica/... ./internal/limiter/... ./internal/sched/... ./internal/breaker/... ./internal/merge/...
+	$(GO) test -race ./internal/store/results/... ./internal/python/engine/... ./sim/... ./internal/run/harness/... ./internal/cache/reqcache/... ./internal/scores/evaluate/... ./internal/models/driver/... ./internal/scores/stats/... ./internal/run/replica/... ./internal/run/limiter/... ./internal/run/sched/... ./internal/run/breaker/... ./internal/run/merge/...
 
 # The whole benchmark under the built-in gold model: every spec of every suite.
 suites:
@@ -63,7 +63,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/... ./sim/...
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./internal/pyexpr/
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 30s ./internal/python/pyexpr/
 
 clean:
 	rm -rf result score .cache

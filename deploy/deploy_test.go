@@ -20,8 +20,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	k8syaml "sigs.k8s.io/yaml"
 
-	"github.com/bfcl-go/bfcl/internal/models"
-	"github.com/bfcl-go/bfcl/internal/shard"
+	"github.com/bfcl-go/bfcl/internal/models/registry"
+	"github.com/bfcl-go/bfcl/internal/run/shard"
 )
 
 // docs splits a multi-document YAML file.
@@ -104,7 +104,7 @@ var _ = Describe("the Kubernetes deployment", func() {
 			case *corev1.PersistentVolumeClaim:
 				pvc = o
 			case *corev1.ConfigMap:
-				_, err := models.Parse([]byte(o.Data["models.yaml"]))
+				_, err := registry.Parse([]byte(o.Data["models.yaml"]))
 				Expect(err).NotTo(HaveOccurred(), "the ConfigMap's models.yaml")
 			}
 		}

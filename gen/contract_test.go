@@ -14,8 +14,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/testenv"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 // editedDocs serves a class's function documents with one document edited.

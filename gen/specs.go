@@ -7,12 +7,12 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/bfcl-go/bfcl/internal/category"
-	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/prompt"
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/prompt"
 )
 
-const specsPkg = "github.com/bfcl-go/bfcl/internal/specs"
+const specsPkg = "github.com/bfcl-go/bfcl/internal/run/specs"
 
 // goPackage is the Go package name of a suite group's generated specs.
 func goPackage(group string) string {

@@ -10,12 +10,12 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 )
 
 const (
-	pyvalPkg  = "github.com/bfcl-go/bfcl/internal/pyval"
-	pyargsPkg = "github.com/bfcl-go/bfcl/internal/pyargs"
+	pyvalPkg  = "github.com/bfcl-go/bfcl/internal/python/pyval"
+	pyargsPkg = "github.com/bfcl-go/bfcl/internal/python/pyargs"
 )
 
 // docSource yields the function documents of a backend class

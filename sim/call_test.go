@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // call invokes method on inst as a model's call reaches it: through the

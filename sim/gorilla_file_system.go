@@ -15,7 +15,7 @@ import (
 	"strings"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // File is upstream's gorilla_file_system.File. Name and Content hold

@@ -13,14 +13,14 @@ package sim
 
 import (
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/bigmath"
+	"github.com/bfcl-go/bfcl/internal/python/bigmath"
 	"math"
 	"math/big"
 	"strconv"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/pyargs"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyargs"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // MathAPI is upstream's MathAPI. It has no public attributes (State is

@@ -19,7 +19,7 @@ package sim
 // written by upstream and vice versa.
 //
 // The same state is also available without files: Snapshot returns what
-// Flush would write and Restore loads it (see internal/agentic).
+// Flush would write and Restore loads it (see internal/run/agenticsetup).
 
 import (
 	"errors"
@@ -28,8 +28,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/atomicfile"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/store/atomicfile"
 )
 
 // MemoryBackend is implemented by the three memory classes (MemoryAPI_kv,

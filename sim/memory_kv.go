@@ -3,15 +3,15 @@ package sim
 // Port of upstream bfcl_eval/eval_checker/multi_turn_eval/func_source_code/
 // memory_kv.py (class MemoryAPI_kv). Result and error strings and the size
 // limits are protocol constants reproduced from that file. The key search
-// is rank_bm25 0.2.2's BM25Plus (internal/bm25), scores bit-identical.
+// is rank_bm25 0.2.2's BM25Plus (internal/services/bm25), scores bit-identical.
 
 import (
 	"regexp"
 	"strconv"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/bm25"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/services/bm25"
 )
 
 // Limits of memory_kv.py.

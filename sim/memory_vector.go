@@ -7,13 +7,13 @@ package sim
 //
 // Upstream embeds with sentence-transformers' all-MiniLM-L6-v2 and searches
 // a FAISS IndexFlatIP (inner product of L2-normalised float32 vectors).
-// Here the embedder is pluggable (internal/embed): set it with SetEmbedder.
+// Here the embedder is pluggable (internal/services/embed): set it with SetEmbedder.
 // Texts are embedded when added if an embedder is set, else at the first
 // search; the similarity is the float32 inner product. The top-k selection
 // and order follow FAISS' flat-index heap (see VectorStore.Retrieve),
 // including its tie-breaking by position in the index. Scores equal
 // upstream's only as far as the embedder's vectors equal
-// sentence-transformers' (see internal/embed).
+// sentence-transformers' (see internal/services/embed).
 
 import (
 	"context"
@@ -23,8 +23,8 @@ import (
 	"strconv"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/embed"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/services/embed"
 )
 
 // Limits of memory_vector.py.

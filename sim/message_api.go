@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/pyrandom"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyrandom"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // messageDefaultSeed is upstream's default random_seed for MessageAPI.

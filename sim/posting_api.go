@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // TwitterAPI is upstream's TwitterAPI.

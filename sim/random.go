@@ -3,8 +3,8 @@ package sim
 import (
 	"fmt"
 
-	"github.com/bfcl-go/bfcl/internal/pyrandom"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyrandom"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // newRandom is Python's random.Random(seed) for the seed a scenario's

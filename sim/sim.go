@@ -16,9 +16,9 @@
 package sim
 
 import (
-	"github.com/bfcl-go/bfcl/internal/longcontext"
-	"github.com/bfcl-go/bfcl/internal/pyargs"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
+	"github.com/bfcl-go/bfcl/internal/python/pyargs"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // Instance is one backend object (one per class, per entry, per side).

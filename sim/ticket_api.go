@@ -8,7 +8,7 @@ import (
 	"fmt"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // TicketAPI is upstream's TicketAPI.

@@ -15,9 +15,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/longcontext"
-	"github.com/bfcl-go/bfcl/internal/pyrandom"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
+	"github.com/bfcl-go/bfcl/internal/python/pyrandom"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // tbCurrentTime is upstream's CURRENT_TIME = datetime(2024, 9, 1, 10, 30), a

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/longcontext"
-	"github.com/bfcl-go/bfcl/internal/pyrandom"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
+	"github.com/bfcl-go/bfcl/internal/python/pyrandom"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // tvDefaultSeed is DEFAULT_STATE["random_seed"] of travel_booking.py.

@@ -8,9 +8,9 @@ import (
 	"math"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/longcontext"
-	"github.com/bfcl-go/bfcl/internal/pyrandom"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
+	"github.com/bfcl-go/bfcl/internal/python/pyrandom"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // Module constants of vehicle_control.py (types as upstream: the maximum

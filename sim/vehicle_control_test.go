@@ -4,8 +4,8 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/longcontext"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 var _ = Describe("VehicleControlAPI", func() {

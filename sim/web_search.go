@@ -3,7 +3,7 @@ package sim
 // Port of upstream bfcl_eval/eval_checker/multi_turn_eval/func_source_code/
 // web_search.py (class WebSearchAPI). Result and error strings are protocol
 // constants reproduced from that file. The search engine and the page
-// fetcher are pluggable (internal/websearch): set them with SetProvider.
+// fetcher are pluggable (internal/services/websearch): set them with SetProvider.
 // Upstream retries rate-limited searches forever; here the retries are
 // bounded (SetRetry). The "markdown" mode approximates html2text (see
 // websearch.MarkdownText); "raw" and "truncate" follow upstream.
@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
-	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/internal/websearch"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/services/websearch"
 )
 
 // WebSearchAPI is upstream's web-search backend: search_engine_query and

@@ -9,9 +9,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/internal/testenv"
-	"github.com/bfcl-go/bfcl/internal/websearch"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/services/websearch"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 type rateLimited struct{ calls int }

@@ -13,10 +13,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/category"
-	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/results"
-	"github.com/bfcl-go/bfcl/internal/testenv"
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/store/results"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden stdout files of fixtures/cli")

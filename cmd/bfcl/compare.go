@@ -10,12 +10,12 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/category"
-	"github.com/bfcl-go/bfcl/internal/compare"
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/config"
-	"github.com/bfcl-go/bfcl/internal/evaluate"
-	"github.com/bfcl-go/bfcl/internal/results"
-	"github.com/bfcl-go/bfcl/internal/stats"
+	"github.com/bfcl-go/bfcl/internal/scores/compare"
+	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
+	"github.com/bfcl-go/bfcl/internal/scores/stats"
+	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
 const compareUsage = `usage: bfcl compare [flags] A B [C ...]

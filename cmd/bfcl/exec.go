@@ -9,13 +9,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
+	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/config"
-	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/engine"
-	"github.com/bfcl-go/bfcl/internal/longcontext"
-	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/internal/score"
+	"github.com/bfcl-go/bfcl/internal/python/engine"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 	"github.com/bfcl-go/bfcl/sim"
 )
 

@@ -11,14 +11,14 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/datafetch"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/config"
-	"github.com/bfcl-go/bfcl/internal/datafetch"
-	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/evaluate"
-	"github.com/bfcl-go/bfcl/internal/prompt"
-	"github.com/bfcl-go/bfcl/internal/report"
-	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/models/prompt"
+	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
+	"github.com/bfcl-go/bfcl/internal/scores/report"
+	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
 // cmdTestCategories lists categories and groups; with a data set at hand

@@ -6,9 +6,9 @@ import (
 	"os"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/config"
-	"github.com/bfcl-go/bfcl/internal/merge"
+	"github.com/bfcl-go/bfcl/internal/run/merge"
 )
 
 func cmdMerge(args []string) error {

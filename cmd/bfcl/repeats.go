@@ -8,9 +8,9 @@ import (
 	"os"
 	"sort"
 
-	"github.com/bfcl-go/bfcl/internal/compare"
 	"github.com/bfcl-go/bfcl/internal/config"
-	"github.com/bfcl-go/bfcl/internal/results"
+	"github.com/bfcl-go/bfcl/internal/scores/compare"
+	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
 // cmdRepeats summarises K repeats of the same run: the score roots

@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/bfcl-go/bfcl/internal/config"
-	"github.com/bfcl-go/bfcl/internal/htmlreport"
+	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 )
 
 // cmdReport writes the HTML report of a score folder.

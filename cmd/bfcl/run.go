@@ -10,16 +10,16 @@ import (
 	"runtime/pprof"
 	"time"
 
-	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
 	"github.com/bfcl-go/bfcl/internal/config"
-	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/evaluate"
-	"github.com/bfcl-go/bfcl/internal/harness"
-	"github.com/bfcl-go/bfcl/internal/report"
-	"github.com/bfcl-go/bfcl/internal/results"
-	"github.com/bfcl-go/bfcl/internal/selection"
-	"github.com/bfcl-go/bfcl/internal/shard"
-	"github.com/bfcl-go/bfcl/internal/turniso"
+	"github.com/bfcl-go/bfcl/internal/run/harness"
+	"github.com/bfcl-go/bfcl/internal/run/shard"
+	"github.com/bfcl-go/bfcl/internal/run/turniso"
+	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
+	"github.com/bfcl-go/bfcl/internal/scores/report"
+	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
 // errUsage marks a command-line mistake (exit status 2).

@@ -10,15 +10,15 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/bfcl-go/bfcl/internal/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/config"
-	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/report"
-	"github.com/bfcl-go/bfcl/internal/results"
-	"github.com/bfcl-go/bfcl/internal/score"
-	"github.com/bfcl-go/bfcl/internal/turniso"
-	"github.com/bfcl-go/bfcl/internal/turns"
+	"github.com/bfcl-go/bfcl/internal/run/turniso"
+	"github.com/bfcl-go/bfcl/internal/scores/report"
+	"github.com/bfcl-go/bfcl/internal/scores/turns"
+	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
 // cmdTurns prints turn-level diagnostics of the multi-turn score files of

@@ -6,9 +6,9 @@ import (
 	"os"
 
 	"github.com/bfcl-go/bfcl/internal/config"
-	"github.com/bfcl-go/bfcl/internal/decode"
-	"github.com/bfcl-go/bfcl/internal/evaluate"
-	"github.com/bfcl-go/bfcl/internal/upstream"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
+	"github.com/bfcl-go/bfcl/internal/models/upstream"
+	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 )
 
 // applyUpstream hands evaluate's --handler and --alias settings (flags or

@@ -7,7 +7,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/config"
-	"github.com/bfcl-go/bfcl/internal/evaluate"
+	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 )
 
 func evaluateFlags(env map[string]string, args ...string) (*config.Flags, error) {

@@ -1,5 +1,5 @@
 // Command tinygguf writes the scripted tiny GGUF model of the CI (see
-// internal/tinygguf) and, optionally, an Ollama Modelfile for it.
+// internal/testkit/tinygguf) and, optionally, an Ollama Modelfile for it.
 //
 //	go run ./cmd/tinygguf -o tiny.gguf -modelfile Modelfile -template fixtures/ollama/template.gotmpl
 //
@@ -15,7 +15,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/bfcl-go/bfcl/internal/tinygguf"
+	"github.com/bfcl-go/bfcl/internal/testkit/tinygguf"
 )
 
 func main() {

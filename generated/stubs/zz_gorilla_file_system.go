@@ -4,8 +4,8 @@
 package stubs
 
 import (
-	pyargs "github.com/bfcl-go/bfcl/internal/pyargs"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyargs "github.com/bfcl-go/bfcl/internal/python/pyargs"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // GorillaFileSystemCatArgs are the arguments of GorillaFileSystem.cat(file_name). Documented in gorilla_file_system.json: Display the contents of a file of any extension from currrent directory.

@@ -4,8 +4,8 @@
 package stubs
 
 import (
-	pyargs "github.com/bfcl-go/bfcl/internal/pyargs"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyargs "github.com/bfcl-go/bfcl/internal/python/pyargs"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // MathAPIAbsoluteValueArgs are the arguments of MathAPI.absolute_value(number). Documented in math_api.json: Calculate the absolute value of a number.

@@ -4,8 +4,8 @@
 package stubs
 
 import (
-	pyargs "github.com/bfcl-go/bfcl/internal/pyargs"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyargs "github.com/bfcl-go/bfcl/internal/python/pyargs"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // MemoryAPI_kvArchivalMemoryAddArgs are the arguments of MemoryAPI_kv.archival_memory_add(key, value). Documented in memory_kv.json: Add a key-value pair to the long-term memory.

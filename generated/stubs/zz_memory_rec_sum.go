@@ -4,8 +4,8 @@
 package stubs
 
 import (
-	pyargs "github.com/bfcl-go/bfcl/internal/pyargs"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyargs "github.com/bfcl-go/bfcl/internal/python/pyargs"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // MemoryAPI_rec_sumMemoryAppendArgs are the arguments of MemoryAPI_rec_sum.memory_append(text). Documented in memory_rec_sum.json: Append a new text to the end of the memory.

@@ -4,8 +4,8 @@
 package stubs
 
 import (
-	pyargs "github.com/bfcl-go/bfcl/internal/pyargs"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyargs "github.com/bfcl-go/bfcl/internal/python/pyargs"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // MemoryAPI_vectorArchivalMemoryAddArgs are the arguments of MemoryAPI_vector.archival_memory_add(text). Documented in memory_vector.json: Add a new entry to the archival memory.

@@ -4,8 +4,8 @@
 package stubs
 
 import (
-	pyargs "github.com/bfcl-go/bfcl/internal/pyargs"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyargs "github.com/bfcl-go/bfcl/internal/python/pyargs"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // MessageAPIAddContactArgs are the arguments of MessageAPI.add_contact(user_name). Documented in message_api.json: Add a contact to the workspace.

@@ -4,8 +4,8 @@
 package stubs
 
 import (
-	pyargs "github.com/bfcl-go/bfcl/internal/pyargs"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyargs "github.com/bfcl-go/bfcl/internal/python/pyargs"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // TwitterAPIAuthenticateTwitterArgs are the arguments of TwitterAPI.authenticate_twitter(username, password). Documented in posting_api.json: Authenticate a user with username and password.

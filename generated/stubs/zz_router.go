@@ -5,7 +5,7 @@ package stubs
 
 import (
 	"fmt"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // Backend is a backend instance; its upstream class name selects the interface it implements.

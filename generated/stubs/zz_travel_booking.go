@@ -4,8 +4,8 @@
 package stubs
 
 import (
-	pyargs "github.com/bfcl-go/bfcl/internal/pyargs"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyargs "github.com/bfcl-go/bfcl/internal/python/pyargs"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // TravelAPIAuthenticateTravelArgs are the arguments of TravelAPI.authenticate_travel(client_id, client_secret, refresh_token, grant_type, user_first_name, user_last_name). Documented in travel_booking.json: Authenticate the user with the travel API

@@ -4,8 +4,8 @@
 package stubs
 
 import (
-	pyargs "github.com/bfcl-go/bfcl/internal/pyargs"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyargs "github.com/bfcl-go/bfcl/internal/python/pyargs"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // VehicleControlAPIActivateParkingBrakeArgs are the arguments of VehicleControlAPI.activateParkingBrake(mode). Documented in vehicle_control.json: Activates the parking brake of the vehicle.

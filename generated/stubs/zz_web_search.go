@@ -4,8 +4,8 @@
 package stubs
 
 import (
-	pyargs "github.com/bfcl-go/bfcl/internal/pyargs"
-	pyval "github.com/bfcl-go/bfcl/internal/pyval"
+	pyargs "github.com/bfcl-go/bfcl/internal/python/pyargs"
+	pyval "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // WebSearchAPIFetchURLContentArgs are the arguments of WebSearchAPI.fetch_url_content(url, mode="raw"). Documented in web_search.json: This function retrieves content from the provided URL and processes it based on the selected mode.

@@ -7,21 +7,21 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/models"
-	"github.com/bfcl-go/bfcl/internal/selection"
-	"github.com/bfcl-go/bfcl/internal/shard"
-	"github.com/bfcl-go/bfcl/internal/websearch"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
+	"github.com/bfcl-go/bfcl/internal/models/registry"
+	"github.com/bfcl-go/bfcl/internal/run/shard"
+	"github.com/bfcl-go/bfcl/internal/services/websearch"
 )
 
 // Run is a resolved configuration: what every verb and suite needs to know,
 // with the precedence of the package comment applied.
 type Run struct {
 	Base         Base
-	ModelsFile   string           // the registry that was read ("" when none exists)
-	Registry     *models.Registry // the registry file's models, and the built-in gold
-	Models       []models.Model   // the chosen models, overrides applied
-	DataDir      string           // "" means $BFCL_DATA_DIR's fallbacks (the download cache)
+	ModelsFile   string             // the registry that was read ("" when none exists)
+	Registry     *registry.Registry // the registry file's models, and the built-in gold
+	Models       []registry.Model   // the chosen models, overrides applied
+	DataDir      string             // "" means $BFCL_DATA_DIR's fallbacks (the download cache)
 	ResultDir    string
 	ScoreDir     string
 	Rerun        bool
@@ -45,7 +45,7 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 	r := &Run{Base: base}
 	path, explicit := f.ModelsFile(base)
 	if path != "" {
-		reg, err := models.Load(path)
+		reg, err := registry.Load(path)
 		if err != nil && (explicit || !errors.Is(err, os.ErrNotExist)) {
 			return nil, err
 		}
@@ -107,27 +107,27 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 
 // withGold adds the built-in gold model to a registry that does not define
 // its own.
-func withGold(reg *models.Registry) *models.Registry {
+func withGold(reg *registry.Registry) *registry.Registry {
 	if reg == nil {
-		return &models.Registry{Models: []models.Model{models.Gold()}}
+		return &registry.Registry{Models: []registry.Model{registry.Gold()}}
 	}
 	if _, err := reg.Get("gold"); err == nil {
 		return reg
 	}
-	return &models.Registry{File: reg.File, Models: append([]models.Model{models.Gold()}, reg.Models...)}
+	return &registry.Registry{File: reg.File, Models: append([]registry.Model{registry.Gold()}, reg.Models...)}
 }
 
 // Model returns the named registry entry (gold is built in).
-func (r *Run) Model(name string) (models.Model, error) {
+func (r *Run) Model(name string) (registry.Model, error) {
 	if r.ModelsFile != "" || name == "gold" {
 		return r.Registry.Get(name)
 	}
-	return models.Model{}, fmt.Errorf("model %q: %w (looked for ./models.yaml and models.yaml at the module root; set %s or --models-file)", name, ErrNoModelsFile, ModelsFile.Env)
+	return registry.Model{}, fmt.Errorf("model %q: %w (looked for ./models.yaml and models.yaml at the module root; set %s or --models-file)", name, ErrNoModelsFile, ModelsFile.Env)
 }
 
 // ApplyModel overrides a model entry's own settings with the environment
 // and the command line (the models.yaml level of the precedence).
-func (f *Flags) ApplyModel(m models.Model) (models.Model, error) {
+func (f *Flags) ApplyModel(m registry.Model) (registry.Model, error) {
 	if t, ok, err := f.Float(Temperature); err != nil {
 		return m, err
 	} else if ok {
@@ -221,7 +221,7 @@ func (f *Flags) Decoding() (mode string, u2d *bool, err error) {
 }
 
 // ShardOf returns the shard this process runs: the flag or BFCL_SHARD
-// ("K/N", or off), else the engines' variables (internal/shard), with where
+// ("K/N", or off), else the engines' variables (internal/run/shard), with where
 // the choice came from.
 func (f *Flags) ShardOf() (shard.Spec, string, error) {
 	get := func(k string) string {

@@ -3,7 +3,7 @@
 
 package irrelevance
 
-import specs "github.com/bfcl-go/bfcl/internal/specs"
+import specs "github.com/bfcl-go/bfcl/internal/run/specs"
 
 var _ = specs.Category(specs.CategorySpec{
 	Category: "irrelevance",

@@ -12,13 +12,13 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/bfcl-go/bfcl/internal/dataset"
-	"github.com/bfcl-go/bfcl/internal/decode"
-	"github.com/bfcl-go/bfcl/internal/engine"
-	"github.com/bfcl-go/bfcl/internal/longcontext"
-	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/internal/results"
-	"github.com/bfcl-go/bfcl/internal/verdict"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
+	"github.com/bfcl-go/bfcl/internal/check/verdict"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
+	"github.com/bfcl-go/bfcl/internal/python/engine"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/sim"
 )
 

@@ -10,9 +10,9 @@ import (
 	"encoding/json"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/decode"
-	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/internal/verdict"
+	"github.com/bfcl-go/bfcl/internal/check/verdict"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // Error types and messages of eval_runner.py.

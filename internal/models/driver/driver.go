@@ -1,0 +1,155 @@
+// Package driver is the model-driver API of the inference loop: the
+// provider-neutral message types, the Driver interface, and New, which
+// picks the provider implementation (ollama, openai, anthropic, gemini).
+// The types live in internal/models/driver/core so the provider packages can use
+// them without importing this package.
+package driver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/bfcl-go/bfcl/internal/models/driver/anthropic"
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
+	"github.com/bfcl-go/bfcl/internal/models/driver/gemini"
+	"github.com/bfcl-go/bfcl/internal/models/driver/ollama"
+	"github.com/bfcl-go/bfcl/internal/models/driver/openai"
+)
+
+type (
+	// Message is one chat message; see core.Message.
+	Message = core.Message
+	// ToolCall is one function call of the model; see core.ToolCall.
+	ToolCall = core.ToolCall
+	// Request is one completion request; see core.Request.
+	Request = core.Request
+	// Response is the model's answer; see core.Response.
+	Response = core.Response
+	// Driver talks to one model server.
+	Driver = core.Driver
+	// Config selects and configures a driver; see core.Config.
+	Config = core.Config
+	// Error is a failed provider call (status, body excerpt, retryable).
+	Error = core.Error
+)
+
+// Roles, modes and providers.
+const (
+	RoleSystem    = core.RoleSystem
+	RoleUser      = core.RoleUser
+	RoleAssistant = core.RoleAssistant
+	RoleTool      = core.RoleTool
+
+	ModeFC     = core.ModeFC
+	ModePrompt = core.ModePrompt
+
+	ProviderOllama    = core.ProviderOllama
+	ProviderOpenAI    = core.ProviderOpenAI
+	ProviderAnthropic = core.ProviderAnthropic
+	ProviderGemini    = core.ProviderGemini
+)
+
+// New returns the driver of cfg.Provider.
+func New(cfg Config) (Driver, error) {
+	if cfg.Mode != "" && cfg.Mode != ModeFC && cfg.Mode != ModePrompt {
+		return nil, fmt.Errorf("driver: unknown mode %q (want fc or prompt)", cfg.Mode)
+	}
+	switch cfg.Provider {
+	case ProviderOllama:
+		return ollama.New(cfg)
+	case ProviderOpenAI:
+		return openai.New(cfg)
+	case ProviderAnthropic:
+		return anthropic.New(cfg)
+	case ProviderGemini:
+		return gemini.New(cfg)
+	}
+	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, anthropic or gemini)", cfg.Provider)
+}
+
+// ConvertFunctions turns BFCL function docs into the provider's tool
+// schemas exactly as upstream's convert_to_tool does; see
+// core.ConvertFunctions.
+func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot bool) ([]json.RawMessage, error) {
+	return core.ConvertFunctions(docs, provider, underscoreToDot)
+}
+
+// IsRetryable reports whether err is a provider failure worth retrying.
+func IsRetryable(err error) bool { return core.IsRetryable(err) }
+
+// Prober is implemented by drivers that can check the model before a run:
+// the server answers, the key is accepted, the model is served and, where
+// the API tells (Ollama's capabilities, Gemini's supported actions), it can
+// be used in the run's mode. A failure is a *ProbeError.
+type Prober interface {
+	Probe(ctx context.Context) error
+}
+
+// ProbeError is a failed pre-run check; see core.ProbeError.
+type ProbeError = core.ProbeError
+
+// ErrProbe matches every ProbeError (errors.Is).
+var ErrProbe = core.ErrProbe
+
+// DefaultProbeTimeout bounds a probe: a server that has not answered a
+// model list in this long will not serve a run.
+const DefaultProbeTimeout = 20 * time.Second
+
+// Probe runs d's probe, when it has one, bounded by timeout (0:
+// DefaultProbeTimeout). A driver without a probe passes.
+func Probe(ctx context.Context, d Driver, timeout time.Duration) error {
+	p, ok := d.(Prober)
+	if !ok {
+		return nil
+	}
+	if timeout <= 0 {
+		timeout = DefaultProbeTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return p.Probe(ctx)
+}
+
+// ProbeAll probes the model the way the run will use it. A model with
+// replicas (cfg.BaseURLs) has every replica probed on its own, all at once,
+// so a dead or misconfigured replica is named before the run instead of
+// being found out by the entries sent to it; the error lists every replica
+// that failed. Otherwise it is Probe of d (the driver built from cfg).
+func ProbeAll(ctx context.Context, cfg Config, d Driver, timeout time.Duration) error {
+	if len(cfg.BaseURLs) < 2 {
+		return Probe(ctx, d, timeout)
+	}
+	errs := make([]error, len(cfg.BaseURLs))
+	var wg sync.WaitGroup
+	for i, u := range cfg.BaseURLs {
+		one := cfg
+		one.BaseURL, one.BaseURLs = u, nil
+		rd, err := New(one)
+		if err != nil {
+			errs[i] = err
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = Probe(ctx, rd, timeout)
+		}()
+	}
+	wg.Wait()
+	var failed []error
+	for i, err := range errs {
+		if err != nil {
+			failed = append(failed, fmt.Errorf("replica %d of %d (%s): %w", i+1, len(errs), cfg.BaseURLs[i], err))
+		}
+	}
+	return errors.Join(failed...)
+}
+
+// IsInfrastructure reports whether err is a failure of the server or the
+// connection (see core.Error.Infrastructure) or a failed probe: what a
+// circuit breaker counts.
+func IsInfrastructure(err error) bool { return core.IsInfrastructure(err) }

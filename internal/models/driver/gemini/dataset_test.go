@@ -1,0 +1,27 @@
+package gemini_test
+
+import (
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
+	"github.com/bfcl-go/bfcl/internal/models/driver/drivertest"
+	"github.com/bfcl-go/bfcl/internal/models/driver/gemini"
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = It("builds a request for every function list of the dataset", func() {
+	lists, err := drivertest.DatasetFunctionLists()
+	Expect(err).NotTo(HaveOccurred())
+	if lists == nil {
+		Skip("DATASET NOT FOUND (set BFCL_DATA_DIR): Gemini schemas of the dataset not checked")
+	}
+	d, err := gemini.New(core.Config{Model: "m", APIKey: "k", BaseURL: "http://127.0.0.1:9"})
+	Expect(err).NotTo(HaveOccurred())
+	n := 0
+	for id, fns := range lists {
+		_, cfg, err := d.BuildRequest(core.Request{Messages: []core.Message{{Role: "user", Content: "q"}}, Functions: fns})
+		Expect(err).NotTo(HaveOccurred(), id)
+		Expect(cfg.Tools[0].FunctionDeclarations).To(HaveLen(len(fns)), id)
+		n++
+	}
+	Expect(n).To(BeNumerically(">", 3000))
+})

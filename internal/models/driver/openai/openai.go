@@ -1,0 +1,474 @@
+// Package openai drives any OpenAI-compatible /chat/completions endpoint
+// (OpenAI, vLLM, SGLang, llama.cpp server, LiteLLM, Ollama's /v1) with plain
+// net/http, shaped like upstream's OpenAICompletionsHandler
+// (bfcl_eval/model_handler/api_inference/openai_completion.py): messages and
+// temperature, store=false, tools only when there are some; tool_calls
+// (absent, null or []) decide between a call and a text answer; a
+// reasoning_content (or reasoning) field is kept for logs and never sent back.
+package openai
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+	"unsafe"
+
+	"github.com/bfcl-go/bfcl/internal/cache/memo"
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
+)
+
+// DefaultBaseURL is used when Config.BaseURL is empty.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// Driver is the OpenAI-compatible driver.
+type Driver struct {
+	cfg      core.Config
+	endpoint string
+	http     *http.Client
+}
+
+// New returns a driver for cfg (Provider is not checked). BaseURL is the
+// API root that /chat/completions is appended to, e.g.
+// http://127.0.0.1:11434/v1.
+func New(cfg core.Config) (*Driver, error) {
+	cfg = cfg.Normalize()
+	if cfg.Model == "" {
+		return nil, fmt.Errorf("openai driver: model name is empty")
+	}
+	base := cfg.BaseURL
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
+		return nil, fmt.Errorf("openai driver: base URL %q must start with http:// or https://", base)
+	}
+	hc, err := core.NewHTTPClientFor(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("openai driver: %w", err)
+	}
+	return &Driver{cfg: cfg, endpoint: strings.TrimRight(base, "/") + "/chat/completions", http: hc}, nil
+}
+
+// Name is "openai:<model>".
+func (d *Driver) Name() string { return core.ProviderOpenAI + ":" + d.cfg.Model }
+
+// wire types (request)
+
+type wireFunctionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+type wireToolCall struct {
+	ID       string           `json:"id"`
+	Type     string           `json:"type"`
+	Function wireFunctionCall `json:"function"`
+}
+
+type wireMessage struct {
+	Role       string         `json:"role"`
+	Content    *string        `json:"content"`
+	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string         `json:"tool_call_id,omitempty"`
+	Name       string         `json:"name,omitempty"`
+}
+
+type wireRequest struct {
+	Model       string            `json:"model"`
+	Messages    []wireMessage     `json:"messages"`
+	Temperature float64           `json:"temperature"`
+	Store       bool              `json:"store"`
+	Tools       []json.RawMessage `json:"tools,omitempty"`
+	MaxTokens   int               `json:"max_tokens,omitempty"`
+	Seed        *int64            `json:"seed,omitempty"`
+}
+
+// wire types (response)
+
+type wireResponse struct {
+	Choices []struct {
+		Message struct {
+			Content          *string `json:"content"`
+			ReasoningContent *string `json:"reasoning_content"`
+			Reasoning        *string `json:"reasoning"`
+			ToolCalls        []struct {
+				ID       string `json:"id"`
+				Function struct {
+					Name      string          `json:"name"`
+					Arguments json.RawMessage `json:"arguments"`
+				} `json:"function"`
+			} `json:"tool_calls"`
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	Error *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// wireHead and wireTail are wireRequest without its tools, which
+// BuildRequest splices in already encoded (the same documents go out at
+// every step of a multi-turn entry; re-encoding them was most of the
+// request's cost).
+type wireHead struct {
+	Model       string        `json:"model"`
+	Messages    []wireMessage `json:"messages"`
+	Temperature float64       `json:"temperature"`
+	Store       bool          `json:"store"`
+}
+
+type wireTail struct {
+	MaxTokens int    `json:"max_tokens,omitempty"`
+	Seed      *int64 `json:"seed,omitempty"`
+}
+
+// BuildRequest is the request body Complete sends (exported for tests and
+// input logs): the JSON of a wireRequest, compact, HTML characters not
+// escaped.
+func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
+	size := 128 + len(d.cfg.Model)
+	for _, m := range req.Messages {
+		size += 64 + len(m.Content) + len(m.ToolCallID) + len(m.Name)
+		for _, tc := range m.ToolCalls {
+			size += 64 + len(tc.ID) + len(tc.Name) + len(tc.Arguments)
+		}
+	}
+	// The head is wireHead's encoding, written field by field so that each
+	// message can come from messageEncodings.
+	body := make([]byte, 0, size)
+	body = append(body, `{"model":`...)
+	var err error
+	if body, err = appendNoHTML(body, d.cfg.Model); err != nil {
+		return nil, fmt.Errorf("openai driver: encode request: %w", err)
+	}
+	body = append(body, `,"messages":[`...)
+	for i, m := range req.Messages {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		if body, err = appendMessage(body, i, m); err != nil {
+			return nil, err
+		}
+	}
+	body = append(body, `],"temperature":`...)
+	if body, err = appendNoHTML(body, req.Temperature); err != nil {
+		return nil, fmt.Errorf("openai driver: encode request: %w", err)
+	}
+	body = append(body, `,"store":false`...)
+	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
+		var err error
+		body = append(body, `,"tools":`...)
+		if body, err = core.AppendToolsJSON(body, req.Functions, core.ProviderOpenAI, d.cfg.UnderscoreToDot); err != nil {
+			return nil, fmt.Errorf("openai driver: %w", err)
+		}
+	}
+	if req.MaxTokens != 0 || req.Seed != nil {
+		tail, err := json.Marshal(wireTail{MaxTokens: req.MaxTokens, Seed: req.Seed})
+		if err != nil {
+			return nil, fmt.Errorf("openai driver: encode request: %w", err)
+		}
+		body = append(body, ',')
+		body = append(body, tail[1:]...)
+	} else {
+		body = append(body, '}')
+	}
+	return body, nil
+}
+
+// appendMessage appends the wire encoding of message i.
+func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
+	content := m.Content
+	wm := wireMessage{Role: m.Role, Content: &content}
+	switch m.Role {
+	case core.RoleSystem, core.RoleUser:
+	case core.RoleAssistant:
+		if len(m.ToolCalls) > 0 {
+			if content == "" {
+				wm.Content = nil
+			}
+			wm.ToolCalls = make([]wireToolCall, len(m.ToolCalls))
+			for j, tc := range m.ToolCalls {
+				wm.ToolCalls[j] = wireToolCall{ID: tc.ID, Type: "function", Function: wireFunctionCall{Name: tc.Name, Arguments: tc.Arguments}}
+			}
+		}
+	case core.RoleTool:
+		wm.ToolCallID, wm.Name = m.ToolCallID, m.Name
+	default:
+		return nil, fmt.Errorf("openai driver: message %d has unknown role %q", i, m.Role)
+	}
+	if len(wm.ToolCalls) > 0 || len(content) < minRememberedContent {
+		b, err := appendNoHTML(b, wm)
+		if err != nil {
+			return nil, fmt.Errorf("openai driver: encode request: %w", err)
+		}
+		return b, nil
+	}
+	k := messageKey{role: wm.Role, toolCallID: wm.ToolCallID, name: wm.Name, content: unsafe.StringData(content), n: len(content)}
+	if r, ok := messageEncodings.Get(k); ok {
+		return append(b, r.enc...), nil
+	}
+	start := len(b)
+	b, err := appendNoHTML(b, wm)
+	if err != nil {
+		return nil, fmt.Errorf("openai driver: encode request: %w", err)
+	}
+	messageEncodings.Put(k, rememberedMessage{content: content, enc: bytes.Clone(b[start:])}, len(b)-start)
+	return b, nil
+}
+
+// appendNoHTML appends v as encoding/json writes it without HTML escaping
+// (no trailing newline).
+func appendNoHTML(b []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	out := buf.Bytes()
+	return out[:len(out)-1], nil
+}
+
+// Every step of a multi-turn entry resends the whole conversation; its
+// long messages (tool results above all) are encoded once and remembered
+// by the identity of their content string (its bytes' address and length,
+// the string kept alive so the address stays its own: Go strings do not
+// change). The memory is bounded: everything is forgotten past
+// maxRememberedBytes.
+const (
+	minRememberedContent = 1024
+	maxRememberedBytes   = 64 << 20
+)
+
+type messageKey struct {
+	role, toolCallID, name string
+	content                *byte
+	n                      int
+}
+
+type rememberedMessage struct {
+	content string // keeps the content, and so its address, alive
+	enc     []byte
+}
+
+var messageEncodings = memo.Recent[messageKey, rememberedMessage]{Max: maxRememberedBytes}
+
+// Complete sends one chat completion request, retrying retryable failures.
+func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response, error) {
+	body, err := d.BuildRequest(req)
+	if err != nil {
+		return core.Response{}, err
+	}
+	return core.Retry(ctx, d.cfg, core.ProviderOpenAI, func(ctx context.Context) (core.Response, error) {
+		return d.attempt(ctx, body)
+	})
+}
+
+func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error) {
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return core.Response{}, fmt.Errorf("openai driver: %w", err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	hreq.Header.Set("Accept", "application/json")
+	if d.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
+	}
+	ctx, ex := core.WithExchange(ctx)
+	ex.RequestBody = body
+	hreq = hreq.WithContext(ctx)
+	start := time.Now()
+	resp, err := d.http.Do(hreq)
+	if err != nil {
+		return core.Response{}, core.TransportError(ctx, core.ProviderOpenAI, err)
+	}
+	resp.Body.Close()
+	latency := ex.Latency(start)
+	if ex.Status < 200 || ex.Status > 299 {
+		return core.Response{}, core.HTTPError(core.ProviderOpenAI, ex.Status, ex.Header, ex.Body)
+	}
+	out, err := parseResponse(ex.Body, latency)
+	out.Request = ex.RequestBody
+	return out, err
+}
+
+func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
+	var w wireResponse
+	if err := json.Unmarshal(body, &w); err != nil {
+		return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, err)
+	}
+	if w.Error != nil {
+		return core.Response{}, &core.Error{Provider: core.ProviderOpenAI, Body: "error in a 2xx response: " + core.Excerpt(body)}
+	}
+	if len(w.Choices) == 0 {
+		return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, fmt.Errorf("no choices"))
+	}
+	msg := w.Choices[0].Message
+	out := core.Response{Latency: latency, Raw: json.RawMessage(body)}
+	if msg.Content != nil {
+		out.Text = *msg.Content
+	}
+	switch {
+	case msg.ReasoningContent != nil:
+		out.Reasoning = *msg.ReasoningContent
+	case msg.Reasoning != nil:
+		out.Reasoning = *msg.Reasoning
+	}
+	for i, tc := range msg.ToolCalls {
+		args, err := core.ArgumentsText(tc.Function.Arguments, "")
+		if err != nil {
+			return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, fmt.Errorf("tool call %d arguments: %w", i, err))
+		}
+		out.ToolCalls = append(out.ToolCalls, core.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
+	}
+	if w.Usage != nil {
+		out.InputTokens, out.OutputTokens = w.Usage.PromptTokens, w.Usage.CompletionTokens
+	}
+	return out, nil
+}
+
+// Probe checks, before a run, that the server answers, accepts the key and
+// serves the model: GET <base>/models must list the model id. A server
+// without /models (404) is asked for a one-token completion instead, which
+// tells a wrong base URL from a missing list. OpenAI-compatible servers do
+// not say whether a model supports tools, so that is not checked.
+func (d *Driver) Probe(ctx context.Context) error {
+	if err := d.probeServer(ctx); err != nil {
+		return err
+	}
+	if d.cfg.Mode == core.ModeFC {
+		return d.probeTools(ctx)
+	}
+	return nil
+}
+
+// probeTool is the function document of the tool probe.
+var probeTool = json.RawMessage(`{"name":"ping","description":"Answer a ping.","parameters":{"type":"dict","properties":{},"required":[]}}`)
+
+// probeTools sends one one-token completion offering one tool: a server
+// that refuses tools (vLLM without --enable-auto-tool-choice, llama.cpp
+// without --jinja, an Ollama model without tool support) says so at once,
+// where a run would fail every entry on the same refusal. Only a refusal
+// that names tools fails the probe; any other answer is left to the run.
+func (d *Driver) probeTools(ctx context.Context) error {
+	base := strings.TrimSuffix(d.endpoint, "/chat/completions")
+	ctx, ex, err := d.probeSay(ctx, []json.RawMessage{probeTool})
+	if ex == nil {
+		return err
+	}
+	what := "POST " + d.endpoint + " with a tool"
+	switch {
+	case ex.Status == http.StatusBadRequest || ex.Status == http.StatusUnprocessableEntity:
+		if strings.Contains(strings.ToLower(string(ex.Body)), "tool") {
+			return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "tools",
+				Cause: fmt.Sprintf("%s does not take tool calls for model %q (%s: HTTP %d: %s); enable tool calling on the server (vLLM: --enable-auto-tool-choice --tool-call-parser NAME; llama.cpp: --jinja), or run the model with mode: prompt",
+					base, d.cfg.Model, what, ex.Status, core.Excerpt(ex.Body))}
+		}
+	case ex.Status == 0 || ex.Status == http.StatusUnauthorized || ex.Status == http.StatusForbidden:
+		if pe := core.ClassifyProbe(ctx, core.ProviderOpenAI, base, d.cfg.Model, what, ex, err); pe != nil {
+			return pe
+		}
+	}
+	return nil
+}
+
+// probeSay posts a one-token completion of "Say OK." offering functions,
+// and returns what the exchange saw and the transport's error. A nil
+// exchange means the request could not be built (err says why).
+func (d *Driver) probeSay(ctx context.Context, functions []json.RawMessage) (context.Context, *core.Exchange, error) {
+	body, err := d.BuildRequest(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: "Say OK."}}, Functions: functions, MaxTokens: 1})
+	if err != nil {
+		return ctx, nil, err
+	}
+	ctx, ex := core.WithExchange(ctx)
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+	if err != nil {
+		return ctx, nil, fmt.Errorf("openai driver: %w", err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if d.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
+	}
+	resp, err := d.http.Do(hreq)
+	if err == nil {
+		resp.Body.Close()
+	}
+	return ctx, ex, err
+}
+
+func (d *Driver) probeServer(ctx context.Context) error {
+	base := strings.TrimSuffix(d.endpoint, "/chat/completions")
+	url := base + "/models"
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return fmt.Errorf("openai driver: %w", err)
+	}
+	hreq.Header.Set("Accept", "application/json")
+	if d.cfg.APIKey != "" {
+		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
+	}
+	ctx, ex := core.WithExchange(ctx)
+	resp, err := d.http.Do(hreq.WithContext(ctx))
+	if err == nil {
+		resp.Body.Close()
+	}
+	if ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed {
+		return d.probeCompletion(ctx, base)
+	}
+	if pe := core.ClassifyProbe(ctx, core.ProviderOpenAI, base, d.cfg.Model, "GET "+url, ex, err); pe != nil {
+		return pe
+	}
+	var list struct {
+		Data *[]struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(ex.Body, &list) != nil || list.Data == nil {
+		return nil // not a model list: nothing to check against
+	}
+	var ids []string
+	for _, m := range *list.Data {
+		if sameModel(m.ID, d.cfg.Model) {
+			return nil
+		}
+		ids = append(ids, m.ID)
+	}
+	return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "model",
+		Cause: fmt.Sprintf("model %q is not served by %s (GET %s lists: %s); set the registry's model to one of them", d.cfg.Model, base, url, core.JoinNames(ids))}
+}
+
+func (d *Driver) probeCompletion(ctx context.Context, base string) error {
+	ctx, ex, err := d.probeSay(ctx, nil)
+	if ex == nil {
+		return err
+	}
+	if ex.Status == http.StatusNotFound && !strings.Contains(strings.ToLower(string(ex.Body)), "model") {
+		return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "unreachable",
+			Cause: fmt.Sprintf("%s has neither /models nor /chat/completions (HTTP 404): base_url must be the API root, e.g. http://host:8000/v1", base)}
+	}
+	if pe := core.ClassifyProbe(ctx, core.ProviderOpenAI, base, d.cfg.Model, "POST "+d.endpoint, ex, err); pe != nil {
+		return pe
+	}
+	if _, err := parseResponse(ex.Body, 0); err != nil {
+		return &core.ProbeError{Provider: core.ProviderOpenAI, Base: base, Model: d.cfg.Model, Kind: "server",
+			Cause: fmt.Sprintf("%s answered a one-token completion with something that is not a chat completion: %v", base, err)}
+	}
+	return nil
+}
+
+// sameModel reports whether a served model id names the configured model.
+// Ollama's OpenAI-compatible /v1/models lists "name:latest" for a model
+// requested as "name" (the tag defaults to latest), so the default tag is
+// ignored on either side.
+func sameModel(served, want string) bool {
+	trim := func(s string) string { return strings.TrimSuffix(s, ":latest") }
+	return served == want || trim(served) == trim(want)
+}

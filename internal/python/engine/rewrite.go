@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+)
+
+// rewriteCalls reproduces upstream's _process_method_calls
+// (multi_turn_utils.py): every identifier immediately followed (after
+// optional white space) by "(" and naming a public method of an involved
+// class becomes "<instance>.<name>", wherever it stands, inside string
+// literals included; the white space before "(" is dropped with it, also
+// after a name that is not rewritten. It is
+// the regex \b([a-zA-Z_]\w*)\s*(?=\() applied with Python's Unicode \w, \s
+// and \b.
+func rewriteCalls(s string, owner map[string]string) string {
+	var b strings.Builder
+	i, last := 0, 0
+	prevWord := false // whether the rune before i is a \w rune
+	for i < len(s) {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !prevWord && isIdentStart(r) {
+			j := i + size
+			for j < len(s) {
+				r2, sz := utf8.DecodeRuneInString(s[j:])
+				if !pyval.IsWord(r2) {
+					break
+				}
+				j += sz
+			}
+			k := j
+			for k < len(s) {
+				r2, sz := utf8.DecodeRuneInString(s[k:])
+				if !pyval.IsSpace(r2) {
+					break
+				}
+				k += sz
+			}
+			if k < len(s) && s[k] == '(' {
+				name := s[i:j]
+				if inst, ok := owner[name]; ok {
+					b.WriteString(s[last:i])
+					b.WriteString(inst)
+					b.WriteByte('.')
+					b.WriteString(name)
+					last = k
+				} else if k > j {
+					// Any other name is replaced by itself, which drops
+					// the white space too ("expenses (ID" in a string
+					// argument becomes "expenses(ID").
+					b.WriteString(s[last:j])
+					last = k
+				}
+			}
+			// The regex cannot match inside the identifier (no \b there);
+			// continue after it.
+			i = j
+			prevWord = true
+			continue
+		}
+		prevWord = pyval.IsWord(r)
+		i += size
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+func isIdentStart(r rune) bool {
+	return r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+}

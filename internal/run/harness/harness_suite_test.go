@@ -1,0 +1,28 @@
+package harness_test
+
+import (
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
+)
+
+func TestHarness(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "harness")
+}
+
+// openDataSet opens BFCL's data set, or skips the spec saying where it
+// was looked for.
+func openDataSet() *dataset.Source {
+	dir, ok := testenv.DataDir()
+	if !ok {
+		Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
+	}
+	src, err := dataset.Open(dir)
+	Expect(err).NotTo(HaveOccurred())
+	return src
+}

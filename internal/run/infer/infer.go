@@ -1,0 +1,509 @@
+// Package infer runs one data-set entry through a model the way upstream's
+// handlers do (bfcl_eval/model_handler/base_handler.py): one request for a
+// single-turn entry; for multi-turn and agentic entries, per turn, requests
+// until the model returns no decodable call, executing every decoded call on
+// the entry's own backend instances and feeding the results back, with
+// held-out functions added at their turn and the 20-step cap that
+// force-quits the entry. It produces the entry's result record in BFCL's
+// result format, with upstream's inference log of the conversation (see
+// log.go).
+package infer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
+	"github.com/bfcl-go/bfcl/internal/models/driver"
+	"github.com/bfcl-go/bfcl/internal/models/prompt"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/run/cost"
+	"github.com/bfcl-go/bfcl/internal/run/sched"
+	"github.com/bfcl-go/bfcl/internal/store/results"
+)
+
+// MaximumStepLimit is upstream's MAXIMUM_STEP_LIMIT
+// (bfcl_eval/constants/default_prompts.py): a turn that reaches more than
+// this many executed steps force-quits the entry, so a turn makes at most
+// MaximumStepLimit+1 model calls.
+const MaximumStepLimit = 20
+
+// UserPromptForAdditionalFunctionFC is upstream's
+// DEFAULT_USER_PROMPT_FOR_ADDITIONAL_FUNCTION_FC
+// (bfcl_eval/constants/default_prompts.py), sent as the user message of a
+// miss_func turn whose held-out functions become available.
+const UserPromptForAdditionalFunctionFC = "I have updated some more functions you can choose from. What about now?"
+
+// Executor runs decoded call strings on one entry's model-side backend
+// instances (which persist across the entry's turns) and returns one result
+// string per call, exactly as upstream's execute_multi_turn_func_call.
+type Executor interface {
+	Execute(calls []string) []string
+}
+
+// Hooks is implemented by executors whose backends change the conversation
+// (agentic entries): Prepare returns the questions as the model must see
+// them (the memory system prompt, built from the loaded memory), Finish
+// ends the conversation (a memory prerequisite saves its memory). Finish is
+// called after the turns, also when the entry was force-quit.
+type Hooks interface {
+	Prepare(question [][]dataset.Message) ([][]dataset.Message, error)
+	Finish() error
+}
+
+// Options shape the requests.
+type Options struct {
+	Mode            string // "fc" or "prompt"
+	Temperature     float64
+	MaxTokens       int
+	Seed            *int64
+	UnderscoreToDot bool
+	// Handler is the upstream handler class whose decode_execute reads the
+	// model's answers between steps (decode.Options.Handler); "" is the
+	// default decoder of Mode.
+	Handler string
+	// NewExecutor returns the model-side executor of a multi-turn or agentic
+	// entry. Required for those entries.
+	NewExecutor func(e *dataset.Entry) (Executor, error)
+	// IncludeInputLog adds to the inference log, per step, the request the
+	// driver sent (upstream's --include-input-log); single-turn records get
+	// an inference log only with it.
+	IncludeInputLog bool
+	// ExcludeStateLog leaves the backends' state_info lists out of the
+	// multi-turn inference log (upstream's --exclude-state-log).
+	ExcludeStateLog bool
+	// Gate, when set, orders the CPU work of the entries in flight: an
+	// entry runs holding a ticket of the gate (released while it waits for
+	// the model), with the turns it has left as its priority, so the
+	// longest entries are not held up (see internal/run/sched).
+	Gate *sched.Gate
+}
+
+// Stats are what the run cost.
+type Stats struct {
+	Calls                     int
+	InputTokens, OutputTokens int
+	Latency                   time.Duration
+}
+
+// Run produces the result record of one entry. A driver failure (after the
+// driver's own retries) is returned as an error and no record is produced,
+// so a later run retries the entry instead of scoring an infrastructure
+// failure.
+func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+	// Priority: the calls expected still ahead, so the gate and the request
+	// limiter serve the entry on the critical path first.
+	ctx, ticket := sched.With(ctx, opts.Gate, cost.Total(e))
+	if err := ticket.Acquire(ctx); err != nil {
+		return results.Record{}, Stats{}, err
+	}
+	defer ticket.Release()
+	view, err := dataset.InferenceView(e)
+	if err != nil {
+		return results.Record{}, Stats{}, err
+	}
+	multi := len(view.InvolvedClasses) > 0 || len(view.Question) > 1
+	switch opts.Mode {
+	case "", "fc":
+		if multi {
+			return runMultiTurn(ctx, d, view, opts, fcStyle{})
+		}
+		return runSingleTurnFC(ctx, d, view, opts)
+	case "prompt":
+		if multi {
+			return runMultiTurn(ctx, d, view, opts, promptStyle{})
+		}
+		return runSingleTurnPrompt(ctx, d, view, opts)
+	}
+	return results.Record{}, Stats{}, fmt.Errorf("infer: %s: unknown mode %q (fc or prompt)", e.ID, opts.Mode)
+}
+
+// style is what differs between FC and prompt mode in the multi-turn loop:
+// how the conversation starts, how a step is stored, decoded and answered.
+type style interface {
+	first(e *dataset.Entry) ([]driver.Message, error)
+	next(turnMsgs []dataset.Message) []driver.Message
+	holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error)
+	functions(funcs []json.RawMessage) []json.RawMessage
+	stored(resp driver.Response) (json.RawMessage, error)
+	assistant(resp driver.Response) driver.Message
+	decode(stored json.RawMessage, opts Options) ([]string, error)
+	results(resp driver.Response, calls, out []string) []driver.Message
+}
+
+// fcStyle: native tool calls, results as tool messages (upstream's
+// OpenAI-style FC handlers).
+type fcStyle struct{}
+
+func (fcStyle) first(e *dataset.Entry) ([]driver.Message, error) {
+	return userMessages(e.Question[0]), nil
+}
+func (fcStyle) next(ms []dataset.Message) []driver.Message { return userMessages(ms) }
+func (fcStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error) {
+	return []driver.Message{{Role: "user", Content: UserPromptForAdditionalFunctionFC}}, docs, nil
+}
+func (fcStyle) functions(funcs []json.RawMessage) []json.RawMessage { return funcs }
+func (fcStyle) stored(r driver.Response) (json.RawMessage, error)   { return fcResult(r) }
+func (fcStyle) assistant(r driver.Response) driver.Message {
+	return driver.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls, Reasoning: r.Reasoning, Replay: r.Replay}
+}
+func (fcStyle) decode(res json.RawMessage, o Options) ([]string, error) {
+	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModeFC, UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler})
+}
+func (fcStyle) results(r driver.Response, _ []string, out []string) []driver.Message {
+	var msgs []driver.Message
+	for i, x := range out {
+		if i >= len(r.ToolCalls) {
+			break // upstream zips results with tool-call ids
+		}
+		msgs = append(msgs, driver.Message{Role: "tool", Content: x, ToolCallID: r.ToolCalls[i].ID, Name: r.ToolCalls[i].Name})
+	}
+	return msgs
+}
+
+// promptStyle: upstream's system prompt with the functions in it, answers
+// as text in the entry's return format, results returned as a user message.
+type promptStyle struct{}
+
+func (promptStyle) first(e *dataset.Entry) ([]driver.Message, error) {
+	return prompt.FirstTurn(e.ID, e.Functions, e.Question[0])
+}
+func (promptStyle) next(ms []dataset.Message) []driver.Message { return prompt.Messages(ms) }
+func (promptStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error) {
+	m, err := prompt.HoldoutMessage(docs)
+	return []driver.Message{m}, nil, err
+}
+func (promptStyle) functions([]json.RawMessage) []json.RawMessage { return nil }
+func (promptStyle) stored(r driver.Response) (json.RawMessage, error) {
+	return json.Marshal(r.Text)
+}
+func (promptStyle) assistant(r driver.Response) driver.Message {
+	m := prompt.AssistantMessage(r.Text)
+	m.Reasoning, m.Replay = r.Reasoning, r.Replay
+	return m
+}
+func (promptStyle) decode(res json.RawMessage, o Options) ([]string, error) {
+	// Upstream decodes execution in the Python format without the tag, for
+	// every prompt configuration.
+	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModePrompt, Handler: o.Handler})
+}
+func (promptStyle) results(_ driver.Response, calls, out []string) []driver.Message {
+	return []driver.Message{prompt.ExecutionResultsMessage(out, calls)}
+}
+
+func (o Options) request(msgs []driver.Message, funcs []json.RawMessage) driver.Request {
+	return driver.Request{
+		Messages:    append([]driver.Message(nil), msgs...),
+		Functions:   funcs,
+		Temperature: o.Temperature,
+		MaxTokens:   o.MaxTokens,
+		Seed:        o.Seed,
+	}
+}
+
+func userMessages(ms []dataset.Message) []driver.Message {
+	out := make([]driver.Message, 0, len(ms))
+	for _, m := range ms {
+		out = append(out, driver.Message{Role: m.Role, Content: m.Content})
+	}
+	return out
+}
+
+// fcResult is the stored form of one FC response: a list of {name: args}
+// when the model called tools (also an empty list, as upstream stores a
+// server's `tool_calls: []`), its text otherwise.
+func fcResult(r driver.Response) (json.RawMessage, error) {
+	if r.ToolCalls == nil {
+		return json.Marshal(r.Text)
+	}
+	buf := []byte{'['}
+	for i, tc := range r.ToolCalls {
+		if i > 0 {
+			buf = append(buf, ", "...)
+		}
+		k, err := json.Marshal(tc.Name)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(tc.Arguments)
+		if err != nil {
+			return nil, err
+		}
+		buf = append(buf, '{')
+		buf = append(buf, k...)
+		buf = append(buf, ": "...)
+		buf = append(buf, v...)
+		buf = append(buf, '}')
+	}
+	return append(buf, ']'), nil
+}
+
+func runSingleTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+	resp, err := d.Complete(ctx, opts.request(userMessages(e.Question[0]), e.Functions))
+	if err != nil {
+		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	res, err := fcResult(resp)
+	if err != nil {
+		return results.Record{}, Stats{}, err
+	}
+	return singleTurnRecord(e, res, resp, opts)
+}
+
+// singleTurnRecord is a single-turn result line: upstream's keys in its
+// order, the inference log (the request sent) only with IncludeInputLog.
+func singleTurnRecord(e *dataset.Entry, res json.RawMessage, resp driver.Response, opts Options) (results.Record, Stats, error) {
+	rec := results.Record{
+		ID:               e.ID,
+		Result:           res,
+		InputTokenCount:  mustJSON(resp.InputTokens),
+		OutputTokenCount: mustJSON(resp.OutputTokens),
+		Latency:          mustJSON(resp.Latency.Seconds()),
+	}
+	if opts.IncludeInputLog {
+		log, err := marshalLog([]any{inputLog(resp)})
+		if err != nil {
+			return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
+		}
+		rec.InferenceLog, rec.LogFirst = log, true
+	}
+	if resp.Reasoning != "" {
+		rec.ReasoningContent = mustJSON(resp.Reasoning)
+	}
+	return rec, Stats{Calls: 1, InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens, Latency: resp.Latency}, nil
+}
+
+func runSingleTurnPrompt(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+	msgs, err := prompt.FirstTurn(e.ID, e.Functions, e.Question[0])
+	if err != nil {
+		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	resp, err := d.Complete(ctx, opts.request(msgs, nil))
+	if err != nil {
+		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	return singleTurnRecord(e, mustJSON(resp.Text), resp, opts)
+}
+
+func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options, sty style) (results.Record, Stats, error) {
+	var st Stats
+	if opts.NewExecutor == nil {
+		return results.Record{}, st, fmt.Errorf("infer: %s: no backend executor configured", e.ID)
+	}
+	exec, err := opts.NewExecutor(e)
+	if err != nil {
+		return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	hooks, _ := exec.(Hooks)
+	if hooks != nil {
+		q, err := hooks.Prepare(e.Question)
+		if err != nil {
+			return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+		}
+		x := *e
+		x.Question = q
+		e = &x
+	}
+	funcs := sty.functions(append([]json.RawMessage(nil), e.Functions...))
+	var (
+		msgs                         []driver.Message
+		allResults                   []json.RawMessage
+		inTokens, outTokens, latency [][]any
+		reasoning                    [][]string
+		anyReasoning                 bool
+		log                          []any
+	)
+	// logState appends a state_info list (upstream: before the first turn
+	// and after each turn, unless excluded; nothing when no backend is
+	// logged).
+	states, _ := exec.(StateSource)
+	logState := func() error {
+		if opts.ExcludeStateLog || states == nil {
+			return nil
+		}
+		sl, err := stateLog(states)
+		if err != nil {
+			return fmt.Errorf("infer: %s: %w", e.ID, err)
+		}
+		if len(sl) > 0 {
+			log = append(log, sl)
+		}
+		return nil
+	}
+	if err := logState(); err != nil {
+		return results.Record{}, st, err
+	}
+	ticket := sched.TicketOf(ctx)
+	expected := cost.Turns(e)
+	for turn, turnMsgs := range e.Question {
+		var current []driver.Message
+		if turn == 0 {
+			if current, err = sty.first(e); err != nil {
+				return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+			}
+		} else {
+			current = sty.next(turnMsgs)
+		}
+		if held, ok := e.MissedFuncDocs[turn]; ok {
+			if len(turnMsgs) != 0 {
+				return results.Record{}, st, fmt.Errorf("infer: %s: held-out turn %d has a user message", e.ID, turn)
+			}
+			msgs, more, err := sty.holdout(held)
+			if err != nil {
+				return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+			}
+			funcs = append(funcs, more...)
+			current = msgs
+		}
+		msgs = append(msgs, current...)
+		var (
+			turnResults              []json.RawMessage
+			turnIn, turnOut, turnLat []any
+			turnReasoning            []string
+			forceQuit                bool
+		)
+		turnLog := pyval.OrderedObject{{Key: "begin_of_turn_query", Value: messagesLog(current)}}
+		for step := 0; ; {
+			if err := ctx.Err(); err != nil {
+				return results.Record{}, st, err
+			}
+			ticket.SetPriority(cost.Ahead(expected, turn, step))
+			resp, err := d.Complete(ctx, opts.request(msgs, funcs))
+			if err != nil {
+				return results.Record{}, st, fmt.Errorf("infer: %s turn %d step %d: %w", e.ID, turn, step, err)
+			}
+			st.Calls++
+			st.InputTokens += resp.InputTokens
+			st.OutputTokens += resp.OutputTokens
+			st.Latency += resp.Latency
+			res, err := sty.stored(resp)
+			if err != nil {
+				return results.Record{}, st, err
+			}
+			var stepLog []any
+			if opts.IncludeInputLog {
+				stepLog = append(stepLog, inputLog(resp))
+			}
+			stepLog = append(stepLog, assistantLog(res, resp.Reasoning))
+			msgs = append(msgs, sty.assistant(resp))
+			turnResults = append(turnResults, res)
+			turnIn = append(turnIn, resp.InputTokens)
+			turnOut = append(turnOut, resp.OutputTokens)
+			turnLat = append(turnLat, resp.Latency.Seconds())
+			turnReasoning = append(turnReasoning, resp.Reasoning)
+			if resp.Reasoning != "" {
+				anyReasoning = true
+			}
+			// Upstream: a step that does not decode, or decodes to
+			// nothing, ends the turn.
+			calls, err := sty.decode(res, opts)
+			if err != nil {
+				stepLog = append(stepLog, decodeErrorLog(err))
+				turnLog = append(turnLog, stepField(step, stepLog))
+				break
+			}
+			stepLog = append(stepLog, handlerLog(logDecoded, calls))
+			if isEmptyExecute(calls) {
+				stepLog = append(stepLog, handlerLog(logEmpty, calls))
+				turnLog = append(turnLog, stepField(step, stepLog))
+				break
+			}
+			var out []string
+			if hooks != nil {
+				// Agentic backends search the web and embed text: waits, not work.
+				resume := sched.Pause(ctx)
+				out = exec.Execute(calls)
+				if err := resume(); err != nil {
+					return results.Record{}, st, err
+				}
+			} else {
+				out = exec.Execute(calls)
+			}
+			msgs = append(msgs, sty.results(resp, calls, out)...)
+			for _, x := range out {
+				stepLog = append(stepLog, toolLog(x))
+			}
+			if step+1 > MaximumStepLimit {
+				forceQuit = true
+				stepLog = append(stepLog, forceQuitLog())
+			}
+			turnLog = append(turnLog, stepField(step, stepLog))
+			step++
+			if forceQuit {
+				break
+			}
+		}
+		allResults = append(allResults, mustJSON(turnResults))
+		inTokens = append(inTokens, turnIn)
+		outTokens = append(outTokens, turnOut)
+		latency = append(latency, turnLat)
+		reasoning = append(reasoning, turnReasoning)
+		log = append(log, turnLog)
+		if err := logState(); err != nil {
+			return results.Record{}, st, err
+		}
+		if forceQuit {
+			break
+		}
+	}
+	if hooks != nil {
+		if err := hooks.Finish(); err != nil {
+			return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+		}
+	}
+	inferenceLog, err := marshalLog(log)
+	if err != nil {
+		return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	rec := results.Record{
+		ID:               e.ID,
+		Result:           mustJSON(allResults),
+		InputTokenCount:  mustJSON(inTokens),
+		OutputTokenCount: mustJSON(outTokens),
+		Latency:          mustJSON(latency),
+		InferenceLog:     inferenceLog,
+	}
+	if anyReasoning {
+		rec.ReasoningContent = mustJSON(reasoning)
+	}
+	return rec, st, nil
+}
+
+func stepField(step int, items []any) pyval.Field {
+	return pyval.Field{Key: "step_" + strconv.Itoa(step), Value: items}
+}
+
+// marshalLog encodes an inference log ([] when empty, as upstream writes a
+// log without turns).
+func marshalLog(log []any) (json.RawMessage, error) {
+	if log == nil {
+		log = []any{}
+	}
+	// pyval.AppendAny, not encoding/json: the log is OrderedObjects all the
+	// way down, and encoding/json would validate and compact each nested
+	// one again (the state holds "<Directory: ...>" reprs, never
+	// HTML-escaped either way).
+	b, err := pyval.AppendAny(make([]byte, 0, 4096), log)
+	if err != nil {
+		return nil, fmt.Errorf("inference log: %w", err)
+	}
+	return b, nil
+}
+
+// isEmptyExecute is upstream's is_empty_execute_response.
+func isEmptyExecute(calls []string) bool {
+	return len(calls) == 0 || (len(calls) == 1 && len(calls[0]) == 0)
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(errors.New("infer: unencodable value: " + err.Error()))
+	}
+	return b
+}

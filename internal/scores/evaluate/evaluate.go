@@ -1,0 +1,487 @@
+// Package evaluate scores result directories without calling any model, as
+// upstream's `bfcl evaluate` does: for each model folder under the result
+// root, each BFCL_v4_<category>_result.json of the requested categories is
+// checked entry by entry against the data set, score files are written
+// under the score root, and the leaderboard CSVs and summary are refreshed
+// from every score file there.
+package evaluate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
+	"github.com/bfcl-go/bfcl/internal/check/score"
+	"github.com/bfcl-go/bfcl/internal/check/verdict"
+	"github.com/bfcl-go/bfcl/internal/models/prompt"
+	"github.com/bfcl-go/bfcl/internal/models/registry"
+	"github.com/bfcl-go/bfcl/internal/models/upstream"
+	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
+	"github.com/bfcl-go/bfcl/internal/scores/report"
+	"github.com/bfcl-go/bfcl/internal/scores/stats"
+	"github.com/bfcl-go/bfcl/internal/store/results"
+)
+
+// Options of one evaluation.
+type Options struct {
+	Source     *dataset.Source
+	ResultRoot string
+	ScoreRoot  string
+	// Models restricts the model folders (names as given to --model; "/" is
+	// mapped to "_" as upstream does). Empty: every folder.
+	Models     []string
+	Categories []category.Category
+	// Mode forces "fc" or "prompt" decoding; "" takes the registry's mode
+	// for registered models and otherwise detects it per record.
+	Mode string
+	// UnderscoreToDot forces the name mapping; nil takes the registry's.
+	UnderscoreToDot *bool
+	// Handler forces the upstream handler class whose decoders read the
+	// results (--handler); "" takes the model's (see Configuration).
+	Handler string
+	// Aliases maps result folders to entries of upstream's model registry
+	// (internal/models/upstream): such a folder is scored with that entry's
+	// configuration (--alias, $BFCL_UPSTREAM_ALIASES).
+	Aliases map[string]string
+	// Partial scores only the entries present in each result file (upstream's
+	// --partial-eval); otherwise a file with missing entries is an error.
+	Partial bool
+	// StrictIrrelevance applies the non-default multi-turn irrelevance rule
+	// (see score.Options); scores then differ from the official ones.
+	StrictIrrelevance bool
+	Registry          *registry.Registry // may be nil
+	Log               io.Writer          // progress; nil for none
+	// Notes are extra facts per model folder for summary.json (which
+	// services a live run used).
+	Notes map[string]map[string]string
+	// Report also writes the HTML report (report.html) next to the CSVs.
+	Report bool
+}
+
+var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
+
+// Run evaluates and returns the leaderboard rows of the score root. Result
+// files are scored concurrently (one per CPU); the output does not depend
+// on the order.
+func Run(o Options) ([]report.Row, error) {
+	want := map[category.Category]bool{}
+	needLC := false
+	for _, c := range o.Categories {
+		want[c] = true
+		needLC = needLC || c.IsMultiTurn()
+	}
+	dirs, err := modelDirs(o.ResultRoot, o.Models)
+	if err != nil {
+		return nil, err
+	}
+	var lc *longcontext.Data
+	if needLC {
+		if lc, err = score.LongContextOf(o.Source); err != nil {
+			return nil, err
+		}
+	}
+	type job struct {
+		model string
+		cat   category.Category
+		path  string
+		opts  score.Options
+	}
+	var jobs []job
+	for _, model := range dirs {
+		opts, err := o.scoreOptions(model)
+		if err != nil {
+			return nil, err
+		}
+		opts.LongContext = lc
+		files, err := resultFiles(filepath.Join(o.ResultRoot, model))
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			c := category.Category(f.category)
+			if !want[c] || c.IsMemoryPrereq() {
+				continue
+			}
+			jobs = append(jobs, job{model, c, f.path, opts})
+		}
+	}
+	// Largest files first: they are the critical path.
+	sort.SliceStable(jobs, func(i, k int) bool { return fileSize(jobs[i].path) > fileSize(jobs[k].path) })
+	type outcome struct {
+		score report.CategoryScore
+		usage report.Usage
+		err   error
+	}
+	outs := make([]outcome, len(jobs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int, j job) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			vs, usage, err := evaluateFile(o, j.cat, j.path, j.opts)
+			if err != nil {
+				outs[i].err = err
+				return
+			}
+			outs[i].usage = usage
+			outs[i].score, outs[i].err = report.WriteScoreDirFile(o.ScoreRoot, j.model, j.cat, vs)
+		}(i, j)
+	}
+	wg.Wait()
+	usage := map[string]*report.Usage{}
+	for i, j := range jobs {
+		if outs[i].err != nil {
+			return nil, outs[i].err
+		}
+		if usage[j.model] == nil {
+			usage[j.model] = &report.Usage{}
+		}
+		usage[j.model].Add(outs[i].usage)
+		if o.Log != nil {
+			s := outs[i].score
+			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", j.model, j.cat, 100*s.Accuracy, s.Correct, s.Total)
+		}
+	}
+	rows, err := RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
+	if err != nil || !o.Report {
+		return rows, err
+	}
+	if _, err := htmlreport.Write(htmlreport.Options{ScoreDir: o.ScoreRoot, ResultDir: o.ResultRoot, Source: o.Source}); err != nil {
+		return rows, fmt.Errorf("evaluate: scores written, but the HTML report failed: %w", err)
+	}
+	return rows, nil
+}
+
+// Configuration says how one result folder is decoded and checked, and
+// where that came from.
+type Configuration struct {
+	Mode            string // "fc", "prompt", or "" (detected per record)
+	UnderscoreToDot bool
+	Handler         string // upstream handler class; "" = the default decoders of Mode
+	// Source is where the configuration came from: "models.yaml entry X",
+	// "upstream registry entry X", "alias to upstream registry entry X",
+	// or "" (defaults); flags are applied on top.
+	Source string
+}
+
+// ConfigurationOf resolves the configuration of a result folder, first
+// match wins: the models.yaml entry of that folder (its own keys, or those
+// of the upstream entry its `upstream:` key names), an alias, the upstream
+// registry entry the folder is named after (as upstream's evaluator does);
+// then --mode, --underscore-to-dot and --handler override.
+func (o Options) ConfigurationOf(folder string) (Configuration, error) {
+	var c Configuration
+	found := false
+	if o.Registry != nil {
+		for _, m := range o.Registry.Models {
+			if results.ModelDir(m.Name) == folder {
+				c.Mode, c.UnderscoreToDot, c.Handler = m.Decoding()
+				c.Source = "models.yaml entry " + m.Name
+				if m.Upstream != "" {
+					c.Source += " (upstream registry entry " + m.Upstream + ")"
+				}
+				found = true
+			}
+		}
+	}
+	if name, ok := o.Aliases[folder]; ok && !found {
+		e, known := upstream.Lookup(name)
+		if !known {
+			return c, fmt.Errorf("evaluate: alias %s=%s: not a model of upstream's registry", folder, name)
+		}
+		c = Configuration{Mode: e.Mode(), UnderscoreToDot: e.UnderscoreToDot, Handler: e.Handler, Source: "alias to upstream registry entry " + name}
+		found = true
+	}
+	if e, ok := upstream.ByFolder(folder); ok && !found {
+		c = Configuration{Mode: e.Mode(), UnderscoreToDot: e.UnderscoreToDot, Handler: e.Handler, Source: "upstream registry entry " + e.Name}
+	}
+	if o.Mode != "" {
+		c.Mode = o.Mode
+	}
+	if o.UnderscoreToDot != nil {
+		c.UnderscoreToDot = *o.UnderscoreToDot
+	}
+	if o.Handler != "" {
+		c.Handler = o.Handler
+	}
+	if err := score.CheckHandler(c.Handler); err != nil {
+		return c, fmt.Errorf("evaluate: %s: %w", folder, err)
+	}
+	return c, nil
+}
+
+func (o Options) scoreOptions(model string) (score.Options, error) {
+	c, err := o.ConfigurationOf(model)
+	if err != nil {
+		return score.Options{}, err
+	}
+	if o.Log != nil && c.Source != "" {
+		fmt.Fprintf(o.Log, "%s: scored as %s (mode %s, underscore_to_dot %v, handler %s)\n", model, c.Source, orDetect(c.Mode), c.UnderscoreToDot, orDefault(c.Handler))
+	}
+	return score.Options{ModelName: model, Mode: c.Mode, UnderscoreToDot: c.UnderscoreToDot, Handler: c.Handler,
+		StrictIrrelevance: o.StrictIrrelevance}, nil
+}
+
+func orDetect(mode string) string {
+	if mode == "" {
+		return "detected per record"
+	}
+	return mode
+}
+
+func orDefault(h string) string {
+	if h == "" {
+		return "default"
+	}
+	return h
+}
+
+type resultFile struct{ category, path string }
+
+func resultFiles(dir string) ([]resultFile, error) {
+	var out []resultFile
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		if m := resultName.FindStringSubmatch(d.Name()); m != nil {
+			out = append(out, resultFile{category: m[1], path: p})
+		}
+		return nil
+	})
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out, err
+}
+
+func modelDirs(root string, only []string) ([]string, error) {
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: result root: %w", err)
+	}
+	want := map[string]bool{}
+	for _, m := range only {
+		want[results.ModelDir(m)] = true
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() && (len(want) == 0 || want[e.Name()]) {
+			out = append(out, e.Name())
+		}
+	}
+	for m := range want {
+		found := false
+		for _, d := range out {
+			found = found || d == m
+		}
+		if !found {
+			return nil, fmt.Errorf("evaluate: no result folder %s under %s", m, root)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// evaluateFile scores one result file in data-set order.
+func evaluateFile(o Options, c category.Category, path string, opts score.Options) ([]verdict.Verdict, report.Usage, error) {
+	var usage report.Usage
+	// The data set and the result file are read at the same time.
+	var entries []*dataset.Entry
+	var loadErr error
+	loaded := make(chan struct{})
+	go func() {
+		defer close(loaded)
+		entries, loadErr = prompt.LoadCategory(o.Source, string(c))
+	}()
+	recs, err := results.Read(path)
+	<-loaded
+	if err != nil {
+		return nil, usage, err
+	}
+	if loadErr != nil {
+		return nil, usage, loadErr
+	}
+	for _, r := range recs {
+		if err := usage.AddResultLine(r.Raw); err != nil {
+			return nil, usage, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
+		}
+	}
+	byID := make(map[string]results.Record, len(recs))
+	for _, r := range recs {
+		if _, dup := byID[r.ID]; dup {
+			return nil, usage, fmt.Errorf("evaluate: %s:%d: duplicate result for %s", path, r.Line, r.ID)
+		}
+		byID[r.ID] = r
+	}
+	if !o.Partial && len(recs) != len(entries) {
+		return nil, usage, fmt.Errorf("evaluate: %s holds %d results but %s has %d entries; pass --partial-eval to score only the entries present", path, len(recs), c, len(entries))
+	}
+	known := make(map[string]bool, len(entries))
+	var vs []verdict.Verdict
+	for _, e := range entries {
+		known[e.ID] = true
+		r, ok := byID[e.ID]
+		if !ok {
+			if o.Partial {
+				continue
+			}
+			return nil, usage, fmt.Errorf("evaluate: %s: no result for %s", path, e.ID)
+		}
+		v, err := score.Entry(e, r, opts)
+		if err != nil {
+			if errors.Is(err, score.ErrNoChecker) {
+				return nil, usage, fmt.Errorf("evaluate: %s: %w", c, err)
+			}
+			return nil, usage, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
+		}
+		vs = append(vs, v)
+	}
+	for _, r := range recs {
+		if !known[r.ID] {
+			return nil, usage, fmt.Errorf("evaluate: %s:%d: result id %s is not an entry of %s", path, r.Line, r.ID, c)
+		}
+	}
+	return vs, usage, nil
+}
+
+// RefreshSummary rebuilds the leaderboard CSVs and summary.json of the
+// score root from every score file there, as upstream's runner does after
+// evaluating. usage holds, per model folder, the cost and latency data of
+// the result files evaluated in this run (upstream's record_cost_latency
+// sees only those too); models without it get N/A cost columns.
+func RefreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *registry.Registry, notes ...map[string]map[string]string) ([]report.Row, error) {
+	rows, err := Rows(scoreRoot, usage, reg)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		for _, n := range notes {
+			for k, v := range n[rows[i].Model.Name] {
+				if rows[i].Model.Notes == nil {
+					rows[i].Model.Notes = map[string]string{}
+				}
+				rows[i].Model.Notes[k] = v
+			}
+		}
+	}
+	if err := report.WriteScoreRoot(scoreRoot, rows); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// Rows computes the leaderboard rows of the score root without writing
+// anything, each with its 95 % intervals (report.AddIntervals, default
+// bootstrap options).
+func Rows(scoreRoot string, usage map[string]*report.Usage, reg *registry.Registry) ([]report.Row, error) {
+	all, err := report.ReadScoreDir(scoreRoot)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(all))
+	for m := range all {
+		names = append(names, m)
+	}
+	sort.Strings(names)
+	var rows []report.Row
+	for _, m := range names {
+		var u report.Usage
+		if usage[m] != nil {
+			u = *usage[m]
+		}
+		row, err := report.Summarize(modelInfo(m, reg), all[m], u)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+	}
+	if err := report.AddIntervals(rows, stats.Options{}); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// UsageOf reads the cost and latency data of result files.
+func UsageOf(paths ...string) (report.Usage, error) {
+	var u report.Usage
+	for _, p := range paths {
+		recs, err := results.Read(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return u, err
+		}
+		for _, r := range recs {
+			if err := u.AddResultLine(r.Raw); err != nil {
+				return u, fmt.Errorf("%s:%d: %w", p, r.Line, err)
+			}
+		}
+	}
+	return u, nil
+}
+
+func modelInfo(dir string, reg *registry.Registry) report.ModelInfo {
+	info := report.ModelInfo{Name: dir, DisplayName: dir}
+	if e, ok := upstream.ByFolder(dir); ok {
+		// A folder named after an upstream registry entry is reported as
+		// upstream's leaderboard does; a models.yaml entry of the folder
+		// replaces all of it.
+		info.DisplayName, info.URL, info.Org, info.License = e.DisplayName, e.URL, e.Org, e.License
+		info.InputPrice, info.OutputPrice = e.InputPrice, e.OutputPrice
+	}
+	if reg == nil {
+		return info
+	}
+	for _, m := range reg.Models {
+		if results.ModelDir(m.Name) != dir {
+			continue
+		}
+		info = report.ModelInfo{Name: dir}
+		mode := "FC"
+		if m.Mode == "prompt" {
+			mode = "Prompt"
+		}
+		info.DisplayName = fmt.Sprintf("%s (%s) (%s)", m.Name, mode, capitalize(m.Provider))
+		if m.PricePerMillion.Input > 0 || m.PricePerMillion.Output > 0 {
+			in, out := m.PricePerMillion.Input, m.PricePerMillion.Output
+			info.InputPrice, info.OutputPrice = &in, &out
+		}
+	}
+	return info
+}
+
+// WriteCategory writes the score file of one category of one model.
+func WriteCategory(scoreRoot, model string, c category.Category, vs []verdict.Verdict) (report.CategoryScore, error) {
+	return report.WriteScoreDirFile(scoreRoot, model, c, vs)
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func fileSize(p string) int64 {
+	st, err := os.Stat(p)
+	if err != nil {
+		return 0
+	}
+	return st.Size()
+}

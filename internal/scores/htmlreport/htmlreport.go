@@ -1,0 +1,97 @@
+// Package htmlreport writes one self-contained HTML page for a score
+// folder: leaderboard (with intervals when summary.json carries them) and a
+// compare view of two models, per-category accuracy chart and error types,
+// and the entry view (a multi-turn entry as a conversation from its
+// inference_log beside the ground truth, the first failing turn, the state
+// difference; a single-turn entry with its question, functions, decoded
+// calls and possible answers). Inline CSS and JavaScript, no network; the
+// data is embedded gzip-compressed and rendered on demand, so the file works
+// from file:// at 5,106 entries per model.
+package htmlreport
+
+import (
+	"bytes"
+	"compress/gzip"
+	_ "embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/scores/report"
+)
+
+// FileName is the report's name next to the CSVs of a score folder.
+const FileName = "report.html"
+
+// Options of one report.
+type Options struct {
+	ScoreDir  string          // score root: <model>/<group>/BFCL_v4_<category>_score.json, summary.json
+	ResultDir string          // result root (optional): transcripts of passed entries, entry lists
+	Source    *dataset.Source // data set (optional): questions, functions, ground truth and its results
+	Out       string          // output file; "" is ScoreDir/report.html
+	Title     string          // page title; "" names the score folder
+}
+
+//go:embed assets/report.css
+var css string
+
+//go:embed assets/report.js
+var js string
+
+//go:embed assets/report.html
+var page string
+
+// Write builds the report of o and writes it (atomically) to o.Out, or to
+// ScoreDir/report.html. It returns the path written.
+func Write(o Options) (string, error) {
+	out := o.Out
+	if out == "" {
+		out = filepath.Join(o.ScoreDir, FileName)
+	}
+	b, err := Build(o)
+	if err != nil {
+		return "", err
+	}
+	if err := report.WriteFileAtomic(out, b); err != nil {
+		return "", fmt.Errorf("htmlreport: %w", err)
+	}
+	return out, nil
+}
+
+// Build returns the page of o.
+func Build(o Options) ([]byte, error) {
+	if o.ScoreDir == "" {
+		return nil, fmt.Errorf("htmlreport: no score folder given")
+	}
+	p, err := build(o)
+	if err != nil {
+		return nil, err
+	}
+	var raw bytes.Buffer
+	enc := json.NewEncoder(&raw)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(p); err != nil {
+		return nil, fmt.Errorf("htmlreport: encoding the data: %w", err)
+	}
+	var gz bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+	zw.Write(raw.Bytes())
+	if err := zw.Close(); err != nil {
+		return nil, fmt.Errorf("htmlreport: %w", err)
+	}
+	data := base64.StdEncoding.EncodeToString(gz.Bytes())
+	r := strings.NewReplacer(
+		"{{TITLE}}", htmlEscape(p.Title),
+		"{{CSS}}", css,
+		"{{JS}}", strings.ReplaceAll(js, "</script", `<\/script`),
+		"{{DATA}}", data,
+	)
+	return []byte(r.Replace(page)), nil
+}
+
+func htmlEscape(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
+}

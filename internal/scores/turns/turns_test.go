@@ -1,0 +1,117 @@
+package turns_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
+	"github.com/bfcl-go/bfcl/internal/scores/report"
+	"github.com/bfcl-go/bfcl/internal/scores/turns"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
+)
+
+var _ = Describe("FirstFailingTurn", func() {
+	DescribeTable("reads the turn from the execution log or the message",
+		func(line string, turn int, typ string) {
+			t, ty, err := turns.FirstFailingTurn([]byte(line))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(t).To(Equal(turn))
+			Expect(ty).To(Equal(typ))
+		},
+		Entry("state mismatch: log of three turns", `{"id": "multi_turn_base_1", "error": {"error_message": "Model instance for X does not match", "error_type": "multi_turn:instance_state_mismatch", "details": {"differences": {}, "execution_result": [{}, {}, {}]}}}`, 2, "multi_turn:instance_state_mismatch"),
+		Entry("response mismatch: the message names the turn", `{"id": "multi_turn_base_1", "error": {"error_message": "Model response execution results so far does not contain all the ground truth response execution results for turn 3.", "error_type": "multi_turn:execution_response_mismatch", "details": {"missing_items": []}}}`, 3, "multi_turn:execution_response_mismatch"),
+		Entry("inference error", `{"id": "multi_turn_base_1", "error": {"error_message": ["Error during inference phase."], "error_type": "multi_turn:inference_error"}}`, turns.Unchecked, "multi_turn:inference_error"),
+	)
+	It("rejects lines that name no turn", func() {
+		_, _, err := turns.FirstFailingTurn([]byte(`{"id": "multi_turn_base_1", "error": {"error_message": "?", "error_type": "multi_turn:other"}}`))
+		Expect(err).To(MatchError(ContainSubstring("names no turn")))
+	})
+})
+
+var _ = Describe("Diagnose on the reference multi-turn results", Label("reference"), func() {
+	It("finds the turn where upstream's checker stopped (its execution logs) and adds up", func() {
+		ref, ok := testenv.ReferenceDir()
+		if !ok {
+			Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
+		}
+		dir, ok := testenv.DataDir()
+		if !ok {
+			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
+		}
+		src, err := dataset.Open(dir)
+		Expect(err).NotTo(HaveOccurred())
+		const run, model = "2025-11-12-harmony-fixes-2", "openai_gpt-oss-120b"
+		scoreRoot := GinkgoT().TempDir()
+		u2d := true
+		cats := []category.Category{category.MultiTurnBase, category.MultiTurnMissFunc, category.MultiTurnMissParam}
+		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: filepath.Join(ref, "results", "results", run, "result"),
+			ScoreRoot: scoreRoot, Models: []string{model}, Categories: cats, Mode: "fc", UnderscoreToDot: &u2d})
+		Expect(err).NotTo(HaveOccurred())
+		compared := 0
+		for _, c := range cats {
+			entries, err := src.Load(string(c))
+			Expect(err).NotTo(HaveOccurred())
+			turnsOf := map[string]int{}
+			for _, e := range entries {
+				var gt [][]string
+				Expect(json.Unmarshal(e.Answer, &gt)).To(Succeed())
+				turnsOf[e.ID] = len(gt)
+			}
+			// Upstream's execution log per entry: one item per turn run.
+			logTurns := map[string]int{}
+			f, err := os.Open(filepath.Join(ref, "multi_turn_verdicts", run, model, "BFCL_v4_"+string(c)+"_execlog.jsonl"))
+			Expect(err).NotTo(HaveOccurred())
+			sc := bufio.NewScanner(f)
+			sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
+			for sc.Scan() {
+				var l struct {
+					ID    string            `json:"id"`
+					Turns []json.RawMessage `json:"turns"`
+				}
+				Expect(json.Unmarshal(sc.Bytes(), &l)).To(Succeed())
+				logTurns[l.ID] = len(l.Turns)
+			}
+			f.Close()
+			path := report.ScoreFilePath(scoreRoot, model, c)
+			_, err = report.VisitScoreFile(path, c, func(id string, line []byte) error {
+				t, _, err := turns.FirstFailingTurn(line)
+				if err != nil {
+					return err
+				}
+				if t == turns.Unchecked {
+					return nil
+				}
+				n, ok := logTurns[id]
+				if !ok {
+					return fmt.Errorf("%s: no upstream execution log", id)
+				}
+				if t != n-1 {
+					return fmt.Errorf("%s: first failing turn %d, upstream's log has %d turns", id, t, n)
+				}
+				compared++
+				return nil
+			})
+			Expect(err).NotTo(HaveOccurred())
+			d, err := turns.Diagnose(path, c, turnsOf)
+			Expect(err).NotTo(HaveOccurred())
+			sum := d.Unchecked
+			for _, n := range d.FirstFailing {
+				sum += n
+			}
+			Expect(sum).To(Equal(d.Entries-d.Passed), string(c))
+			Expect(d.TurnAccuracy).To(BeNumerically(">=", float64(d.Passed)/float64(d.Entries)*0.5))
+			Expect(d.TurnAccuracy).To(BeNumerically("<=", 1))
+			fmt.Fprintf(GinkgoWriter, "%s: accuracy %d/%d, turn accuracy %.4f, mean progress %.4f, first failing %v, unchecked %d\n",
+				c, d.Passed, d.Entries, d.TurnAccuracy, d.MeanProgress, d.FirstFailing, d.Unchecked)
+		}
+		Expect(compared).To(BeNumerically(">", 200))
+	})
+})

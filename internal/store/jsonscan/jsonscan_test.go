@@ -1,0 +1,61 @@
+package jsonscan_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
+)
+
+func members(s string) (map[string]string, error) {
+	out := map[string]string{}
+	err := jsonscan.ObjectMembers([]byte(s), func(k, v []byte) { out[string(k)] = string(v) })
+	return out, err
+}
+
+var _ = Describe("ObjectMembers and ArrayElements", func() {
+	It("split members and elements exactly, strings with escaped quotes and brackets included", func() {
+		m, err := members(`{"id": "a\"}]", "f": [{"x": [1, {"y": "]"}]}, 2], "n": -1.5e3, "t": true, "z": null}`)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(m).To(Equal(map[string]string{`"id"`: `"a\"}]"`, `"f"`: `[{"x": [1, {"y": "]"}]}, 2]`, `"n"`: `-1.5e3`, `"t"`: `true`, `"z"`: `null`}))
+		els, err := jsonscan.ArrayElements([]byte(m[`"f"`]))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(els).To(HaveLen(2))
+		Expect(string(els[0])).To(Equal(`{"x": [1, {"y": "]"}]}`))
+		empty, err := jsonscan.ArrayElements([]byte(` [ ] `))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(empty).To(BeEmpty())
+	})
+
+	DescribeTable("reject broken structure",
+		func(s string) {
+			_, err := members(s)
+			Expect(err).To(MatchError(jsonscan.ErrMalformed))
+		},
+		Entry("unterminated string", `{"id": "abc}`),
+		Entry("unbalanced", `{"id": [1, 2}`),
+		Entry("missing colon", `{"id" "x"}`),
+		Entry("trailing data", `{"id": 1} x`),
+		Entry("not an object", `[1]`),
+		Entry("truncated", `{"id": 1,`),
+	)
+})
+
+// FuzzObjectMembers: never panics, and agrees with encoding/json on the
+// member count of valid objects.
+func FuzzObjectMembers(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a": 1}`, `{"a": [1, {"b": "}"}], "c": "\\""}`, `{"a"`, `[`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		n := 0
+		err := jsonscan.ObjectMembers([]byte(s), func(k, v []byte) { n++ })
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &m) == nil && err == nil && n < len(m) {
+			t.Fatalf("%q: %d members, encoding/json %d", s, n, len(m))
+		}
+	})
+}
