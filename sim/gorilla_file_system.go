@@ -7,10 +7,7 @@ package sim
 
 import (
 	"fmt"
-	"math"
-	"math/big"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -477,16 +474,9 @@ func (g *GorillaFileSystem) State() *pyval.Dict {
 // Root is the root directory (for tests and debugging).
 func (g *GorillaFileSystem) Root() *Directory { return g.root }
 
+// gfsError is {"error": msg} with a formatted message.
 func gfsError(format string, args ...any) *pyval.Dict {
-	d := pyval.NewDict()
-	d.SetStr("error", pyval.Str(fmt.Sprintf(format, args...)))
-	return d
-}
-
-func gfsResult(key string, v pyval.Value) *pyval.Dict {
-	d := pyval.NewDict()
-	d.SetStr(key, v)
-	return d
+	return errorDict(fmt.Sprintf(format, args...))
 }
 
 // validName is upstream's _validate_file_or_directory_name.
@@ -515,7 +505,7 @@ func (g *GorillaFileSystem) Pwd() (pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return gfsResult("current_working_directory", pyval.Str("/"+joined)), nil
+	return oneKey("current_working_directory", pyval.Str("/"+joined)), nil
 }
 
 // Ls is upstream's ls(a=False).
@@ -535,7 +525,7 @@ func (g *GorillaFileSystem) Ls(args stubs.GorillaFileSystemLsArgs) (pyval.Value,
 		}
 		keys = kept
 	}
-	return gfsResult("current_directory_content", pyval.NewList(keys...)), nil
+	return oneKey("current_directory_content", pyval.NewList(keys...)), nil
 }
 
 // Cd is upstream's cd(folder).
@@ -571,7 +561,7 @@ func (g *GorillaFileSystem) Cd(args stubs.GorillaFileSystemCdArgs) (pyval.Value,
 		return errDict, nil
 	}
 	g.currentDir = target
-	return gfsResult("current_working_directory", target.Name), nil
+	return oneKey("current_working_directory", target.Name), nil
 }
 
 // navigate is upstream's _navigate_to_directory: a nil path (None) is the
@@ -662,7 +652,7 @@ func (g *GorillaFileSystem) Touch(args stubs.GorillaFileSystemTouchArgs) (pyval.
 func (g *GorillaFileSystem) Echo(args stubs.GorillaFileSystemEchoArgs) (pyval.Value, error) {
 	content, fileName := args.Content.V, args.FileName.V
 	if fileName == nil || fileName == pyval.None {
-		return gfsResult("terminal_output", content), nil
+		return oneKey("terminal_output", content), nil
 	}
 	ok, err := validName(fileName)
 	if err != nil {
@@ -672,7 +662,7 @@ func (g *GorillaFileSystem) Echo(args stubs.GorillaFileSystemEchoArgs) (pyval.Va
 		return gfsError("echo: cannot write to '%s': Invalid character", pyval.StrOf(fileName)), nil
 	}
 	if !pyval.Truthy(fileName) {
-		return gfsResult("terminal_output", content), nil
+		return oneKey("terminal_output", content), nil
 	}
 	exists, err := g.currentDir.has(fileName)
 	if err != nil {
@@ -715,7 +705,7 @@ func (g *GorillaFileSystem) Cat(args stubs.GorillaFileSystemCatArgs) (pyval.Valu
 		return nil, err
 	}
 	if f, ok := item.(*File); ok {
-		return gfsResult("file_content", f.Content), nil
+		return oneKey("file_content", f.Content), nil
 	}
 	return gfsError("cat: '%s': Is a directory", pyval.StrOf(fileName)), nil
 }
@@ -730,7 +720,7 @@ func (g *GorillaFileSystem) Find(args stubs.GorillaFileSystemFindArgs) (pyval.Va
 	if errDict != nil {
 		msg, _ := errDict.GetStr("error")
 		if s, ok := msg.(pyval.Str); ok && strings.HasPrefix(string(s), "cd:") {
-			return gfsResult("error", pyval.Str(strings.Replace(string(s), "cd:", "find:", 1))), nil
+			return oneKey("error", pyval.Str(strings.Replace(string(s), "cd:", "find:", 1))), nil
 		}
 		return errDict, nil
 	}
@@ -767,7 +757,7 @@ func (g *GorillaFileSystem) Find(args stubs.GorillaFileSystemFindArgs) (pyval.Va
 	if err := search(target, strings.TrimRight(string(ps), "/"), 0); err != nil {
 		return nil, err
 	}
-	return gfsResult("matches", pyval.NewList(matches...)), nil
+	return oneKey("matches", pyval.NewList(matches...)), nil
 }
 
 // localFile returns the File named name in the current directory, or nil
@@ -841,7 +831,7 @@ func (g *GorillaFileSystem) Sort(args stubs.GorillaFileSystemSortArgs) (pyval.Va
 			return nil, err
 		}
 		sortCodePoints(lines)
-		return gfsResult("sorted_content", pyval.Str(strings.Join(lines, "\n"))), nil
+		return oneKey("sorted_content", pyval.Str(strings.Join(lines, "\n"))), nil
 	}
 	return gfsError("sort: %s: No such file or directory", pyval.StrOf(fileName)), nil
 }
@@ -868,7 +858,7 @@ func (g *GorillaFileSystem) Grep(args stubs.GorillaFileSystemGrepArgs) (pyval.Va
 				out = append(out, pyval.Str(l))
 			}
 		}
-		return gfsResult("matching_lines", pyval.NewList(out...)), nil
+		return oneKey("matching_lines", pyval.NewList(out...)), nil
 	}
 	return gfsError("grep: %s: No such file or directory", pyval.StrOf(fileName)), nil
 }
@@ -928,7 +918,7 @@ func (g *GorillaFileSystem) Du(args stubs.GorillaFileSystemDuArgs) (pyval.Value,
 	} else {
 		out = strconv.FormatInt(total, 10) + " bytes"
 	}
-	return gfsResult("disk_usage", pyval.Str(out)), nil
+	return oneKey("disk_usage", pyval.Str(out)), nil
 }
 
 // Tail is upstream's tail(file_name, lines=10).
@@ -953,7 +943,7 @@ func (g *GorillaFileSystem) Tail(args stubs.GorillaFileSystemTailArgs) (pyval.Va
 	if gt {
 		lines = pyval.Int(n)
 	}
-	k, err := saIndex(lines)
+	k, err := sliceBound(lines)
 	if err != nil {
 		return nil, err
 	}
@@ -968,7 +958,7 @@ func (g *GorillaFileSystem) Tail(args stubs.GorillaFileSystemTailArgs) (pyval.Va
 	if start > int64(n) {
 		start = int64(n)
 	}
-	return gfsResult("last_lines", pyval.Str(strings.Join(content[start:], "\n"))), nil
+	return oneKey("last_lines", pyval.Str(strings.Join(content[start:], "\n"))), nil
 }
 
 // Diff is upstream's diff(file_name1, file_name2).
@@ -1009,7 +999,7 @@ func (g *GorillaFileSystem) Diff(args stubs.GorillaFileSystemDiffArgs) (pyval.Va
 						out = append(out, "- "+c1[i]+"\n+ "+c2[i])
 					}
 				}
-				return gfsResult("diff_lines", pyval.Str(strings.Join(out, "\n"))), nil
+				return oneKey("diff_lines", pyval.Str(strings.Join(out, "\n"))), nil
 			}
 		}
 	}
@@ -1052,7 +1042,7 @@ func (g *GorillaFileSystem) Mv(args stubs.GorillaFileSystemMvArgs) (pyval.Value,
 	source, destination := args.Source.V, args.Destination.V
 	item, errDict, err := g.sourceItem("mv", "move", source, destination)
 	if err != nil || errDict != nil {
-		return saDictOrNil(errDict), err
+		return dictOrNil(errDict), err
 	}
 	destExists, err := g.currentDir.has(destination)
 	if err != nil {
@@ -1083,7 +1073,7 @@ func (g *GorillaFileSystem) Mv(args stubs.GorillaFileSystemMvArgs) (pyval.Value,
 			nv, _ := dd.Contents.Get(source)
 			nv.(*Directory).Contents = item.(*Directory).Contents
 		}
-		return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' moved to '%s/%s'", src, dst, src))), nil
+		return oneKey("result", pyval.Str(fmt.Sprintf("'%s' moved to '%s/%s'", src, dst, src))), nil
 	}
 	g.currentDir.Contents.Delete(source)
 	if f, ok := item.(*File); ok {
@@ -1097,7 +1087,7 @@ func (g *GorillaFileSystem) Mv(args stubs.GorillaFileSystemMvArgs) (pyval.Value,
 		nv, _ := g.currentDir.Contents.Get(destination)
 		nv.(*Directory).Contents = item.(*Directory).Contents
 	}
-	return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' moved to '%s'", src, dst))), nil
+	return oneKey("result", pyval.Str(fmt.Sprintf("'%s' moved to '%s'", src, dst))), nil
 }
 
 // Rm is upstream's rm(file_name).
@@ -1117,7 +1107,7 @@ func (g *GorillaFileSystem) Rm(args stubs.GorillaFileSystemRmArgs) (pyval.Value,
 	switch item.(type) {
 	case *File, *Directory:
 		g.currentDir.Contents.Delete(fileName)
-		return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' removed", pyval.StrOf(fileName)))), nil
+		return oneKey("result", pyval.Str(fmt.Sprintf("'%s' removed", pyval.StrOf(fileName)))), nil
 	}
 	return gfsError("rm: cannot remove '%s': Not a file or directory", pyval.StrOf(fileName)), nil
 }
@@ -1144,7 +1134,7 @@ func (g *GorillaFileSystem) Rmdir(args stubs.GorillaFileSystemRmdirArgs) (pyval.
 		return gfsError("rmdir: cannot remove '%s': Directory not empty", pyval.StrOf(dirName)), nil
 	}
 	g.currentDir.Contents.Delete(dirName)
-	return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' removed", pyval.StrOf(dirName)))), nil
+	return oneKey("result", pyval.Str(fmt.Sprintf("'%s' removed", pyval.StrOf(dirName)))), nil
 }
 
 // Cp is upstream's cp(source, destination). A copied directory gets a
@@ -1156,7 +1146,7 @@ func (g *GorillaFileSystem) Cp(args stubs.GorillaFileSystemCpArgs) (pyval.Value,
 	source, destination := args.Source.V, args.Destination.V
 	item, errDict, err := g.sourceItem("cp", "copy", source, destination)
 	if err != nil || errDict != nil {
-		return saDictOrNil(errDict), err
+		return dictOrNil(errDict), err
 	}
 	destExists, err := g.currentDir.has(destination)
 	if err != nil {
@@ -1186,7 +1176,7 @@ func (g *GorillaFileSystem) Cp(args stubs.GorillaFileSystemCpArgs) (pyval.Value,
 			nv, _ := dd.Contents.Get(source)
 			nv.(*Directory).Contents = item.(*Directory).Contents.Copy()
 		}
-		return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' copied to '%s/%s'", src, dst, src))), nil
+		return oneKey("result", pyval.Str(fmt.Sprintf("'%s' copied to '%s/%s'", src, dst, src))), nil
 	}
 	if f, ok := item.(*File); ok {
 		if err := g.currentDir.addFile(destination, f.Content); err != nil {
@@ -1199,11 +1189,11 @@ func (g *GorillaFileSystem) Cp(args stubs.GorillaFileSystemCpArgs) (pyval.Value,
 		nv, _ := g.currentDir.Contents.Get(destination)
 		nv.(*Directory).Contents = item.(*Directory).Contents.Copy()
 	}
-	return gfsResult("result", pyval.Str(fmt.Sprintf("'%s' copied to '%s'", src, dst))), nil
+	return oneKey("result", pyval.Str(fmt.Sprintf("'%s' copied to '%s'", src, dst))), nil
 }
 
-// saDictOrNil turns a nil *pyval.Dict into a nil Value (not a typed nil).
-func saDictOrNil(d *pyval.Dict) pyval.Value {
+// dictOrNil turns a nil *pyval.Dict into a nil Value (not a typed nil).
+func dictOrNil(d *pyval.Dict) pyval.Value {
 	if d == nil {
 		return nil
 	}
@@ -1217,82 +1207,4 @@ func classGorillaFileSystem() Class {
 		New:     func(env *Env) Instance { return NewGorillaFileSystem(env) },
 		Methods: stubs.GorillaFileSystemMethods,
 	}
-}
-
-// ---- small Python-semantics helpers shared by sim-A's classes ----
-
-// strSplitLines is v.splitlines() for a str v (AttributeError otherwise).
-func strSplitLines(v pyval.Value) ([]string, error) {
-	s, ok := v.(pyval.Str)
-	if !ok {
-		return nil, pyval.NoAttribute(v, "splitlines")
-	}
-	return pyval.SplitLines(string(s)), nil
-}
-
-// sortCodePoints sorts strings by code point, as Python's sorted() does
-// (UTF-8 byte order is code point order).
-func sortCodePoints(lines []string) { sort.Strings(lines) }
-
-// saBigRat converts a finite number to an exact rational.
-func saBigRat(v pyval.Value) (*big.Rat, bool) {
-	switch x := v.(type) {
-	case pyval.Int:
-		return new(big.Rat).SetInt64(int64(x)), true
-	case pyval.Bool:
-		if x {
-			return big.NewRat(1, 1), true
-		}
-		return new(big.Rat), true
-	case pyval.BigInt:
-		return new(big.Rat).SetInt(x.V), true
-	case pyval.Float:
-		f := float64(x)
-		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, false
-		}
-		return new(big.Rat).SetFloat64(f), true
-	}
-	return nil, false
-}
-
-// saToFloat converts an int/bool/float to float64 (ints rounded).
-func saToFloat(v pyval.Value) float64 {
-	switch x := v.(type) {
-	case pyval.Int:
-		return float64(x)
-	case pyval.Bool:
-		if x {
-			return 1
-		}
-		return 0
-	case pyval.Float:
-		return float64(x)
-	case pyval.BigInt:
-		f, _ := new(big.Float).SetInt(x.V).Float64()
-		return f
-	}
-	return math.NaN()
-}
-
-// saIndex is operator.index(v) as a slice bound (huge ints clamped).
-func saIndex(v pyval.Value) (int64, error) {
-	switch x := v.(type) {
-	case pyval.Int:
-		if x == math.MinInt64 {
-			return math.MinInt64 + 1, nil
-		}
-		return int64(x), nil
-	case pyval.Bool:
-		if x {
-			return 1, nil
-		}
-		return 0, nil
-	case pyval.BigInt:
-		if x.V.Sign() < 0 {
-			return math.MinInt64 + 1, nil
-		}
-		return math.MaxInt64, nil
-	}
-	return 0, pyval.NewTypeError("slice indices must be integers or None or have an __index__ method")
 }

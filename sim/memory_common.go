@@ -186,8 +186,4 @@ func MemoryJSONIndent(v pyval.Value, n int) (string, error) {
 }
 
 // status returns {"<key>": msg}.
-func memStatus(key, msg string) *pyval.Dict {
-	d := pyval.NewDict()
-	d.SetStr(key, pyval.Str(msg))
-	return d
-}
+func memStatus(key, msg string) *pyval.Dict { return oneKey(key, pyval.Str(msg)) }

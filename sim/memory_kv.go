@@ -170,16 +170,16 @@ func kvTokenize(s string) []string {
 func kvAdd(mem *pyval.Dict, key, value pyval.Value, maxSize, maxLen int, full, added string) (pyval.Value, error) {
 	k, v := pyval.StrOf(key), pyval.StrOf(value)
 	if mem.Len() >= maxSize {
-		return memStatus("error", full), nil
+		return errorDict(full), nil
 	}
 	if pyval.StrLen(v) > maxLen {
-		return memStatus("error", kvTooLong(maxLen)), nil
+		return errorDict(kvTooLong(maxLen)), nil
 	}
 	if !kvKeyFormat.MatchString(k) {
-		return memStatus("error", "Key must be in snake_case format and cannot contain spaces."), nil
+		return errorDict("Key must be in snake_case format and cannot contain spaces."), nil
 	}
 	if mem.Has(pyval.Str(k)) {
-		return memStatus("error", "Key name must be unique."), nil
+		return errorDict("Key name must be unique."), nil
 	}
 	mem.Set(pyval.Str(k), pyval.Str(v))
 	return memStatus("status", added), nil
@@ -196,7 +196,7 @@ func kvRemove(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
 		return nil, err
 	}
 	if !in {
-		return memStatus("error", "Key not found."), nil
+		return errorDict("Key not found."), nil
 	}
 	mem.Delete(key)
 	return memStatus("status", "Key removed."), nil
@@ -206,10 +206,10 @@ func kvRemove(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
 func kvReplace(mem *pyval.Dict, key, value pyval.Value, maxLen int) (pyval.Value, error) {
 	k, v := pyval.StrOf(key), pyval.StrOf(value)
 	if !mem.Has(pyval.Str(k)) {
-		return memStatus("error", "Key not found."), nil
+		return errorDict("Key not found."), nil
 	}
 	if pyval.StrLen(v) > maxLen {
-		return memStatus("error", kvTooLong(maxLen)), nil
+		return errorDict(kvTooLong(maxLen)), nil
 	}
 	mem.Set(pyval.Str(k), pyval.Str(v))
 	return memStatus("status", "Key replaced."), nil
@@ -222,7 +222,7 @@ func kvRetrieve(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
 		return nil, err
 	}
 	if !in {
-		return memStatus("error", "Key not found."), nil
+		return errorDict("Key not found."), nil
 	}
 	v, _ := mem.Get(key)
 	d := pyval.NewDict()

@@ -90,7 +90,7 @@ func (m *MemoryAPI_rec_sum) MemoryAppend(args stubs.MemoryAPI_rec_sumMemoryAppen
 	text := args.Text.V
 	t := pyval.StrOf(text)
 	if pyval.StrLen(m.memory+t) > recSumMaxEntryLength {
-		return memStatus("error", recSumTooLong("appending")), nil
+		return errorDict(recSumTooLong("appending")), nil
 	}
 	m.memory += t
 	return memStatus("status", "Memory appended."), nil
@@ -101,7 +101,7 @@ func (m *MemoryAPI_rec_sum) MemoryUpdate(args stubs.MemoryAPI_rec_sumMemoryUpdat
 	text := args.Text.V
 	t := pyval.StrOf(text)
 	if pyval.StrLen(t) > recSumMaxEntryLength {
-		return memStatus("error", recSumTooLong("updating")), nil
+		return errorDict(recSumTooLong("updating")), nil
 	}
 	m.memory = t
 	return memStatus("status", "Memory updated."), nil
@@ -120,10 +120,10 @@ func (m *MemoryAPI_rec_sum) MemoryReplace(args stubs.MemoryAPI_rec_sumMemoryRepl
 	oldText, newText := args.OldText.V, args.NewText.V
 	o, n := pyval.StrOf(oldText), pyval.StrOf(newText)
 	if !strings.Contains(m.memory, o) {
-		return memStatus("error", "Text '"+o+"' not found in memory."), nil
+		return errorDict("Text '"+o+"' not found in memory."), nil
 	}
 	if pyval.StrLen(n) > recSumMaxEntryLength {
-		return memStatus("error", recSumTooLong("replacing")), nil
+		return errorDict(recSumTooLong("replacing")), nil
 	}
 	m.memory = strings.ReplaceAll(m.memory, o, n)
 	return memStatus("status", "Memory updated."), nil
@@ -132,7 +132,7 @@ func (m *MemoryAPI_rec_sum) MemoryReplace(args stubs.MemoryAPI_rec_sumMemoryRepl
 // MemoryRetrieve is memory_retrieve().
 func (m *MemoryAPI_rec_sum) MemoryRetrieve() (pyval.Value, error) {
 	if m.memory == "" {
-		return memStatus("error", "Memory is empty."), nil
+		return errorDict("Memory is empty."), nil
 	}
 	return memStatus("memory_content", m.memory), nil
 }

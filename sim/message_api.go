@@ -125,7 +125,7 @@ func (m *MessageAPI) generateID() (pyval.Value, error) {
 }
 
 func (m *MessageAPI) notLoggedIn() pyval.Value {
-	return oneKey("error", pyval.Str("No user is currently logged in."))
+	return errorDict("No user is currently logged in.")
 }
 
 // userMapDict returns user_map as a dict (AttributeError for method use otherwise).
@@ -172,7 +172,7 @@ func (m *MessageAPI) GetUserID(args stubs.MessageAPIGetUserIDArgs) (pyval.Value,
 		return nil, err
 	}
 	if !in {
-		return oneKey("error", pyval.Str(fmt.Sprintf("User '%s' not found in the workspace.", pyval.StrOf(user)))), nil
+		return errorDict(fmt.Sprintf("User '%s' not found in the workspace.", pyval.StrOf(user))), nil
 	}
 	v, err := pyval.DictGet(m.userMap, user, pyval.None)
 	if err != nil {
@@ -218,7 +218,7 @@ func (m *MessageAPI) SendMessage(args stubs.MessageAPISendMessageArgs) (pyval.Va
 	}
 	in, _ := pyval.Contains(pyval.NewList(um.Values()...), receiverID)
 	if !in {
-		return oneKey("error", pyval.Str(fmt.Sprintf("Receiver ID '%s' not found.", pyval.StrOf(receiverID)))), nil
+		return errorDict(fmt.Sprintf("Receiver ID '%s' not found.", pyval.StrOf(receiverID))), nil
 	}
 	id, err := m.generateID()
 	if err != nil {
@@ -261,7 +261,7 @@ func (m *MessageAPI) DeleteMessage(args stubs.MessageAPIDeleteMessageArgs) (pyva
 			return nil, err
 		}
 		if pyval.Equal(receiver, receiverID) {
-			if err := saRemove(m.inbox, items[i]); err != nil {
+			if err := listRemove(m.inbox, items[i]); err != nil {
 				return nil, err
 			}
 			d := pyval.NewDict()
@@ -271,7 +271,7 @@ func (m *MessageAPI) DeleteMessage(args stubs.MessageAPIDeleteMessageArgs) (pyva
 			return d, nil
 		}
 	}
-	return oneKey("error", pyval.Str(fmt.Sprintf("Receiver ID %s not found.", pyval.StrOf(receiverID)))), nil
+	return errorDict(fmt.Sprintf("Receiver ID %s not found.", pyval.StrOf(receiverID))), nil
 }
 
 // ViewMessagesSent is upstream's view_messages_sent().
@@ -307,7 +307,7 @@ func (m *MessageAPI) AddContact(args stubs.MessageAPIAddContactArgs) (pyval.Valu
 		return nil, err
 	}
 	if in {
-		return oneKey("error", pyval.Str(fmt.Sprintf("User name '%s' already exists.", pyval.StrOf(userName)))), nil
+		return errorDict(fmt.Sprintf("User name '%s' already exists.", pyval.StrOf(userName))), nil
 	}
 	next, err := pyval.Add(m.userCount, pyval.Int(1))
 	if err != nil {
@@ -320,7 +320,7 @@ func (m *MessageAPI) AddContact(args stubs.MessageAPIAddContactArgs) (pyval.Valu
 		return nil, err
 	}
 	if exists, _ := pyval.Contains(pyval.NewList(um.Values()...), userID); exists {
-		return oneKey("error", pyval.Str(fmt.Sprintf("User ID '%s' already exists.", string(userID)))), nil
+		return errorDict(fmt.Sprintf("User ID '%s' already exists.", string(userID))), nil
 	}
 	um.Set(userName, userID)
 	d := pyval.NewDict()

@@ -92,14 +92,8 @@ func (t *TwitterAPI) State() *pyval.Dict {
 	return d
 }
 
-func oneKey(key string, v pyval.Value) *pyval.Dict {
-	d := pyval.NewDict()
-	d.SetStr(key, v)
-	return d
-}
-
 func (t *TwitterAPI) notAuth(action string) pyval.Value {
-	return oneKey("error", pyval.Str("User not authenticated. Please authenticate before "+action+"."))
+	return errorDict("User not authenticated. Please authenticate before " + action + ".")
 }
 
 // tweetExists is `tweet_id in self.tweets`.
@@ -108,7 +102,7 @@ func (t *TwitterAPI) tweetExists(id pyval.Value) (bool, error) {
 }
 
 func tweetNotFound(id pyval.Value) pyval.Value {
-	return oneKey("error", pyval.Str(fmt.Sprintf("Tweet with ID %s not found.", pyval.StrOf(id))))
+	return errorDict(fmt.Sprintf("Tweet with ID %s not found.", pyval.StrOf(id)))
 }
 
 // strLower is s.lower() for a str.
@@ -313,14 +307,14 @@ func (t *TwitterAPI) UnfollowUser(args stubs.TwitterAPIUnfollowUserArgs) (pyval.
 	if !in {
 		return oneKey("unfollow_status", pyval.Bool(false)), nil
 	}
-	if err := saRemove(t.followingList, usernameToUnfollow); err != nil {
+	if err := listRemove(t.followingList, usernameToUnfollow); err != nil {
 		return nil, err
 	}
 	return oneKey("unfollow_status", pyval.Bool(true)), nil
 }
 
-// saRemove is lst.remove(v): drops the first element equal to v.
-func saRemove(lst, v pyval.Value) error {
+// listRemove is lst.remove(v): drops the first element equal to v.
+func listRemove(lst, v pyval.Value) error {
 	l, ok := lst.(*pyval.List)
 	if !ok {
 		return pyval.NoAttribute(lst, "remove")

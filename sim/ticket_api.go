@@ -55,7 +55,7 @@ func (t *TicketAPI) State() *pyval.Dict {
 func (t *TicketAPI) CreateTicket(args stubs.TicketAPICreateTicketArgs) (pyval.Value, error) {
 	title, description, priority := args.Title.V, args.Description.V, args.Priority.V
 	if !pyval.Truthy(t.currentUser) {
-		return oneKey("error", pyval.Str("User not authenticated. Please log in to create a ticket.")), nil
+		return errorDict("User not authenticated. Please log in to create a ticket."), nil
 	}
 	low, err := pyval.Compare("<", priority, pyval.Int(1))
 	if err != nil {
@@ -68,7 +68,7 @@ func (t *TicketAPI) CreateTicket(args stubs.TicketAPICreateTicketArgs) (pyval.Va
 		}
 	}
 	if bad {
-		return oneKey("error", pyval.Str("Invalid priority. Priority must be between 1 and 5.")), nil
+		return errorDict("Invalid priority. Priority must be between 1 and 5."), nil
 	}
 	ticket := pyval.NewDict()
 	ticket.SetStr("id", t.ticketCounter)
@@ -114,7 +114,7 @@ func (t *TicketAPI) foundTicket(ticketID pyval.Value) (pyval.Value, pyval.Value,
 		return nil, nil, err
 	}
 	if tk == nil || !pyval.Truthy(tk) {
-		return nil, oneKey("error", pyval.Str(fmt.Sprintf("Ticket with ID %s not found.", pyval.StrOf(ticketID)))), nil
+		return nil, errorDict(fmt.Sprintf("Ticket with ID %s not found.", pyval.StrOf(ticketID))), nil
 	}
 	return tk, nil, nil
 }
@@ -141,7 +141,7 @@ func (t *TicketAPI) CloseTicket(args stubs.TicketAPICloseTicketArgs) (pyval.Valu
 		return nil, err
 	}
 	if pyval.Equal(status, pyval.Str("Closed")) {
-		return oneKey("error", pyval.Str(fmt.Sprintf("Ticket with ID %s is already closed.", pyval.StrOf(ticketID)))), nil
+		return errorDict(fmt.Sprintf("Ticket with ID %s is already closed.", pyval.StrOf(ticketID))), nil
 	}
 	if err := pyval.SetItem(tk, pyval.Str("status"), pyval.Str("Closed")); err != nil {
 		return nil, err
@@ -161,7 +161,7 @@ func (t *TicketAPI) ResolveTicket(args stubs.TicketAPIResolveTicketArgs) (pyval.
 		return nil, err
 	}
 	if pyval.Equal(status, pyval.Str("Resolved")) {
-		return oneKey("error", pyval.Str(fmt.Sprintf("Ticket with ID %s is already resolved.", pyval.StrOf(ticketID)))), nil
+		return errorDict(fmt.Sprintf("Ticket with ID %s is already resolved.", pyval.StrOf(ticketID))), nil
 	}
 	if err := pyval.SetItem(tk, pyval.Str("status"), pyval.Str("Resolved")); err != nil {
 		return nil, err
@@ -192,7 +192,7 @@ func (t *TicketAPI) EditTicket(args stubs.TicketAPIEditTicketArgs) (pyval.Value,
 		if err != nil {
 			return nil, err
 		}
-		return oneKey("error", pyval.Str("Invalid fields for update: "+joined)), nil
+		return errorDict("Invalid fields for update: " + joined), nil
 	}
 	items, err := args.Updates.Items()
 	if err != nil {
@@ -237,7 +237,7 @@ func (t *TicketAPI) Logout() (pyval.Value, error) {
 func (t *TicketAPI) GetUserTickets(args stubs.TicketAPIGetUserTicketsArgs) (pyval.Value, error) {
 	status := args.Status.V
 	if !pyval.Truthy(t.currentUser) {
-		return pyval.NewList(oneKey("error", pyval.Str("User not authenticated. Please log in to view tickets."))), nil
+		return pyval.NewList(errorDict("User not authenticated. Please log in to view tickets.")), nil
 	}
 	items, err := pyval.ListOf(t.ticketQueue)
 	if err != nil {

@@ -6,13 +6,8 @@ package sim
 
 import (
 	"fmt"
-	"math"
-	"regexp"
-	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
@@ -33,17 +28,17 @@ const tbDefaultSeed = 1053520
 // deepcopy(DEFAULT_STATE) gives _load_scenario).
 func tbDefaultState() *pyval.Dict {
 	order := func(id int64, typ, sym string, price float64, amount int64, status string) *pyval.Dict {
-		return sbDict("id", pyval.Int(id), "order_type", pyval.Str(typ), "symbol", pyval.Str(sym),
+		return dictOf("id", pyval.Int(id), "order_type", pyval.Str(typ), "symbol", pyval.Str(sym),
 			"price", pyval.Float(price), "amount", pyval.Int(amount), "status", pyval.Str(status))
 	}
 	orders := pyval.NewDict()
 	orders.Set(pyval.Int(12345), order(12345, "Buy", "AAPL", 210.65, 10, "Completed"))
 	orders.Set(pyval.Int(12446), order(12446, "Sell", "GOOG", 2840.56, 5, "Pending"))
 	stock := func(price, change, volume, ma5, ma20 float64) *pyval.Dict {
-		return sbDict("price", pyval.Float(price), "percent_change", pyval.Float(change),
+		return dictOf("price", pyval.Float(price), "percent_change", pyval.Float(change),
 			"volume", pyval.Float(volume), "MA(5)", pyval.Float(ma5), "MA(20)", pyval.Float(ma20))
 	}
-	stocks := sbDict(
+	stocks := dictOf(
 		"AAPL", stock(227.16, 0.17, 2.552, 227.11, 227.09),
 		"GOOG", stock(2840.34, 0.24, 1.123, 2835.67, 2842.15),
 		"TSLA", stock(667.92, -0.12, 1.654, 671.15, 668.20),
@@ -56,9 +51,9 @@ func tbDefaultState() *pyval.Dict {
 		"SYNX", stock(345.67, 0.11, 2.112, 345.34, 346.12),
 		"ZETA", stock(22.09, -0.05, 0.789, 22.12, 22.34),
 	)
-	return sbDict(
+	return dictOf(
 		"orders", orders,
-		"account_info", sbDict("account_id", pyval.Int(12345), "balance", pyval.Float(10000.0),
+		"account_info", dictOf("account_id", pyval.Int(12345), "balance", pyval.Float(10000.0),
 			"binding_card", pyval.Int(1974202140965533)),
 		"authenticated", pyval.Bool(false),
 		"market_status", pyval.Str("Closed"),
@@ -96,7 +91,7 @@ func (*TradingBot) ClassName() string { return "TradingBot" }
 // LoadScenario is upstream's _load_scenario.
 func (t *TradingBot) LoadScenario(config *pyval.Dict, longContext bool) error {
 	def := tbDefaultState()
-	get := func(key string) pyval.Value { return sbConfigGet(config, def, key, key) }
+	get := func(key string) pyval.Value { return scenarioValue(config, def, key, key) }
 
 	ordersV := get("orders")
 	orders, ok := ordersV.(*pyval.Dict)
@@ -107,7 +102,7 @@ func (t *TradingBot) LoadScenario(config *pyval.Dict, longContext bool) error {
 	conv := pyval.NewDictCap(orders.Len())
 	for _, kv := range orders.Items() {
 		k := kv.Key
-		if s, isStr := k.(pyval.Str); isStr && sbIsDigit(string(s)) {
+		if s, isStr := k.(pyval.Str); isStr && strIsDigit(string(s)) {
 			n, err := pyval.ToInt(s)
 			if err != nil {
 				return err
@@ -148,7 +143,7 @@ func (t *TradingBot) State() *pyval.Dict {
 	if t.random == nil {
 		return pyval.NewDict()
 	}
-	return sbDict(
+	return dictOf(
 		"orders", t.orders,
 		"account_info", t.accountInfo,
 		"authenticated", t.authenticated,
@@ -161,7 +156,7 @@ func (t *TradingBot) State() *pyval.Dict {
 	)
 }
 
-func (t *TradingBot) lc(name string) pyval.Value { return sbLC(t.env, "TradingBot", name) }
+func (t *TradingBot) lc(name string) pyval.Value { return longContextValue(t.env, "TradingBot", name) }
 
 // generateTransactionTimestamp is upstream's _generate_transaction_timestamp:
 // a random second between CURRENT_TIME and one day later.
@@ -174,13 +169,13 @@ func (t *TradingBot) generateTransactionTimestamp() pyval.Value {
 
 // GetCurrentTime is upstream's get_current_time.
 func (t *TradingBot) GetCurrentTime() (pyval.Value, error) {
-	return sbDict("current_time", pyval.Str(tbCurrentTime().Format("03:04 PM"))), nil
+	return dictOf("current_time", pyval.Str(tbCurrentTime().Format("03:04 PM"))), nil
 }
 
 // GetSymbolByName is upstream's get_symbol_by_name.
 func (t *TradingBot) GetSymbolByName(args stubs.TradingBotGetSymbolByNameArgs) (pyval.Value, error) {
 	name := args.Name.V
-	symbolMap := sbDict(
+	symbolMap := dictOf(
 		"Apple", pyval.Str("AAPL"),
 		"Google", pyval.Str("GOOG"),
 		"Tesla", pyval.Str("TSLA"),
@@ -199,7 +194,7 @@ func (t *TradingBot) GetSymbolByName(args stubs.TradingBotGetSymbolByNameArgs) (
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("symbol", v), nil
+	return dictOf("symbol", v), nil
 }
 
 // GetStockInfo is upstream's get_stock_info.
@@ -210,11 +205,11 @@ func (t *TradingBot) GetStockInfo(args stubs.TradingBotGetStockInfoArgs) (pyval.
 		return nil, err
 	}
 	if !in {
-		return sbError("Stock with symbol '" + pyval.StrOf(symbol) + "' not found."), nil
+		return errorDict("Stock with symbol '" + pyval.StrOf(symbol) + "' not found."), nil
 	}
 	stock, _ := t.stocks.Get(symbol)
 	if t.longContext {
-		cp, err := sbCopyMethod(stock)
+		cp, err := copyValue(stock)
 		if err != nil {
 			return nil, err
 		}
@@ -237,14 +232,14 @@ func (t *TradingBot) GetOrderDetails(args stubs.TradingBotGetOrderDetailsArgs) (
 		return nil, err
 	}
 	if !in {
-		return sbError("Order with ID " + pyval.StrOf(orderID) + " not found." +
+		return errorDict("Order with ID " + pyval.StrOf(orderID) + " not found." +
 			"Here is the list of orders_id: " + pyval.Repr(pyval.NewList(t.orders.Keys()...))), nil
 	}
 	order, _ := t.orders.Get(orderID)
 	if !t.longContext {
 		return order, nil
 	}
-	cp, err := sbCopyMethod(order)
+	cp, err := copyValue(order)
 	if err != nil {
 		return nil, err
 	}
@@ -265,7 +260,7 @@ func (t *TradingBot) GetOrderDetails(args stubs.TradingBotGetOrderDetailsArgs) (
 		s, err := pyval.FormatFields(string(tmpl), map[string]pyval.Value{"symbol": symbol})
 		if e, ok := err.(*pyval.Exception); ok && e.Type == "KeyError" {
 			// except KeyError as e: str(e) is the repr of the missing name.
-			return sbError("KeyError during formatting: " + e.Msg), nil
+			return errorDict("KeyError during formatting: " + e.Msg), nil
 		}
 		if err != nil {
 			return nil, err
@@ -286,7 +281,7 @@ func (t *TradingBot) CancelOrder(args stubs.TradingBotCancelOrderArgs) (pyval.Va
 		return nil, err
 	}
 	if !in {
-		return sbError("Order with ID " + pyval.StrOf(orderID) + " not found."), nil
+		return errorDict("Order with ID " + pyval.StrOf(orderID) + " not found."), nil
 	}
 	order, _ := t.orders.Get(orderID)
 	status, err := pyval.GetItem(order, pyval.Str("status"))
@@ -294,26 +289,26 @@ func (t *TradingBot) CancelOrder(args stubs.TradingBotCancelOrderArgs) (pyval.Va
 		return nil, err
 	}
 	if pyval.Equal(status, pyval.Str("Completed")) {
-		return sbError("Can't cancel order " + pyval.StrOf(orderID) + ". Order is already completed."), nil
+		return errorDict("Can't cancel order " + pyval.StrOf(orderID) + ". Order is already completed."), nil
 	}
 	if err := pyval.SetItem(order, pyval.Str("status"), pyval.Str("Cancelled")); err != nil {
 		return nil, err
 	}
-	return sbDict("order_id", orderID, "status", pyval.Str("Cancelled")), nil
+	return dictOf("order_id", orderID, "status", pyval.Str("Cancelled")), nil
 }
 
 // PlaceOrder is upstream's place_order.
 func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Value, error) {
 	orderType, symbol, price, amount := args.OrderType.V, args.Symbol.V, args.Price.V, args.Amount.V
 	if !pyval.Truthy(t.authenticated) {
-		return sbError("User not authenticated. Please log in to place an order."), nil
+		return errorDict("User not authenticated. Please log in to place an order."), nil
 	}
 	in, err := pyval.Contains(t.stocks, symbol)
 	if err != nil {
 		return nil, err
 	}
 	if !in {
-		return sbError("Invalid stock symbol: " + pyval.StrOf(symbol)), nil
+		return errorDict("Invalid stock symbol: " + pyval.StrOf(symbol)), nil
 	}
 	bad, err := pyval.Compare("<=", price, pyval.Int(0))
 	if err != nil {
@@ -325,7 +320,7 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 		}
 	}
 	if bad {
-		return sbError("Price and amount must be positive values."), nil
+		return errorDict("Price and amount must be positive values."), nil
 	}
 	lower, err := args.OrderType.Method("lower")
 	if err != nil {
@@ -357,15 +352,15 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 			if err != nil {
 				return nil, err
 			}
-			tc, err := sbFormatFixed(totalCost, 2)
+			tc, err := formatFixed(totalCost, 2)
 			if err != nil {
 				return nil, err
 			}
-			bal, err := sbFormatFixed(balance, 2)
+			bal, err := formatFixed(balance, 2)
 			if err != nil {
 				return nil, err
 			}
-			return sbError("Insufficient funds: required $" + tc + " but only $" + bal + " available."), nil
+			return errorDict("Insufficient funds: required $" + tc + " but only $" + bal + " available."), nil
 		}
 	}
 	fprice, err := pyval.ToFloat(price)
@@ -376,7 +371,7 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 	if err := pyval.CheckHashable(orderID); err != nil {
 		return nil, err
 	}
-	t.orders.Set(orderID, sbDict(
+	t.orders.Set(orderID, dictOf(
 		"id", orderID,
 		"order_type", orderType,
 		"symbol", symbol,
@@ -389,7 +384,7 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 		return nil, err
 	}
 	t.orderCounter = next
-	return sbDict(
+	return dictOf(
 		"order_id", orderID,
 		"order_type", orderType,
 		"status", pyval.Str("Pending"),
@@ -402,17 +397,17 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 func (t *TradingBot) WithdrawFunds(args stubs.TradingBotWithdrawFundsArgs) (pyval.Value, error) {
 	amount := args.Amount.V
 	if !pyval.Truthy(t.authenticated) {
-		return sbError("User not authenticated. Please log in to make a transaction."), nil
+		return errorDict("User not authenticated. Please log in to make a transaction."), nil
 	}
 	if pyval.NotEqual(t.marketStatus, pyval.Str("Open")) {
-		return sbError("Market is closed. Transactions are not allowed."), nil
+		return errorDict("Market is closed. Transactions are not allowed."), nil
 	}
 	bad, err := pyval.Compare("<=", amount, pyval.Int(0))
 	if err != nil {
 		return nil, err
 	}
 	if bad {
-		return sbError("Transaction amount must be positive."), nil
+		return errorDict("Transaction amount must be positive."), nil
 	}
 	balance, err := pyval.GetItem(t.accountInfo, pyval.Str("balance"))
 	if err != nil {
@@ -423,12 +418,12 @@ func (t *TradingBot) WithdrawFunds(args stubs.TradingBotWithdrawFundsArgs) (pyva
 		return nil, err
 	}
 	if over {
-		return sbError("Insufficient funds for withdrawal."), nil
+		return errorDict("Insufficient funds for withdrawal."), nil
 	}
-	if err := sbAugItem(t.accountInfo, pyval.Str("balance"), pyval.Sub, amount); err != nil {
+	if err := augAssignItem(t.accountInfo, pyval.Str("balance"), pyval.Sub, amount); err != nil {
 		return nil, err
 	}
-	t.transactionHistory.Items = append(t.transactionHistory.Items, sbDict(
+	t.transactionHistory.Items = append(t.transactionHistory.Items, dictOf(
 		"type", pyval.Str("withdrawal"),
 		"amount", amount,
 		"timestamp", t.generateTransactionTimestamp(),
@@ -437,13 +432,13 @@ func (t *TradingBot) WithdrawFunds(args stubs.TradingBotWithdrawFundsArgs) (pyva
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("status", pyval.Str("Withdrawal successful"), "new_balance", newBalance), nil
+	return dictOf("status", pyval.Str("Withdrawal successful"), "new_balance", newBalance), nil
 }
 
 // GetAccountInfo is upstream's get_account_info.
 func (t *TradingBot) GetAccountInfo() (pyval.Value, error) {
 	if !pyval.Truthy(t.authenticated) {
-		return sbError("User not authenticated. Please log in to view account information."), nil
+		return errorDict("User not authenticated. Please log in to view account information."), nil
 	}
 	return t.accountInfo, nil
 }
@@ -451,43 +446,43 @@ func (t *TradingBot) GetAccountInfo() (pyval.Value, error) {
 // TradingLogin is upstream's trading_login (credentials are not checked).
 func (t *TradingBot) TradingLogin(_ stubs.TradingBotTradingLoginArgs) (pyval.Value, error) {
 	if pyval.Truthy(t.authenticated) {
-		return sbDict("status", pyval.Str("Already logged in")), nil
+		return dictOf("status", pyval.Str("Already logged in")), nil
 	}
 	t.authenticated = pyval.Bool(true)
-	return sbDict("status", pyval.Str("Logged in successfully")), nil
+	return dictOf("status", pyval.Str("Logged in successfully")), nil
 }
 
 // TradingGetLoginStatus is upstream's trading_get_login_status.
 func (t *TradingBot) TradingGetLoginStatus() (pyval.Value, error) {
-	return sbDict("status", pyval.Bool(pyval.Truthy(t.authenticated))), nil
+	return dictOf("status", pyval.Bool(pyval.Truthy(t.authenticated))), nil
 }
 
 // TradingLogout is upstream's trading_logout.
 func (t *TradingBot) TradingLogout() (pyval.Value, error) {
 	if !pyval.Truthy(t.authenticated) {
-		return sbDict("status", pyval.Str("No user is currently logged in")), nil
+		return dictOf("status", pyval.Str("No user is currently logged in")), nil
 	}
 	t.authenticated = pyval.Bool(false)
-	return sbDict("status", pyval.Str("Logged out successfully")), nil
+	return dictOf("status", pyval.Str("Logged out successfully")), nil
 }
 
 // FundAccount is upstream's fund_account.
 func (t *TradingBot) FundAccount(args stubs.TradingBotFundAccountArgs) (pyval.Value, error) {
 	amount := args.Amount.V
 	if !pyval.Truthy(t.authenticated) {
-		return sbError("User not authenticated. Please log in to fund the account."), nil
+		return errorDict("User not authenticated. Please log in to fund the account."), nil
 	}
 	bad, err := pyval.Compare("<=", amount, pyval.Int(0))
 	if err != nil {
 		return nil, err
 	}
 	if bad {
-		return sbError("Funding amount must be positive."), nil
+		return errorDict("Funding amount must be positive."), nil
 	}
-	if err := sbAugItem(t.accountInfo, pyval.Str("balance"), pyval.Add, amount); err != nil {
+	if err := augAssignItem(t.accountInfo, pyval.Str("balance"), pyval.Add, amount); err != nil {
 		return nil, err
 	}
-	t.transactionHistory.Items = append(t.transactionHistory.Items, sbDict(
+	t.transactionHistory.Items = append(t.transactionHistory.Items, dictOf(
 		"type", pyval.Str("deposit"),
 		"amount", amount,
 		"timestamp", t.generateTransactionTimestamp(),
@@ -496,21 +491,21 @@ func (t *TradingBot) FundAccount(args stubs.TradingBotFundAccountArgs) (pyval.Va
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("status", pyval.Str("Account funded successfully"), "new_balance", newBalance), nil
+	return dictOf("status", pyval.Str("Account funded successfully"), "new_balance", newBalance), nil
 }
 
 // RemoveStockFromWatchlist is upstream's remove_stock_from_watchlist.
 func (t *TradingBot) RemoveStockFromWatchlist(args stubs.TradingBotRemoveStockFromWatchlistArgs) (pyval.Value, error) {
 	symbol := args.Symbol.V
 	if !pyval.Truthy(t.authenticated) {
-		return sbError("User not authenticated. Please log in to modify the watchlist."), nil
+		return errorDict("User not authenticated. Please log in to modify the watchlist."), nil
 	}
-	i := sbListIndex(t.watchList.Items, symbol)
+	i := listIndex(t.watchList.Items, symbol)
 	if i < 0 {
-		return sbError("Stock " + pyval.StrOf(symbol) + " not found in watchlist."), nil
+		return errorDict("Stock " + pyval.StrOf(symbol) + " not found in watchlist."), nil
 	}
 	t.watchList.Items = append(t.watchList.Items[:i:i], t.watchList.Items[i+1:]...)
-	return sbDict("status", pyval.Str("Stock "+pyval.StrOf(symbol)+" removed from watchlist successfully.")), nil
+	return dictOf("status", pyval.Str("Stock "+pyval.StrOf(symbol)+" removed from watchlist successfully.")), nil
 }
 
 // GetWatchlist is upstream's get_watchlist. Unauthenticated it returns a
@@ -531,34 +526,34 @@ func (t *TradingBot) GetWatchlist() (pyval.Value, error) {
 		items = append(items, ext...)
 		return pyval.NewList(items...), nil
 	}
-	return sbDict("watchlist", t.watchList), nil
+	return dictOf("watchlist", t.watchList), nil
 }
 
 // GetOrderHistory is upstream's get_order_history.
 func (t *TradingBot) GetOrderHistory() (pyval.Value, error) {
 	if !pyval.Truthy(t.authenticated) {
-		return pyval.NewList(sbError("User not authenticated. Please log in to view order history.")), nil
+		return pyval.NewList(errorDict("User not authenticated. Please log in to view order history.")), nil
 	}
-	return sbDict("history", pyval.NewList(t.orders.Keys()...)), nil
+	return dictOf("history", pyval.NewList(t.orders.Keys()...)), nil
 }
 
 // GetTransactionHistory is upstream's get_transaction_history.
 func (t *TradingBot) GetTransactionHistory(args stubs.TradingBotGetTransactionHistoryArgs) (pyval.Value, error) {
 	startDate, endDate := args.StartDate.V, args.EndDate.V
 	if !pyval.Truthy(t.authenticated) {
-		return pyval.NewList(sbError("User not authenticated. Please log in to view transaction history.")), nil
+		return pyval.NewList(errorDict("User not authenticated. Please log in to view transaction history.")), nil
 	}
-	start := sbDateTimeMin()
+	start := datetimeMin()
 	if pyval.Truthy(startDate) {
-		d, err := sbStrptime(startDate, "%Y-%m-%d")
+		d, err := strptime(startDate, "%Y-%m-%d")
 		if err != nil {
 			return nil, err
 		}
 		start = d
 	}
-	end := sbDateTimeMax()
+	end := datetimeMax()
 	if pyval.Truthy(endDate) {
-		d, err := sbStrptime(endDate, "%Y-%m-%d")
+		d, err := strptime(endDate, "%Y-%m-%d")
 		if err != nil {
 			return nil, err
 		}
@@ -570,7 +565,7 @@ func (t *TradingBot) GetTransactionHistory(args stubs.TradingBotGetTransactionHi
 		if err != nil {
 			return nil, err
 		}
-		d, err := sbStrptime(ts, "%Y-%m-%d %H:%M:%S")
+		d, err := strptime(ts, "%Y-%m-%d %H:%M:%S")
 		if err != nil {
 			return nil, err
 		}
@@ -585,7 +580,7 @@ func (t *TradingBot) GetTransactionHistory(args stubs.TradingBotGetTransactionHi
 		}
 		filtered = append(filtered, ext...)
 	}
-	return sbDict("transaction_history", pyval.NewList(filtered...)), nil
+	return dictOf("transaction_history", pyval.NewList(filtered...)), nil
 }
 
 // GetAvailableStocks is upstream's get_available_stocks.
@@ -605,12 +600,12 @@ func (t *TradingBot) GetAvailableStocks(args stubs.TradingBotGetAvailableStocksA
 		tech = append(tech, te...)
 		auto = append(auto, ae...)
 	}
-	sectorMap := sbDict("Technology", pyval.NewList(tech...), "Automobile", pyval.NewList(auto...))
+	sectorMap := dictOf("Technology", pyval.NewList(tech...), "Automobile", pyval.NewList(auto...))
 	v, err := pyval.DictGet(sectorMap, sector, pyval.NewList())
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("stock_list", v), nil
+	return dictOf("stock_list", v), nil
 }
 
 // FilterStocksByPrice is upstream's filter_stocks_by_price.
@@ -649,13 +644,13 @@ func (t *TradingBot) FilterStocksByPrice(args stubs.TradingBotFilterStocksByPric
 			out = append(out, symbol)
 		}
 	}
-	return sbDict("filtered_stocks", pyval.NewList(out...)), nil
+	return dictOf("filtered_stocks", pyval.NewList(out...)), nil
 }
 
 // AddToWatchlist is upstream's add_to_watchlist (no authentication check).
 func (t *TradingBot) AddToWatchlist(args stubs.TradingBotAddToWatchlistArgs) (pyval.Value, error) {
 	stock := args.Stock.V
-	if sbListIndex(t.watchList.Items, stock) < 0 {
+	if listIndex(t.watchList.Items, stock) < 0 {
 		in, err := pyval.Contains(t.stocks, stock)
 		if err != nil {
 			return nil, err
@@ -664,7 +659,7 @@ func (t *TradingBot) AddToWatchlist(args stubs.TradingBotAddToWatchlistArgs) (py
 			t.watchList.Items = append(t.watchList.Items, stock)
 		}
 	}
-	return sbDict("watchlist", t.watchList), nil
+	return dictOf("watchlist", t.watchList), nil
 }
 
 // NotifyPriceChange is upstream's notify_price_change.
@@ -705,9 +700,9 @@ func (t *TradingBot) NotifyPriceChange(args stubs.TradingBotNotifyPriceChangeArg
 		if err != nil {
 			return nil, err
 		}
-		return sbDict("notification", pyval.Str("Stocks "+joined+" have significant price changes.")), nil
+		return dictOf("notification", pyval.Str("Stocks "+joined+" have significant price changes.")), nil
 	}
-	return sbDict("notification", pyval.Str("No significant price changes in the selected stocks.")), nil
+	return dictOf("notification", pyval.Str("No significant price changes in the selected stocks.")), nil
 }
 
 // classTradingBot describes TradingBot for the registry.
@@ -719,285 +714,3 @@ func classTradingBot() Class {
 		Methods: stubs.TradingBotMethods,
 	}
 }
-
-// ---------------------------------------------------------------------------
-// Helpers shared by sim-B's ports (trading_bot.go, travel_booking.go,
-// vehicle_control.go): small pieces of Python semantics the upstream code
-// relies on, each raising the exception CPython 3.12 would raise.
-
-// sbDict builds a dict from alternating string keys and values.
-func sbDict(kv ...any) *pyval.Dict {
-	d := pyval.NewDictCap(len(kv) / 2)
-	for i := 0; i+1 < len(kv); i += 2 {
-		d.SetStr(kv[i].(string), kv[i+1].(pyval.Value))
-	}
-	return d
-}
-
-// sbError is {"error": msg}.
-func sbError(msg string) *pyval.Dict { return sbDict("error", pyval.Str(msg)) }
-
-// sbConfigGet is scenario.get(key, DEFAULT_STATE_COPY[defKey]).
-func sbConfigGet(config, def *pyval.Dict, key, defKey string) pyval.Value {
-	if config != nil {
-		if v, ok := config.GetStr(key); ok {
-			return v
-		}
-	}
-	v, ok := def.GetStr(defKey)
-	if !ok {
-		panic("sim: default state has no key " + defKey)
-	}
-	return v
-}
-
-// sbLC is the long-context module value name of this entry evaluation.
-func sbLC(env *Env, class, name string) pyval.Value {
-	if env == nil || env.LongContext() == nil {
-		panic(class + ": long-context data requested but the Env has no long_context data")
-	}
-	return env.LC.Get(name)
-}
-
-// sbIsDigit is Python's str.isdigit(): non-empty and every character a
-// decimal digit (category Nd) or another Numeric_Type=Digit character
-// (superscripts, circled digits, ...).
-func sbIsDigit(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !unicode.IsDigit(r) && !sbIsOtherDigit(r) {
-			return false
-		}
-	}
-	return true
-}
-
-// sbIsOtherDigit reports the characters with Numeric_Type=Digit that are
-// not decimal digits (Unicode 15.0, as CPython 3.12's str.isdigit sees them:
-// [c for c in map(chr, range(0x110000)) if c.isdigit() and not c.isdecimal()]).
-func sbIsOtherDigit(r rune) bool {
-	ranges := [...][2]rune{
-		{0xB2, 0xB3}, {0xB9, 0xB9}, {0x1369, 0x1371}, {0x19DA, 0x19DA}, {0x2070, 0x2070},
-		{0x2074, 0x2079}, {0x2080, 0x2089}, {0x2460, 0x2468}, {0x2474, 0x247C}, {0x2488, 0x2490},
-		{0x24EA, 0x24EA}, {0x24F5, 0x24FD}, {0x24FF, 0x24FF}, {0x2776, 0x277E}, {0x2780, 0x2788},
-		{0x278A, 0x2792}, {0x10A40, 0x10A43}, {0x10E60, 0x10E68}, {0x11052, 0x1105A}, {0x1F100, 0x1F10A},
-	}
-	for _, rg := range ranges {
-		if r >= rg[0] && r <= rg[1] {
-			return true
-		}
-	}
-	return false
-}
-
-// sbCopyMethod is v.copy() (a shallow copy).
-func sbCopyMethod(v pyval.Value) (pyval.Value, error) {
-	switch x := v.(type) {
-	case *pyval.Dict:
-		return x.Copy(), nil
-	case *pyval.List:
-		return pyval.NewList(append([]pyval.Value(nil), x.Items...)...), nil
-	case *pyval.Set:
-		return x.Copy(), nil
-	}
-	return nil, pyval.NoAttribute(v, "copy")
-}
-
-// sbAugItem is container[key] <op>= operand (e.g. balance -= amount).
-func sbAugItem(container, key pyval.Value, op func(a, b pyval.Value) (pyval.Value, error), operand pyval.Value) error {
-	cur, err := pyval.GetItem(container, key)
-	if err != nil {
-		return err
-	}
-	nv, err := op(cur, operand)
-	if err != nil {
-		return err
-	}
-	return pyval.SetItem(container, key, nv)
-}
-
-// sbListIndex is the index of the first item == x, or -1 (`x in list`,
-// list.remove(x)).
-func sbListIndex(items []pyval.Value, x pyval.Value) int {
-	for i, it := range items {
-		if pyval.Equal(it, x) {
-			return i
-		}
-	}
-	return -1
-}
-
-// sbFormatFixed is format(v, ".<prec>f") (an f-string "{v:.2f}").
-func sbFormatFixed(v pyval.Value, prec int) (string, error) {
-	var f float64
-	switch x := v.(type) {
-	case pyval.Float:
-		f = float64(x)
-	case pyval.Int:
-		f = float64(x)
-	case pyval.Bool:
-		if x {
-			f = 1
-		}
-	case pyval.BigInt:
-		fv, err := pyval.ToFloat(v)
-		if err != nil {
-			return "", err
-		}
-		f = float64(fv.(pyval.Float))
-	default:
-		return "", pyval.NewValueError("Unknown format code 'f' for object of type '%s'", v.TypeName())
-	}
-	switch {
-	case math.IsNaN(f):
-		return "nan", nil
-	case math.IsInf(f, 1):
-		return "inf", nil
-	case math.IsInf(f, -1):
-		return "-inf", nil
-	}
-	return strconv.FormatFloat(f, 'f', prec, 64), nil
-}
-
-// sbDateTimeMin and sbDateTimeMax are datetime.min and datetime.max.
-func sbDateTimeMin() time.Time { return time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC) }
-func sbDateTimeMax() time.Time { return time.Date(9999, 12, 31, 23, 59, 59, 999999000, time.UTC) }
-
-// sbStrptime is datetime.strptime(v, format) for formats made of %Y %m %d
-// %H %M %S and literal text, with CPython's _strptime matching (regular
-// expression per directive, case-insensitive, whitespace in the format
-// matching any run of whitespace) and error texts.
-func sbStrptime(v pyval.Value, format string) (time.Time, error) {
-	s, ok := v.(pyval.Str)
-	if !ok {
-		return time.Time{}, pyval.NewTypeError("strptime() argument 1 must be str, not %s", pyval.ArgTypeName(v))
-	}
-	re, err := sbStrptimeRegexp(format)
-	if err != nil {
-		return time.Time{}, err
-	}
-	data := string(s)
-	m := re.FindStringSubmatchIndex(data)
-	if m == nil {
-		return time.Time{}, pyval.NewValueError("time data %s does not match format %s",
-			pyval.Repr(s), pyval.Repr(pyval.Str(format)))
-	}
-	if m[1] != len(data) {
-		return time.Time{}, pyval.NewValueError("unconverted data remains: %s", data[m[1]:])
-	}
-	field := func(name string) (int, bool) {
-		i := re.SubexpIndex(name)
-		if i < 0 || m[2*i] < 0 {
-			return 0, false
-		}
-		n := 0
-		for _, r := range data[m[2*i]:m[2*i+1]] {
-			n = n*10 + sbDigitValue(r)
-		}
-		return n, true
-	}
-	year, month, day := 1900, 1, 1
-	if y, ok := field("Y"); ok {
-		year = y
-	}
-	if mo, ok := field("m"); ok {
-		month = mo
-	}
-	if d, ok := field("d"); ok {
-		day = d
-	}
-	hour, _ := field("H")
-	minute, _ := field("M")
-	second, _ := field("S")
-	if year < 1 || year > 9999 {
-		return time.Time{}, pyval.NewValueError("year %d is out of range", year)
-	}
-	if day > sbDaysInMonth(year, month) {
-		return time.Time{}, pyval.NewValueError("day is out of range for month")
-	}
-	if second > 59 {
-		// _strptime accepts 60 and 61 for leap seconds; datetime() then
-		// rejects them.
-		return time.Time{}, pyval.NewValueError("second must be in 0..59")
-	}
-	return time.Date(year, time.Month(month), day, hour, minute, second, 0, time.UTC), nil
-}
-
-// sbStrptimeRegexp builds the regular expression _strptime.TimeRE builds for
-// format (CPython 3.12, directives %Y %m %d %H %M %S). Go's regexp picks the
-// same leftmost-first match as Python's backtracking engine; \d in a Python
-// str pattern is any Unicode decimal digit, hence \p{Nd}.
-func sbStrptimeRegexp(format string) (*regexp.Regexp, error) {
-	const d = `\p{Nd}`
-	directives := map[byte]string{
-		'Y': `(?P<Y>` + d + d + d + d + `)`,
-		'm': `(?P<m>1[0-2]|0[1-9]|[1-9])`,
-		'd': `(?P<d>3[01]|[12]` + d + `|0[1-9]|[1-9]| [1-9])`,
-		'H': `(?P<H>2[0-3]|[0-1]` + d + `|` + d + `)`,
-		'M': `(?P<M>[0-5]` + d + `|` + d + `)`,
-		'S': `(?P<S>6[0-1]|[0-5]` + d + `|` + d + `)`,
-	}
-	var b strings.Builder
-	b.WriteString(`(?i)^`)
-	seen := map[byte]bool{}
-	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c == '%' && i+1 < len(format) {
-			i++
-			if format[i] == '%' {
-				b.WriteString("%")
-				continue
-			}
-			re, ok := directives[format[i]]
-			if !ok {
-				return nil, fmt.Errorf("sim: strptime directive %%%c is not supported", format[i])
-			}
-			if seen[format[i]] {
-				return nil, fmt.Errorf("sim: strptime directive %%%c repeated", format[i])
-			}
-			seen[format[i]] = true
-			b.WriteString(re)
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(format[i:])
-		if unicode.IsSpace(r) {
-			b.WriteString(`[\s\v\p{Z}\x{1c}-\x{1f}\x{85}]+`)
-			for i+size < len(format) {
-				r2, s2 := utf8.DecodeRuneInString(format[i+size:])
-				if !unicode.IsSpace(r2) {
-					break
-				}
-				size += s2
-			}
-		} else {
-			b.WriteString(regexp.QuoteMeta(format[i : i+size]))
-		}
-		i += size - 1
-	}
-	return regexp.Compile(b.String())
-}
-
-func sbDigitValue(r rune) int {
-	if r >= '0' && r <= '9' {
-		return int(r - '0')
-	}
-	// Every block of Unicode decimal digits starts with a zero and is made
-	// of runs of ten; the value is the distance to the block start mod 10.
-	n := 0
-	for z := r; unicode.IsDigit(z - 1); z-- {
-		n++
-	}
-	return n % 10
-}
-
-func sbDaysInMonth(year, month int) int {
-	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
-}
-
-// sbItoa is str(n) for an int.
-func sbItoa(n int) string { return strconv.Itoa(n) }
-
-// sbContains is `item in container`.
-func sbContains(container, item pyval.Value) (bool, error) { return pyval.Contains(container, item) }

@@ -18,7 +18,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
-// sim-B's trace replay: every trace entry involving one of sim-B's classes
+// trace replay: every trace entry involving one of the classes
 // (TradingBot, TravelAPI, VehicleControlAPI) is replayed call by call on a
 // fresh instance; every result string and the state after every turn must
 // equal the reference byte for byte (pyjson, key order included). Calls of
@@ -26,7 +26,7 @@ import (
 // the trace loading, call parsing, argument binding and result
 // serialisation helpers of sim_suite_test.go.
 
-func sbClasses() map[string]Class {
+func tracedClasses() map[string]Class {
 	return map[string]Class{
 		"TradingBot":        classTradingBot(),
 		"TravelAPI":         classTravelAPI(),
@@ -34,10 +34,10 @@ func sbClasses() map[string]Class {
 	}
 }
 
-// sbMethodOwners maps class name -> method names, from the function docs
+// methodOwners maps class name -> method names, from the function docs
 // of all eight multi-turn classes (to route a call to its class the way
 // upstream's rewrite does: the last involved class having the name wins).
-var sbMethodOwners = sync.OnceValues(func() (map[string]map[string]bool, error) {
+var methodOwners = sync.OnceValues(func() (map[string]map[string]bool, error) {
 	data, ok := testenv.DataDir()
 	if !ok {
 		return nil, fmt.Errorf("%s", testenv.MissingMessage("BFCL data set", data, "BFCL_DATA_DIR"))
@@ -67,16 +67,16 @@ var sbMethodOwners = sync.OnceValues(func() (map[string]map[string]bool, error) 
 	return out, nil
 })
 
-type sbReplayStats struct {
+type replayStats struct {
 	entries, calls, states int
 	mismatches             []string
 }
 
-// sbReplayEntry replays entry e for class cls.
-func sbReplayEntry(td *traceData, e *traceEntry, cls string, st *sbReplayStats) {
-	owners, err := sbMethodOwners()
+// replayTraceEntry replays entry e for class cls.
+func replayTraceEntry(td *traceData, e *traceEntry, cls string, st *replayStats) {
+	owners, err := methodOwners()
 	Expect(err).NotTo(HaveOccurred())
-	c := sbClasses()[cls]
+	c := tracedClasses()[cls]
 	env := &Env{}
 	if e.LongContext {
 		Expect(td.lcErr).NotTo(HaveOccurred(), "long_context.py")
@@ -123,7 +123,7 @@ func sbReplayEntry(td *traceData, e *traceEntry, cls string, st *sbReplayStats) 
 			got := serialiseResult(invoke(c, inst, name, args, kwargs))
 			if got != t.Results[i] {
 				st.mismatches = append(st.mismatches, fmt.Sprintf("%s turn %d call %s:\n got: %s\nwant: %s",
-					e.ID, t.Turn, call, sbClip(got), sbClip(t.Results[i])))
+					e.ID, t.Turn, call, clip(got), clip(t.Results[i])))
 			}
 		}
 		checkState(fmt.Sprintf("after turn %d", t.Turn), t.State[cls])
@@ -131,24 +131,24 @@ func sbReplayEntry(td *traceData, e *traceEntry, cls string, st *sbReplayStats) 
 	st.entries++
 }
 
-func sbClip(s string) string {
+func clip(s string) string {
 	if len(s) > 400 {
 		return s[:400] + fmt.Sprintf("…(%d bytes)", len(s))
 	}
 	return s
 }
 
-// sbReplayAll replays every trace entry involving cls and fails on any
+// replayTraces replays every trace entry involving cls and fails on any
 // difference.
-func sbReplayAll(cls string) *sbReplayStats {
+func replayTraces(cls string) *replayStats {
 	td, err := loadTraces()
 	if err != nil && strings.HasPrefix(err.Error(), "SKIPPED LOUDLY") {
 		Skip(err.Error())
 	}
 	Expect(err).NotTo(HaveOccurred())
-	st := &sbReplayStats{}
+	st := &replayStats{}
 	for _, e := range tracesInvolving(td, cls) {
-		sbReplayEntry(td, e, cls, st)
+		replayTraceEntry(td, e, cls, st)
 	}
 	GinkgoWriter.Printf("%s: %d entries, %d calls, %d states, %d mismatches\n", cls, st.entries, st.calls, st.states, len(st.mismatches))
 	AddReportEntry(cls+" trace replay", fmt.Sprintf("%d entries, %d calls, %d states compared", st.entries, st.calls, st.states))
@@ -157,17 +157,17 @@ func sbReplayAll(cls string) *sbReplayStats {
 		shown = append(shown[:8:8], fmt.Sprintf("... and %d more", len(st.mismatches)-8))
 	}
 	Expect(shown).To(BeEmpty())
-	Expect(st.entries).To(Equal(200), "every class of sim-B is involved in 200 trace entries")
+	Expect(st.entries).To(Equal(200), "every traced class is involved in 200 trace entries")
 	return st
 }
 
-// sbReplayModelSide replays, for class cls, the model-side calls of the
+// replayModelSide replays, for class cls, the model-side calls of the
 // reference verdict run (multi_turn_verdicts: gpt-oss-120b outputs, with
 // every executed call and its result string) on a fresh "model" instance
 // per entry, and the ground-truth calls on a separate instance, comparing
 // every result string. Calls the test's parser cannot read (harmony leaks,
 // syntax errors) never reach a backend upstream either and are skipped.
-func sbReplayModelSide(cls string) {
+func replayModelSide(cls string) {
 	td, err := loadTraces()
 	if err != nil && strings.HasPrefix(err.Error(), "SKIPPED LOUDLY") {
 		Skip(err.Error())
@@ -175,13 +175,13 @@ func sbReplayModelSide(cls string) {
 	Expect(err).NotTo(HaveOccurred())
 	ref, _ := testenv.ReferenceDir()
 	dir := filepath.Join(ref, "multi_turn_verdicts", "2025-11-12-harmony-fixes-2", "openai_gpt-oss-120b")
-	owners, err := sbMethodOwners()
+	owners, err := methodOwners()
 	Expect(err).NotTo(HaveOccurred())
 	involved := map[string][]string{}
 	for _, e := range td.entries {
 		involved[e.ID] = e.InvolvedClasses
 	}
-	c := sbClasses()[cls]
+	c := tracedClasses()[cls]
 	var mismatches []string
 	entries, modelCalls, gtCalls, unparsed := 0, 0, 0, 0
 	for _, cat := range []string{"base", "miss_func", "miss_param"} {
@@ -245,7 +245,7 @@ func sbReplayModelSide(cls string) {
 					got := serialiseResult(invoke(c, inst, name, args, kwargs))
 					if got != results[i] {
 						mismatches = append(mismatches, fmt.Sprintf("%s turn %d %s call %s:\n got: %s\nwant: %s",
-							ex.ID, turn, side, call, sbClip(got), sbClip(results[i])))
+							ex.ID, turn, side, call, clip(got), clip(results[i])))
 					}
 				}
 			}
@@ -272,9 +272,9 @@ func sbReplayModelSide(cls string) {
 	Expect(modelCalls).To(BeNumerically(">", 0))
 }
 
-// sbCall invokes a method by its Python name with keyword arguments given
+// callMethod invokes a method by its Python name with keyword arguments given
 // as alternating name, value.
-func sbCall(c Class, inst Instance, name string, kv ...any) string {
+func callMethod(c Class, inst Instance, name string, kv ...any) string {
 	var kwargs []pyval.KV
 	for i := 0; i+1 < len(kv); i += 2 {
 		kwargs = append(kwargs, pyval.KV{Key: pyval.Str(kv[i].(string)), Value: kv[i+1].(pyval.Value)})
@@ -282,7 +282,7 @@ func sbCall(c Class, inst Instance, name string, kv ...any) string {
 	return serialiseResult(invoke(c, inst, name, nil, kwargs))
 }
 
-func sbLoaded(c Class, config *pyval.Dict, longContext bool) Instance {
+func loadedInstance(c Class, config *pyval.Dict, longContext bool) Instance {
 	env := &Env{}
 	if longContext {
 		td, err := loadTraces()
@@ -301,7 +301,7 @@ func sbLoaded(c Class, config *pyval.Dict, longContext bool) Instance {
 	return inst
 }
 
-func sbRegistryChecks(c Class) {
+func registryChecks(c Class) {
 	names := make([]string, len(c.Methods))
 	for i, m := range c.Methods {
 		names[i] = m.Name
@@ -310,7 +310,7 @@ func sbRegistryChecks(c Class) {
 	for i := 1; i < len(names); i++ {
 		Expect(names[i-1] < names[i]).To(BeTrue(), "methods sorted as inspect.getmembers: %s before %s", names[i-1], names[i])
 	}
-	owners, err := sbMethodOwners()
+	owners, err := methodOwners()
 	if err != nil {
 		Skip(err.Error())
 	}
@@ -321,14 +321,14 @@ func sbRegistryChecks(c Class) {
 	}
 }
 
-var _ = Describe("sim-B classes", func() {
+var _ = Describe("TradingBot, TravelAPI and VehicleControlAPI", func() {
 	It("have no public attributes before LoadScenario and the upstream attribute order after it", func() {
 		order := map[string]string{
 			"TradingBot":        "orders account_info authenticated market_status order_counter stocks watch_list transaction_history long_context",
 			"TravelAPI":         "credit_card_list booking_record access_token token_type token_expires_in token_scope user_first_name user_last_name budget_limit long_context",
 			"VehicleControlAPI": "fuelLevel batteryVoltage engine_state remainingUnlockedDoors doorStatus acTemperature fanSpeed acMode humidityLevel headLightStatus parkingBrakeStatus brakePedalStatus distanceToNextVehicle cruiseStatus destination frontLeftTirePressure frontRightTirePressure rearLeftTirePressure rearRightTirePressure long_context",
 		}
-		for name, c := range sbClasses() {
+		for name, c := range tracedClasses() {
 			inst := c.New(&Env{})
 			Expect(inst.ClassName()).To(Equal(name))
 			Expect(inst.State().Len()).To(Equal(0), name)
@@ -348,51 +348,51 @@ var _ = Describe("TradingBot", func() {
 	cls := classTradingBot()
 
 	It("replays every reference trace entry (results and states)", func() {
-		sbReplayAll("TradingBot")
+		replayTraces("TradingBot")
 	})
 
 	It("registers every public method, sorted, with the function docs' names", func() {
-		sbRegistryChecks(cls)
+		registryChecks(cls)
 	})
 
 	It("reproduces every result of the reference run's model-side and ground-truth calls", func() {
-		sbReplayModelSide(cls.Name)
+		replayModelSide(cls.Name)
 	})
 
 	It("raises Python's exceptions for bad argument types, keeping earlier changes", func() {
-		t := sbLoaded(cls, nil, false)
-		Expect(sbCall(cls, t, "trading_login", "username", pyval.Str("u"), "password", pyval.Str("p"))).To(Equal(`{"status": "Logged in successfully"}`))
-		Expect(sbCall(cls, t, "place_order", "order_type", pyval.Str("Buy"), "symbol", pyval.Str("AAPL"), "price", pyval.Str("1"), "amount", pyval.Int(1))).
+		t := loadedInstance(cls, nil, false)
+		Expect(callMethod(cls, t, "trading_login", "username", pyval.Str("u"), "password", pyval.Str("p"))).To(Equal(`{"status": "Logged in successfully"}`))
+		Expect(callMethod(cls, t, "place_order", "order_type", pyval.Str("Buy"), "symbol", pyval.Str("AAPL"), "price", pyval.Str("1"), "amount", pyval.Int(1))).
 			To(Equal("Error during execution: '<=' not supported between instances of 'str' and 'int'"))
-		Expect(sbCall(cls, t, "place_order", "order_type", pyval.Int(1), "symbol", pyval.Str("AAPL"), "price", pyval.Int(1), "amount", pyval.Int(1))).
+		Expect(callMethod(cls, t, "place_order", "order_type", pyval.Int(1), "symbol", pyval.Str("AAPL"), "price", pyval.Int(1), "amount", pyval.Int(1))).
 			To(Equal("Error during execution: 'int' object has no attribute 'lower'"))
-		Expect(sbCall(cls, t, "get_stock_info", "symbol", pyval.NewList())).To(Equal("Error during execution: unhashable type: 'list'"))
-		Expect(sbCall(cls, t, "place_order", "order_type", pyval.Str("Buy"), "symbol", pyval.Str("AAPL"), "price", pyval.Float(227.16), "amount", pyval.Int(100))).
+		Expect(callMethod(cls, t, "get_stock_info", "symbol", pyval.NewList())).To(Equal("Error during execution: unhashable type: 'list'"))
+		Expect(callMethod(cls, t, "place_order", "order_type", pyval.Str("Buy"), "symbol", pyval.Str("AAPL"), "price", pyval.Float(227.16), "amount", pyval.Int(100))).
 			To(Equal(`{"error": "Insufficient funds: required $22716.00 but only $10000.00 available."}`))
-		Expect(sbCall(cls, t, "get_order_details", "order_id", pyval.Str("12345"))).
+		Expect(callMethod(cls, t, "get_order_details", "order_id", pyval.Str("12345"))).
 			To(Equal(`{"error": "Order with ID 12345 not found.Here is the list of orders_id: [12345, 12446]"}`))
-		Expect(sbCall(cls, t, "get_transaction_history", "start_date", pyval.Str("2024-13-01"))).
+		Expect(callMethod(cls, t, "get_transaction_history", "start_date", pyval.Str("2024-13-01"))).
 			To(Equal("Error during execution: time data '2024-13-01' does not match format '%Y-%m-%d'"))
-		Expect(sbCall(cls, t, "notify_price_change", "stocks", pyval.Int(3), "threshold", pyval.Int(0))).
+		Expect(callMethod(cls, t, "notify_price_change", "stocks", pyval.Int(3), "threshold", pyval.Int(0))).
 			To(Equal("Error during execution: 'int' object is not iterable"))
 	})
 
 	It("draws transaction timestamps from random.Random(1053520) within CURRENT_TIME + 1 day", func() {
-		t := sbLoaded(cls, sbDict("market_status", pyval.Str("Open")), false)
-		sbCall(cls, t, "trading_login", "username", pyval.Str("u"), "password", pyval.Str("p"))
-		Expect(sbCall(cls, t, "fund_account", "amount", pyval.Int(10000))).To(Equal(`{"status": "Account funded successfully", "new_balance": 20000.0}`))
-		Expect(sbCall(cls, t, "withdraw_funds", "amount", pyval.Float(0.5))).To(Equal(`{"status": "Withdrawal successful", "new_balance": 19999.5}`))
+		t := loadedInstance(cls, dictOf("market_status", pyval.Str("Open")), false)
+		callMethod(cls, t, "trading_login", "username", pyval.Str("u"), "password", pyval.Str("p"))
+		Expect(callMethod(cls, t, "fund_account", "amount", pyval.Int(10000))).To(Equal(`{"status": "Account funded successfully", "new_balance": 20000.0}`))
+		Expect(callMethod(cls, t, "withdraw_funds", "amount", pyval.Float(0.5))).To(Equal(`{"status": "Withdrawal successful", "new_balance": 19999.5}`))
 		// python3.12: r = random.Random(1053520); [datetime.fromtimestamp(r.randint(1725186600, 1725273000)) for _ in range(2)] with TZ=UTC
 		Expect(pyval.Repr(t.State())).To(ContainSubstring(`'transaction_history': [{'type': 'deposit', 'amount': 10000, 'timestamp': '2024-09-02 05:40:15'}, {'type': 'withdrawal', 'amount': 0.5, 'timestamp': '2024-09-01 12:26:34'}]`))
 	})
 
 	It("behaves as CPython's TradingBot on the differential cases", func() {
-		sbRunDiff(sbDiffCasesTradingBot())
+		runDiffCases(diffCasesTradingBot())
 	})
 
 	It("parses dates exactly as CPython's datetime.strptime", func() {
-		for _, c := range sbStrptimeCases() {
-			got, err := sbStrptime(pyval.Str(c[0]), c[1])
+		for _, c := range strptimeCases() {
+			got, err := strptime(pyval.Str(c[0]), c[1])
 			if c[3] != "" {
 				Expect(err).To(HaveOccurred(), "%q %q", c[0], c[1])
 				Expect(err.(*pyval.Exception).Type+": "+err.Error()).To(Equal(c[3]), "%q %q", c[0], c[1])
@@ -405,16 +405,16 @@ var _ = Describe("TradingBot", func() {
 
 	It("names a non-str date's type as CPython's argument parser does: None as None", func() {
 		for v, want := range map[pyval.Value]string{pyval.None: "None", pyval.Int(5): "int", pyval.Float(2.5): "float", pyval.NewList(pyval.Int(1)): "list"} {
-			_, err := sbStrptime(v, "%Y-%m-%d")
+			_, err := strptime(v, "%Y-%m-%d")
 			Expect(err).To(MatchError("strptime() argument 1 must be str, not " + want))
 			Expect(pyval.IsException(err, "TypeError")).To(BeTrue())
 		}
 	})
 
 	It("returns the long-context watch list as a list ending in Ellipsis", func() {
-		t := sbLoaded(cls, nil, true)
-		sbCall(cls, t, "trading_login", "username", pyval.Str("u"), "password", pyval.Str("p"))
-		got := sbCall(cls, t, "get_watchlist")
+		t := loadedInstance(cls, nil, true)
+		callMethod(cls, t, "trading_login", "username", pyval.Str("u"), "password", pyval.Str("p"))
+		got := callMethod(cls, t, "get_watchlist")
 		Expect(got).To(HavePrefix("['NVDA', 'JHGUN', "))
 		Expect(got).To(HaveSuffix("'ZRFRE', Ellipsis]"))
 	})
@@ -422,7 +422,7 @@ var _ = Describe("TradingBot", func() {
 
 // ---- differential cases -----------------------------------------------
 //
-// sbDiffCases<Class> (one table per class, in each class's _test.go file)
+// diffCases<Class> (one table per class, in each class's _test.go file)
 // were produced by running upstream's classes under CPython 3.12.1 with
 // PYTHONHASHSEED=0 and TZ=UTC on argument values a model could send (wrong
 // types, unhashable keys, bad dates, ...), with the generator below. Each
@@ -430,7 +430,7 @@ var _ = Describe("TradingBot", func() {
 // string and the final public state (its repr, or the SHA-256 of a repr
 // longer than 3000 characters).
 
-type sbDiffCase struct {
+type methodDiffCase struct {
 	class       string
 	longContext bool
 	config      string // Python literal of the scenario ("" = {})
@@ -439,17 +439,17 @@ type sbDiffCase struct {
 	state       string
 }
 
-func sbRunDiff(cases []sbDiffCase) {
+func runDiffCases(cases []methodDiffCase) {
 	Expect(cases).NotTo(BeEmpty())
 	for ci, tc := range cases {
-		c := sbClasses()[tc.class]
+		c := tracedClasses()[tc.class]
 		cfg := pyval.NewDict()
 		if tc.config != "" {
 			_, args, _, err := parseCall("f(" + tc.config + ")")
 			Expect(err).NotTo(HaveOccurred(), "case %d config", ci)
 			cfg = args[0].(*pyval.Dict)
 		}
-		inst := sbLoaded(c, cfg, tc.longContext)
+		inst := loadedInstance(c, cfg, tc.longContext)
 		placeholders := map[string]pyval.Value{"CARD": pyval.None, "BOOKING": pyval.None}
 		Expect(tc.calls).To(HaveLen(len(tc.results)))
 		for i, call := range tc.calls {
@@ -481,9 +481,9 @@ func sbRunDiff(cases []sbDiffCase) {
 	}
 }
 
-// sbDiffGenerator is the CPython script that produced the sbDiffCases
+// diffCaseGenerator is the CPython script that produced the diffCases
 // tables (run as: PYTHONHASHSEED=0 TZ=UTC python3.12 gen.py <Class>).
-const sbDiffGenerator = `# Differential cases for sim-B's classes: runs upstream's classes (CPython
+const diffCaseGenerator = `# Differential cases for TradingBot, TravelAPI and VehicleControlAPI: runs upstream's classes (CPython
 # 3.12, PYTHONHASHSEED=0, TZ=UTC) on argument values a model could send and
 # prints a Go table of (class, long_context, config, calls, results, state).
 import json, sys, copy
@@ -702,8 +702,8 @@ def golit(s):
 
 import sys as _sys
 which = _sys.argv[1]
-print("// sbDiffCases%s is generated by sbDiffGenerator (CPython 3.12.1, PYTHONHASHSEED=0, TZ=UTC)." % which)
-print("func sbDiffCases%s() []sbDiffCase {\n\treturn []sbDiffCase{" % which)
+print("// diffCases%s is generated by diffCaseGenerator (CPython 3.12.1, PYTHONHASHSEED=0, TZ=UTC)." % which)
+print("func diffCases%s() []methodDiffCase {\n\treturn []methodDiffCase{" % which)
 for cls, lc, config, calls, results, state in cases:
     if cls != which:
         continue
@@ -716,9 +716,9 @@ for cls, lc, config, calls, results, state in cases:
 print("\t}\n}")
 `
 
-// sbDiffCasesTradingBot is generated by sbDiffGenerator (CPython 3.12.1, PYTHONHASHSEED=0, TZ=UTC).
-func sbDiffCasesTradingBot() []sbDiffCase {
-	return []sbDiffCase{
+// diffCasesTradingBot is generated by diffCaseGenerator (CPython 3.12.1, PYTHONHASHSEED=0, TZ=UTC).
+func diffCasesTradingBot() []methodDiffCase {
+	return []methodDiffCase{
 		{class: "TradingBot", longContext: false, config: "",
 			calls: []string{
 				"place_order(order_type='Buy', symbol='AAPL', price=10, amount=1)",
@@ -929,7 +929,7 @@ func sbDiffCasesTradingBot() []sbDiffCase {
 }
 
 // python3.12: datetime.strptime(data, format) -> isoformat() or "Type: message"
-func sbStrptimeCases() [][4]string {
+func strptimeCases() [][4]string {
 	return [][4]string{
 		{"2024-02-29", "%Y-%m-%d", "2024-02-29T00:00:00", ""},
 		{"2023-02-29", "%Y-%m-%d", "", "ValueError: day is out of range for month"},

@@ -6,6 +6,7 @@ package sim
 // exactly from that file.
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
@@ -18,7 +19,7 @@ import (
 const tvDefaultSeed = 141053
 
 func tvDefaultState() *pyval.Dict {
-	return sbDict(
+	return dictOf(
 		"random_seed", pyval.Int(tvDefaultSeed),
 		"credit_card_list", pyval.NewDict(),
 		"booking_record", pyval.NewDict(),
@@ -123,7 +124,7 @@ func (*TravelAPI) ClassName() string { return "TravelAPI" }
 // them with its module globals.
 func (t *TravelAPI) LoadScenario(config *pyval.Dict, longContext bool) error {
 	def := tvDefaultState()
-	get := func(key string) pyval.Value { return sbConfigGet(config, def, key, key) }
+	get := func(key string) pyval.Value { return scenarioValue(config, def, key, key) }
 	r, err := newRandom(get("random_seed"))
 	if err != nil {
 		return err
@@ -174,7 +175,7 @@ func (t *TravelAPI) State() *pyval.Dict {
 	if t.random == nil {
 		return pyval.NewDict()
 	}
-	return sbDict(
+	return dictOf(
 		"credit_card_list", t.creditCardList,
 		"booking_record", t.bookingRecord,
 		"access_token", t.accessToken,
@@ -188,7 +189,7 @@ func (t *TravelAPI) State() *pyval.Dict {
 	)
 }
 
-func (t *TravelAPI) lc(name string) pyval.Value { return sbLC(t.env, "TravelAPI", name) }
+func (t *TravelAPI) lc(name string) pyval.Value { return longContextValue(t.env, "TravelAPI", name) }
 
 // tokenExpired is `self.token_expires_in == 0`.
 func (t *TravelAPI) tokenExpired() bool { return pyval.Equal(t.tokenExpiresIn, pyval.Int(0)) }
@@ -203,12 +204,12 @@ func tvFlightCostKey(from, to, class, date pyval.Value) string {
 func (t *TravelAPI) AuthenticateTravel(args stubs.TravelAPIAuthenticateTravelArgs) (pyval.Value, error) {
 	grantType, userFirstName, userLastName := args.GrantType.V, args.UserFirstName.V, args.UserLastName.V
 	t.tokenExpiresIn = pyval.Int(2)
-	t.accessToken = pyval.Str(sbItoa(t.random.RandInt(100000, 999999)))
+	t.accessToken = pyval.Str(strconv.Itoa(t.random.RandInt(100000, 999999)))
 	t.tokenType = pyval.Str("Bearer")
 	t.tokenScope = grantType
 	t.userFirstName = userFirstName
 	t.userLastName = userLastName
-	return sbDict(
+	return dictOf(
 		"expires_in", pyval.Int(2),
 		"access_token", t.accessToken,
 		"token_type", pyval.Str("Bearer"),
@@ -219,42 +220,42 @@ func (t *TravelAPI) AuthenticateTravel(args stubs.TravelAPIAuthenticateTravelArg
 // TravelGetLoginStatus is upstream's travel_get_login_status.
 func (t *TravelAPI) TravelGetLoginStatus() (pyval.Value, error) {
 	notLoggedIn := t.tokenExpiresIn == pyval.None || t.tokenExpired()
-	return sbDict("status", pyval.Bool(!notLoggedIn)), nil
+	return dictOf("status", pyval.Bool(!notLoggedIn)), nil
 }
 
 // GetBudgetFiscalYear is upstream's get_budget_fiscal_year.
 func (t *TravelAPI) GetBudgetFiscalYear(_ stubs.TravelAPIGetBudgetFiscalYearArgs) (pyval.Value, error) {
-	return sbDict("budget_fiscal_year", pyval.Str("2018")), nil
+	return dictOf("budget_fiscal_year", pyval.Str("2018")), nil
 }
 
 // RegisterCreditCard is upstream's register_credit_card.
 func (t *TravelAPI) RegisterCreditCard(args stubs.TravelAPIRegisterCreditCardArgs) (pyval.Value, error) {
 	accessToken, cardNumber, expirationDate, cardholderName, cardVerificationNumber := args.AccessToken.V, args.CardNumber.V, args.ExpirationDate.V, args.CardholderName.V, args.CardVerificationNumber.V
 	if t.tokenExpiresIn == pyval.None {
-		return sbError("Token not initialized"), nil
+		return errorDict("Token not initialized"), nil
 	}
 	if t.tokenExpired() {
-		return sbError("Token expired"), nil
+		return errorDict("Token expired"), nil
 	}
 	if pyval.NotEqual(accessToken, t.accessToken) {
-		return sbError("Invalid access token"), nil
+		return errorDict("Invalid access token"), nil
 	}
 	in, err := pyval.Contains(t.creditCardList, cardNumber)
 	if err != nil {
 		return nil, err
 	}
 	if in {
-		return sbError("Card already registered"), nil
+		return errorDict("Card already registered"), nil
 	}
-	cardID := pyval.Str(sbItoa(t.random.RandInt(100000000000, 999999999999)))
-	t.creditCardList.Set(cardID, sbDict(
+	cardID := pyval.Str(strconv.Itoa(t.random.RandInt(100000000000, 999999999999)))
+	t.creditCardList.Set(cardID, dictOf(
 		"card_number", cardNumber,
 		"expiration_date", expirationDate,
 		"cardholder_name", cardholderName,
 		"card_verification_number", cardVerificationNumber,
 		"balance", pyval.Int(t.random.RandInt(10000, 99999)),
 	))
-	return sbDict("card_id", cardID), nil
+	return dictOf("card_id", cardID), nil
 }
 
 // GetFlightCost is upstream's get_flight_cost.
@@ -303,7 +304,7 @@ func (t *TravelAPI) flightCost(travelFrom, travelTo, travelDate, travelClass pyv
 		if err != nil {
 			return nil, err
 		}
-		if !sbIsDigit(s) {
+		if !strIsDigit(s) {
 			continue
 		}
 		n, err := pyval.ToInt(c)
@@ -335,24 +336,24 @@ func (t *TravelAPI) flightCost(travelFrom, travelTo, travelDate, travelClass pyv
 		costs = []pyval.Value{cost}
 		t.flightCostLookup = map[string]pyval.Value{tvFlightCostKey(travelFrom, travelTo, travelClass, travelDate): cost}
 	}
-	return sbDict("travel_cost_list", pyval.NewList(costs...)), nil
+	return dictOf("travel_cost_list", pyval.NewList(costs...)), nil
 }
 
 // GetCreditCardBalance is upstream's get_credit_card_balance.
 func (t *TravelAPI) GetCreditCardBalance(args stubs.TravelAPIGetCreditCardBalanceArgs) (pyval.Value, error) {
 	accessToken, cardID := args.AccessToken.V, args.CardID.V
 	if t.tokenExpired() {
-		return sbError("Token expired"), nil
+		return errorDict("Token expired"), nil
 	}
 	if pyval.NotEqual(accessToken, t.accessToken) {
-		return sbError("Invalid access token"), nil
+		return errorDict("Invalid access token"), nil
 	}
 	in, err := pyval.Contains(t.creditCardList, cardID)
 	if err != nil {
 		return nil, err
 	}
 	if !in {
-		return sbError("Card not registered. Here are a list of card_id's: " +
+		return errorDict("Card not registered. Here are a list of card_id's: " +
 			pyval.Repr(pyval.NewList(t.creditCardList.Keys()...))), nil
 	}
 	card, _ := t.creditCardList.Get(cardID)
@@ -360,12 +361,12 @@ func (t *TravelAPI) GetCreditCardBalance(args stubs.TravelAPIGetCreditCardBalanc
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("card_balance", bal), nil
+	return dictOf("card_balance", bal), nil
 }
 
 // tvBookingError is {"booking_status": False, "error": msg}.
 func tvBookingError(msg string) *pyval.Dict {
-	return sbDict("booking_status", pyval.Bool(false), "error", pyval.Str(msg))
+	return dictOf("booking_status", pyval.Bool(false), "error", pyval.Str(msg))
 }
 
 // BookFlight is upstream's book_flight.
@@ -385,7 +386,7 @@ func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value,
 		return tvBookingError("Card not registered"), nil
 	}
 	card, _ := t.creditCardList.Get(cardID)
-	hasBalance, err := sbContains(card, pyval.Str("balance"))
+	hasBalance, err := pyval.Contains(card, pyval.Str("balance"))
 	if err != nil {
 		return nil, err
 	}
@@ -396,13 +397,13 @@ func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value,
 	for _, a := range tvAirports() {
 		airports = append(airports, pyval.Str(a))
 	}
-	if sbListIndex(airports, travelFrom) < 0 {
+	if listIndex(airports, travelFrom) < 0 {
 		return tvBookingError("Invalid departure airport code: " + pyval.StrOf(travelFrom)), nil
 	}
-	if sbListIndex(airports, travelTo) < 0 {
+	if listIndex(airports, travelTo) < 0 {
 		return tvBookingError("Invalid destination airport code: " + pyval.StrOf(travelTo)), nil
 	}
-	if _, err := sbStrptime(travelDate, "%Y-%m-%d"); err != nil {
+	if _, err := strptime(travelDate, "%Y-%m-%d"); err != nil {
 		if pyval.IsException(err, "ValueError") {
 			return tvBookingError("Invalid date format. Use YYYY-MM-DD."), nil
 		}
@@ -454,12 +455,12 @@ func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value,
 			return tvBookingError("Balance is less than budget limit"), nil
 		}
 	}
-	if err := sbAugItem(card, pyval.Str("balance"), pyval.Sub, travelCost); err != nil {
+	if err := augAssignItem(card, pyval.Str("balance"), pyval.Sub, travelCost); err != nil {
 		return nil, err
 	}
-	bookingID := pyval.Str(sbItoa(t.random.RandInt(1000000, 9999999)))
-	transactionID := pyval.Str(sbItoa(t.random.RandInt(10000000, 99999999)))
-	t.bookingRecord.Set(bookingID, sbDict(
+	bookingID := pyval.Str(strconv.Itoa(t.random.RandInt(1000000, 9999999)))
+	transactionID := pyval.Str(strconv.Itoa(t.random.RandInt(10000000, 99999999)))
+	t.bookingRecord.Set(bookingID, dictOf(
 		"card_id", cardID,
 		"travel_date", travelDate,
 		"travel_from", travelFrom,
@@ -472,7 +473,7 @@ func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value,
 	if t.longContext {
 		history = t.bookingRecord
 	}
-	return sbDict(
+	return dictOf(
 		"booking_id", bookingID,
 		"transaction_id", transactionID,
 		"booking_status", pyval.Bool(true),
@@ -484,20 +485,20 @@ func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value,
 func (t *TravelAPI) RetrieveInvoice(args stubs.TravelAPIRetrieveInvoiceArgs) (pyval.Value, error) {
 	accessToken, bookingID := args.AccessToken.V, args.BookingID.V
 	if t.tokenExpired() {
-		return sbError("Token expired"), nil
+		return errorDict("Token expired"), nil
 	}
 	if pyval.NotEqual(accessToken, t.accessToken) {
-		return sbError("Invalid access token"), nil
+		return errorDict("Invalid access token"), nil
 	}
 	in, err := pyval.Contains(t.bookingRecord, bookingID)
 	if err != nil {
 		return nil, err
 	}
 	if !in {
-		return sbError("Booking not found"), nil
+		return errorDict("Booking not found"), nil
 	}
 	rec, _ := t.bookingRecord.Get(bookingID)
-	invoice := sbDict("booking_id", bookingID)
+	invoice := dictOf("booking_id", bookingID)
 	for _, k := range []string{"travel_date", "travel_from", "travel_to", "travel_class", "travel_cost", "transaction_id"} {
 		v, err := pyval.GetItem(rec, pyval.Str(k))
 		if err != nil {
@@ -505,19 +506,19 @@ func (t *TravelAPI) RetrieveInvoice(args stubs.TravelAPIRetrieveInvoiceArgs) (py
 		}
 		invoice.SetStr(k, v)
 	}
-	return sbDict("invoice", invoice), nil
+	return dictOf("invoice", invoice), nil
 }
 
 // GetBookingHistory is upstream's get_booking_history (a deep copy).
 func (t *TravelAPI) GetBookingHistory(args stubs.TravelAPIGetBookingHistoryArgs) (pyval.Value, error) {
 	accessToken := args.AccessToken.V
 	if t.tokenExpired() {
-		return sbError("Token expired"), nil
+		return errorDict("Token expired"), nil
 	}
 	if pyval.NotEqual(accessToken, t.accessToken) {
-		return sbError("Invalid access token"), nil
+		return errorDict("Invalid access token"), nil
 	}
-	return sbDict("booking_history", pyval.DeepCopy(t.bookingRecord)), nil
+	return dictOf("booking_history", pyval.DeepCopy(t.bookingRecord)), nil
 }
 
 // ListAllAirports is upstream's list_all_airports (a list, printed with
@@ -534,7 +535,7 @@ func (t *TravelAPI) ListAllAirports() (pyval.Value, error) {
 func (t *TravelAPI) CancelBooking(args stubs.TravelAPICancelBookingArgs) (pyval.Value, error) {
 	accessToken, bookingID := args.AccessToken.V, args.BookingID.V
 	fail := func(msg string) *pyval.Dict {
-		return sbDict("cancel_status", pyval.Bool(false), "error", pyval.Str(msg))
+		return dictOf("cancel_status", pyval.Bool(false), "error", pyval.Str(msg))
 	}
 	if t.tokenExpired() {
 		return fail("Token expired"), nil
@@ -562,11 +563,11 @@ func (t *TravelAPI) CancelBooking(args stubs.TravelAPICancelBookingArgs) (pyval.
 	if err != nil {
 		return nil, err
 	}
-	if err := sbAugItem(card, pyval.Str("balance"), pyval.Add, travelCost); err != nil {
+	if err := augAssignItem(card, pyval.Str("balance"), pyval.Add, travelCost); err != nil {
 		return nil, err
 	}
 	t.bookingRecord.Delete(bookingID)
-	return sbDict("cancel_status", pyval.Bool(true)), nil
+	return dictOf("cancel_status", pyval.Bool(true)), nil
 }
 
 // ComputeExchangeRate is upstream's compute_exchange_rate.
@@ -598,7 +599,7 @@ func (t *TravelAPI) ComputeExchangeRate(args stubs.TravelAPIComputeExchangeRateA
 			if err != nil {
 				return nil, err
 			}
-			return sbDict("exchanged_value", f), nil
+			return dictOf("exchanged_value", f), nil
 		}
 		if pyval.Equal(baseCurrency, to) && pyval.Equal(targetCurrency, from) {
 			q, err := pyval.TrueDiv(value, r.rate)
@@ -609,7 +610,7 @@ func (t *TravelAPI) ComputeExchangeRate(args stubs.TravelAPIComputeExchangeRateA
 			if err != nil {
 				return nil, err
 			}
-			return sbDict("exchanged_value", rounded), nil
+			return dictOf("exchanged_value", rounded), nil
 		}
 	}
 	return nil, pyval.NewValueError("No available exchange rate for the given currencies.")
@@ -620,14 +621,14 @@ func (t *TravelAPI) ComputeExchangeRate(args stubs.TravelAPIComputeExchangeRateA
 func (t *TravelAPI) VerifyTravelerInformation(args stubs.TravelAPIVerifyTravelerInformationArgs) (pyval.Value, error) {
 	firstName, lastName, dateOfBirth := args.FirstName.V, args.LastName.V, args.DateOfBirth.V
 	fail := func(msg string) *pyval.Dict {
-		return sbDict("verification_status", pyval.Bool(false), "verification_failure", pyval.Str(msg))
+		return dictOf("verification_status", pyval.Bool(false), "verification_failure", pyval.Str(msg))
 	}
 	if pyval.NotEqual(t.userFirstName, firstName) || pyval.NotEqual(t.userLastName, lastName) {
 		return fail("Cannot book flight information for another user." +
 			"Expected " + pyval.StrOf(t.userFirstName) + " " + pyval.StrOf(t.userLastName) +
 			", got " + pyval.StrOf(firstName) + " " + pyval.StrOf(lastName)), nil
 	}
-	birth, err := sbStrptime(dateOfBirth, "%Y-%m-%d")
+	birth, err := strptime(dateOfBirth, "%Y-%m-%d")
 	if err != nil {
 		if pyval.IsException(err, "ValueError") {
 			return fail("Invalid date of birth format. Please use YYYY-MM-DD."), nil
@@ -649,30 +650,30 @@ func (t *TravelAPI) VerifyTravelerInformation(args stubs.TravelAPIVerifyTraveler
 	if len(passport) < 2 || passport[:2] != "US" {
 		return fail("Passport must be issued by the United States."), nil
 	}
-	return sbDict("verification_status", pyval.Bool(true)), nil
+	return dictOf("verification_status", pyval.Bool(true)), nil
 }
 
 // SetBudgetLimit is upstream's set_budget_limit.
 func (t *TravelAPI) SetBudgetLimit(args stubs.TravelAPISetBudgetLimitArgs) (pyval.Value, error) {
 	accessToken, budgetLimit := args.AccessToken.V, args.BudgetLimit.V
 	if t.tokenExpired() {
-		return sbError("Token expired"), nil
+		return errorDict("Token expired"), nil
 	}
 	if pyval.NotEqual(accessToken, t.accessToken) {
-		return sbError("Invalid access token"), nil
+		return errorDict("Invalid access token"), nil
 	}
 	f, err := pyval.ToFloat(budgetLimit)
 	if err != nil {
 		return nil, err
 	}
 	t.budgetLimit = f
-	return sbDict("budget_limit", f), nil
+	return dictOf("budget_limit", f), nil
 }
 
 // GetNearestAirportByCity is upstream's get_nearest_airport_by_city.
 func (t *TravelAPI) GetNearestAirportByCity(args stubs.TravelAPIGetNearestAirportByCityArgs) (pyval.Value, error) {
 	location := args.Location.V
-	airportMap := sbDict(
+	airportMap := dictOf(
 		"Rivermist", pyval.Str("RMS"),
 		"Stonebrook", pyval.Str("SBK"),
 		"Maplecrest", pyval.Str("MPC"),
@@ -701,14 +702,14 @@ func (t *TravelAPI) GetNearestAirportByCity(args stubs.TravelAPIGetNearestAirpor
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("nearest_airport", v), nil
+	return dictOf("nearest_airport", v), nil
 }
 
 // PurchaseInsurance is upstream's purchase_insurance.
 func (t *TravelAPI) PurchaseInsurance(args stubs.TravelAPIPurchaseInsuranceArgs) (pyval.Value, error) {
 	accessToken, bookingID, insuranceCost, cardID := args.AccessToken.V, args.BookingID.V, args.InsuranceCost.V, args.CardID.V
 	fail := func(msg string) *pyval.Dict {
-		return sbDict("insurance_status", pyval.Bool(false), "error", pyval.Str(msg))
+		return dictOf("insurance_status", pyval.Bool(false), "error", pyval.Str(msg))
 	}
 	if t.tokenExpired() {
 		return fail("Token expired"), nil
@@ -740,11 +741,11 @@ func (t *TravelAPI) PurchaseInsurance(args stubs.TravelAPIPurchaseInsuranceArgs)
 		return fail("Credit card not registered"), nil
 	}
 	card, _ := t.creditCardList.Get(cardID)
-	if err := sbAugItem(card, pyval.Str("balance"), pyval.Sub, insuranceCost); err != nil {
+	if err := augAssignItem(card, pyval.Str("balance"), pyval.Sub, insuranceCost); err != nil {
 		return nil, err
 	}
-	return sbDict(
-		"insurance_id", pyval.Str(sbItoa(t.random.RandInt(100000000, 999999999))),
+	return dictOf(
+		"insurance_id", pyval.Str(strconv.Itoa(t.random.RandInt(100000000, 999999999))),
 		"insurance_status", pyval.Bool(true),
 	), nil
 }
@@ -757,14 +758,14 @@ func (t *TravelAPI) ContactCustomerSupport(args stubs.TravelAPIContactCustomerSu
 		return nil, err
 	}
 	if !in {
-		return sbError("Booking not found"), nil
+		return errorDict("Booking not found"), nil
 	}
-	return sbDict("customer_support_message", pyval.Str("Thank you for contacting customer support. Your message has been received and we will get back to you shortly.")), nil
+	return dictOf("customer_support_message", pyval.Str("Thank you for contacting customer support. Your message has been received and we will get back to you shortly.")), nil
 }
 
 // GetAllCreditCards is upstream's get_all_credit_cards.
 func (t *TravelAPI) GetAllCreditCards() (pyval.Value, error) {
-	return sbDict("credit_card_list", t.creditCardList), nil
+	return dictOf("credit_card_list", t.creditCardList), nil
 }
 
 // classTravelAPI describes TravelAPI for the registry.

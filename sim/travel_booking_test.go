@@ -12,21 +12,21 @@ var _ = Describe("TravelAPI", func() {
 	cls := classTravelAPI()
 
 	It("replays every reference trace entry (results and states)", func() {
-		sbReplayAll("TravelAPI")
+		replayTraces("TravelAPI")
 	})
 
 	It("registers every public method, sorted, with the function docs' names", func() {
-		sbRegistryChecks(cls)
+		registryChecks(cls)
 	})
 
 	It("reproduces every result of the reference run's model-side and ground-truth calls", func() {
-		sbReplayModelSide(cls.Name)
+		replayModelSide(cls.Name)
 	})
 
 	authenticated := func(longContext bool) Instance {
-		t := sbLoaded(cls, nil, longContext)
+		t := loadedInstance(cls, nil, longContext)
 		// python3.12: random.Random(141053).randint(100000, 999999)
-		Expect(sbCall(cls, t, "authenticate_travel", "client_id", pyval.Str("c"), "client_secret", pyval.Str("s"),
+		Expect(callMethod(cls, t, "authenticate_travel", "client_id", pyval.Str("c"), "client_secret", pyval.Str("s"),
 			"refresh_token", pyval.Str("r"), "grant_type", pyval.Str("read_write"),
 			"user_first_name", pyval.Str("A"), "user_last_name", pyval.Str("B"))).
 			To(ContainSubstring(`"access_token": "`))
@@ -39,53 +39,53 @@ var _ = Describe("TravelAPI", func() {
 
 	It("prints the invalid-class set in CPython's PYTHONHASHSEED=0 order", func() {
 		t := authenticated(false)
-		card := sbCall(cls, t, "register_credit_card", "access_token", token(t), "card_number", pyval.Str("1"),
+		card := callMethod(cls, t, "register_credit_card", "access_token", token(t), "card_number", pyval.Str("1"),
 			"expiration_date", pyval.Str("1/1"), "cardholder_name", pyval.Str("A B"), "card_verification_number", pyval.Int(1))
 		Expect(card).To(HavePrefix(`{"card_id": "`))
 		id := pyval.Str(card[len(`{"card_id": "`) : len(card)-2])
-		Expect(sbCall(cls, t, "book_flight", "access_token", token(t), "card_id", id, "travel_date", pyval.Str("2024-01-01"),
+		Expect(callMethod(cls, t, "book_flight", "access_token", token(t), "card_id", id, "travel_date", pyval.Str("2024-01-01"),
 			"travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("LAX"), "travel_class", pyval.Str("coach"))).
 			To(Equal(`{"booking_status": false, "error": "Invalid travel class. Must be one of {'first', 'business', 'economy'}"}`))
-		Expect(sbCall(cls, t, "book_flight", "access_token", token(t), "card_id", id, "travel_date", pyval.Str("2024-02-30"),
+		Expect(callMethod(cls, t, "book_flight", "access_token", token(t), "card_id", id, "travel_date", pyval.Str("2024-02-30"),
 			"travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("LAX"), "travel_class", pyval.Str("economy"))).
 			To(Equal(`{"booking_status": false, "error": "Invalid date format. Use YYYY-MM-DD."}`))
-		Expect(sbCall(cls, t, "book_flight", "access_token", token(t), "card_id", id, "travel_date", pyval.Int(5),
+		Expect(callMethod(cls, t, "book_flight", "access_token", token(t), "card_id", id, "travel_date", pyval.Int(5),
 			"travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("LAX"), "travel_class", pyval.Str("economy"))).
 			To(Equal(`Error during execution: strptime() argument 1 must be str, not int`))
-		Expect(sbCall(cls, t, "book_flight", "access_token", token(t), "card_id", id, "travel_date", pyval.Str("2024-01-01"),
+		Expect(callMethod(cls, t, "book_flight", "access_token", token(t), "card_id", id, "travel_date", pyval.Str("2024-01-01"),
 			"travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("PEK"), "travel_class", pyval.Str("economy"))).
 			To(Equal(`{"booking_status": false, "error": "No available route for the given airports."}`))
 	})
 
 	It("raises the ValueErrors of get_flight_cost and compute_exchange_rate", func() {
-		t := sbLoaded(cls, nil, false)
-		Expect(sbCall(cls, t, "get_flight_cost", "travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("PEK"),
+		t := loadedInstance(cls, nil, false)
+		Expect(callMethod(cls, t, "get_flight_cost", "travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("PEK"),
 			"travel_date", pyval.Str("2024-01-01"), "travel_class", pyval.Str("economy"))).
 			To(Equal("Error during execution: No available route for the given airports."))
-		Expect(sbCall(cls, t, "get_flight_cost", "travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("LAX"),
+		Expect(callMethod(cls, t, "get_flight_cost", "travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("LAX"),
 			"travel_date", pyval.Str("2024-01-01"), "travel_class", pyval.Str("coach"))).
 			To(Equal("Error during execution: Invalid travel class. Options are: economy, business, first."))
 		// digit sum 2+0+2+4+1+2+1+5 = 17 (odd): multiplier 1, business factor 2.
-		Expect(sbCall(cls, t, "get_flight_cost", "travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("LAX"),
+		Expect(callMethod(cls, t, "get_flight_cost", "travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("LAX"),
 			"travel_date", pyval.Str("2024-12-15"), "travel_class", pyval.Str("business"))).
 			To(Equal(`{"travel_cost_list": [400.0]}`))
-		Expect(sbCall(cls, t, "compute_exchange_rate", "base_currency", pyval.Str("EUR"), "target_currency", pyval.Str("USD"), "value", pyval.Int(100))).
+		Expect(callMethod(cls, t, "compute_exchange_rate", "base_currency", pyval.Str("EUR"), "target_currency", pyval.Str("USD"), "value", pyval.Int(100))).
 			To(Equal(`{"exchanged_value": 125.0}`))
-		Expect(sbCall(cls, t, "compute_exchange_rate", "base_currency", pyval.Str("USD"), "target_currency", pyval.Str("RMB"), "value", pyval.Str("ab"))).
+		Expect(callMethod(cls, t, "compute_exchange_rate", "base_currency", pyval.Str("USD"), "target_currency", pyval.Str("RMB"), "value", pyval.Str("ab"))).
 			To(Equal(`Error during execution: could not convert string to float: 'ababababababab'`))
-		Expect(sbCall(cls, t, "compute_exchange_rate", "base_currency", pyval.Str("XXX"), "target_currency", pyval.Str("USD"), "value", pyval.Int(1))).
+		Expect(callMethod(cls, t, "compute_exchange_rate", "base_currency", pyval.Str("XXX"), "target_currency", pyval.Str("USD"), "value", pyval.Int(1))).
 			To(Equal("Error during execution: No available exchange rate for the given currencies."))
 	})
 
 	It("behaves as CPython's TravelAPI on the differential cases", func() {
-		sbRunDiff(sbDiffCasesTravelAPI())
+		runDiffCases(diffCasesTravelAPI())
 	})
 
 	It("shares the long-context credit cards with the module data by reference", func() {
 		t := authenticated(true)
 		tv := t.(*TravelAPI)
 		const card = "1234567812345678"
-		Expect(sbCall(cls, t, "book_flight", "access_token", token(t), "card_id", pyval.Str(card), "travel_date", pyval.Str("2024-12-15"),
+		Expect(callMethod(cls, t, "book_flight", "access_token", token(t), "card_id", pyval.Str(card), "travel_date", pyval.Str("2024-12-15"),
 			"travel_from", pyval.Str("SFO"), "travel_to", pyval.Str("LAX"), "travel_class", pyval.Str("economy"))).
 			To(ContainSubstring(`"booking_status": true, "booking_history": {"booking_901": `))
 		ext := tv.env.LC.Get(longcontext.CreditCardExtension).(*pyval.Dict)
@@ -103,9 +103,9 @@ var _ = Describe("TravelAPI", func() {
 	})
 })
 
-// sbDiffCasesTravelAPI is generated by sbDiffGenerator (CPython 3.12.1, PYTHONHASHSEED=0, TZ=UTC).
-func sbDiffCasesTravelAPI() []sbDiffCase {
-	return []sbDiffCase{
+// diffCasesTravelAPI is generated by diffCaseGenerator (CPython 3.12.1, PYTHONHASHSEED=0, TZ=UTC).
+func diffCasesTravelAPI() []methodDiffCase {
+	return []methodDiffCase{
 		{class: "TravelAPI", longContext: false, config: "",
 			calls: []string{
 				"register_credit_card(access_token='x', card_number='1', expiration_date='1', cardholder_name='a', card_verification_number=1)",

@@ -24,13 +24,13 @@ const (
 )
 
 func vcDefaultState() *pyval.Dict {
-	return sbDict(
+	return dictOf(
 		"random_seed", pyval.Int(vcDefaultSeed),
 		"fuelLevel", pyval.Float(0.0),
 		"batteryVoltage", pyval.Float(12.6),
 		"engine_state", pyval.Str("stopped"),
 		"remainingUnlockedDoors", pyval.Int(4),
-		"doorStatus", sbDict(
+		"doorStatus", dictOf(
 			"driver", pyval.Str("unlocked"),
 			"passenger", pyval.Str("unlocked"),
 			"rear_left", pyval.Str("unlocked"),
@@ -100,7 +100,7 @@ func (*VehicleControlAPI) ClassName() string { return "VehicleControlAPI" }
 // recomputed from doorStatus.
 func (v *VehicleControlAPI) LoadScenario(config *pyval.Dict, longContext bool) error {
 	def := vcDefaultState()
-	get := func(key, defKey string) pyval.Value { return sbConfigGet(config, def, key, defKey) }
+	get := func(key, defKey string) pyval.Value { return scenarioValue(config, def, key, defKey) }
 	r, err := newRandom(get("random_seed", "random_seed"))
 	if err != nil {
 		return err
@@ -150,7 +150,7 @@ func (v *VehicleControlAPI) State() *pyval.Dict {
 	if v.random == nil {
 		return pyval.NewDict()
 	}
-	return sbDict(
+	return dictOf(
 		"fuelLevel", v.fuelLevel,
 		"batteryVoltage", v.batteryVoltage,
 		"engine_state", v.engineState,
@@ -175,11 +175,11 @@ func (v *VehicleControlAPI) State() *pyval.Dict {
 }
 
 func (v *VehicleControlAPI) lc(name string) pyval.Value {
-	return sbLC(v.env, "VehicleControlAPI", name)
+	return longContextValue(v.env, "VehicleControlAPI", name)
 }
 
-// sbBetween is the chained comparison `lo <= x <= hi`.
-func sbBetween(lo, x, hi pyval.Value) (bool, error) {
+// chainedLE is the chained comparison `lo <= x <= hi`.
+func chainedLE(lo, x, hi pyval.Value) (bool, error) {
 	ok, err := pyval.Compare("<=", lo, x)
 	if err != nil || !ok {
 		return false, err
@@ -208,26 +208,26 @@ func (v *VehicleControlAPI) StartEngine(args stubs.VehicleControlAPIStartEngineA
 		if err != nil {
 			return nil, err
 		}
-		return sbError("All doors must be locked before starting the engine. Here are the unlocked doors: " + joined), nil
+		return errorDict("All doors must be locked before starting the engine. Here are the unlocked doors: " + joined), nil
 	}
 	if pyval.NotEqual(v.brakePedalStatus, pyval.Str("pressed")) {
-		return sbError("Brake pedal needs to be pressed when starting the engine."), nil
+		return errorDict("Brake pedal needs to be pressed when starting the engine."), nil
 	}
 	if pyval.NotEqual(v.brakePedalForce, pyval.Float(1000.0)) {
-		return sbError("Must press the brake fully before starting the engine."), nil
+		return errorDict("Must press the brake fully before starting the engine."), nil
 	}
 	empty, err := pyval.Compare("<", v.fuelLevel, pyval.Float(vcMinFuelLevel))
 	if err != nil {
 		return nil, err
 	}
 	if empty {
-		return sbError("Fuel tank is empty."), nil
+		return errorDict("Fuel tank is empty."), nil
 	}
 	if !pyval.Equal(ignitionMode, pyval.Str("START")) {
-		return sbError("Invalid ignition mode."), nil
+		return errorDict("Invalid ignition mode."), nil
 	}
 	v.engineState = pyval.Str("running")
-	return sbDict(
+	return dictOf(
 		"engineState", v.engineState,
 		"fuelLevel", v.fuelLevel,
 		"batteryVoltage", v.batteryVoltage,
@@ -242,7 +242,7 @@ func (v *VehicleControlAPI) FillFuelTank(args stubs.VehicleControlAPIFillFuelTan
 		return nil, err
 	}
 	if neg {
-		return sbError("Fuel amount cannot be negative."), nil
+		return errorDict("Fuel amount cannot be negative."), nil
 	}
 	sum, err := pyval.Add(v.fuelLevel, fuelAmount)
 	if err != nil {
@@ -253,7 +253,7 @@ func (v *VehicleControlAPI) FillFuelTank(args stubs.VehicleControlAPIFillFuelTan
 		return nil, err
 	}
 	if over {
-		return sbError("Cannot fill gas above the tank capacity."), nil
+		return errorDict("Cannot fill gas above the tank capacity."), nil
 	}
 	if sum, err = pyval.Add(v.fuelLevel, fuelAmount); err != nil {
 		return nil, err
@@ -263,12 +263,12 @@ func (v *VehicleControlAPI) FillFuelTank(args stubs.VehicleControlAPIFillFuelTan
 		return nil, err
 	}
 	if under {
-		return sbError("Fuel tank is empty. Min fuel level is 0 gallons."), nil
+		return errorDict("Fuel tank is empty. Min fuel level is 0 gallons."), nil
 	}
 	if v.fuelLevel, err = pyval.Add(v.fuelLevel, fuelAmount); err != nil {
 		return nil, err
 	}
-	return sbDict("fuelLevel", v.fuelLevel), nil
+	return dictOf("fuelLevel", v.fuelLevel), nil
 }
 
 // LockDoors is upstream's lockDoors.
@@ -295,18 +295,18 @@ func (v *VehicleControlAPI) LockDoors(args stubs.VehicleControlAPILockDoorsArgs)
 			return nil, err
 		}
 	}
-	return sbDict("lockStatus", target, "remainingUnlockedDoors", v.remainingUnlockedDoors), nil
+	return dictOf("lockStatus", target, "remainingUnlockedDoors", v.remainingUnlockedDoors), nil
 }
 
 // AdjustClimateControl is upstream's adjustClimateControl.
 func (v *VehicleControlAPI) AdjustClimateControl(args stubs.VehicleControlAPIAdjustClimateControlArgs) (pyval.Value, error) {
 	temperature, unit, fanSpeed, mode := args.Temperature.V, args.Unit.V, args.FanSpeed.V, args.Mode.V
-	ok, err := sbBetween(pyval.Int(0), fanSpeed, pyval.Int(100))
+	ok, err := chainedLE(pyval.Int(0), fanSpeed, pyval.Int(100))
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return sbError("Fan speed must be between 0 and 100."), nil
+		return errorDict("Fan speed must be between 0 and 100."), nil
 	}
 	v.acTemperature = temperature
 	if pyval.Equal(unit, pyval.Str("fahrenheit")) {
@@ -324,7 +324,7 @@ func (v *VehicleControlAPI) AdjustClimateControl(args stubs.VehicleControlAPIAdj
 	}
 	v.fanSpeed = fanSpeed
 	v.acMode = mode
-	return sbDict(
+	return dictOf(
 		"currentACTemperature", temperature,
 		"climateMode", mode,
 		"humidityLevel", v.humidityLevel,
@@ -343,27 +343,27 @@ func (v *VehicleControlAPI) GetOutsideTemperatureFromGoogle() (pyval.Value, erro
 		}
 		return ext, nil
 	}
-	return sbDict("outsideTemperature", pyval.Float(v.random.Uniform(-10.0, 40.0))), nil
+	return dictOf("outsideTemperature", pyval.Float(v.random.Uniform(-10.0, 40.0))), nil
 }
 
 // GetOutsideTemperatureFromWeatherCom is upstream's
 // get_outside_temperature_from_weather_com (always a 404 error).
 func (v *VehicleControlAPI) GetOutsideTemperatureFromWeatherCom() (pyval.Value, error) {
-	return sbDict("error", pyval.Int(404)), nil
+	return dictOf("error", pyval.Int(404)), nil
 }
 
 // SetHeadlights is upstream's setHeadlights.
 func (v *VehicleControlAPI) SetHeadlights(args stubs.VehicleControlAPISetHeadlightsArgs) (pyval.Value, error) {
 	mode := args.Mode.V
-	if sbListIndex([]pyval.Value{pyval.Str("on"), pyval.Str("off"), pyval.Str("auto")}, mode) < 0 {
-		return sbError("Invalid headlight mode."), nil
+	if listIndex([]pyval.Value{pyval.Str("on"), pyval.Str("off"), pyval.Str("auto")}, mode) < 0 {
+		return errorDict("Invalid headlight mode."), nil
 	}
 	if pyval.Equal(mode, pyval.Str("on")) {
 		v.headLightStatus = pyval.Str("on")
-		return sbDict("headlightStatus", pyval.Str("on")), nil
+		return dictOf("headlightStatus", pyval.Str("on")), nil
 	}
 	v.headLightStatus = pyval.Str("off")
-	return sbDict("headlightStatus", pyval.Str("off")), nil
+	return dictOf("headlightStatus", pyval.Str("off")), nil
 }
 
 // DisplayCarStatus is upstream's displayCarStatus.
@@ -406,8 +406,8 @@ func (v *VehicleControlAPI) DisplayCarStatus(args stubs.VehicleControlAPIDisplay
 // ActivateParkingBrake is upstream's activateParkingBrake.
 func (v *VehicleControlAPI) ActivateParkingBrake(args stubs.VehicleControlAPIActivateParkingBrakeArgs) (pyval.Value, error) {
 	mode := args.Mode.V
-	if sbListIndex([]pyval.Value{pyval.Str("engage"), pyval.Str("release")}, mode) < 0 {
-		return sbError("Invalid mode"), nil
+	if listIndex([]pyval.Value{pyval.Str("engage"), pyval.Str("release")}, mode) < 0 {
+		return errorDict("Invalid mode"), nil
 	}
 	status, force := "released", 0.0
 	if pyval.Equal(mode, pyval.Str("engage")) {
@@ -429,17 +429,17 @@ func (v *VehicleControlAPI) ActivateParkingBrake(args stubs.VehicleControlAPIAct
 // PressBrakePedal is upstream's pressBrakePedal.
 func (v *VehicleControlAPI) PressBrakePedal(args stubs.VehicleControlAPIPressBrakePedalArgs) (pyval.Value, error) {
 	pedalPosition := args.PedalPosition.V
-	ok, err := sbBetween(pyval.Int(0), pedalPosition, pyval.Int(1))
+	ok, err := chainedLE(pyval.Int(0), pedalPosition, pyval.Int(1))
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
-		return sbError("Pedal position must be between 0 and 1."), nil
+		return errorDict("Pedal position must be between 0 and 1."), nil
 	}
 	if pyval.Equal(pedalPosition, pyval.Int(0)) {
 		v.brakePedalStatus = pyval.Str("released")
 		v.brakePedalForce = pyval.Float(0.0)
-		return sbDict("brakePedalStatus", pyval.Str("released"), "brakePedalForce", pyval.Float(0.0)), nil
+		return dictOf("brakePedalStatus", pyval.Str("released"), "brakePedalForce", pyval.Float(0.0)), nil
 	}
 	force, err := pyval.Mul(pedalPosition, pyval.Int(vcMaxBrakeForceN))
 	if err != nil {
@@ -451,14 +451,14 @@ func (v *VehicleControlAPI) PressBrakePedal(args stubs.VehicleControlAPIPressBra
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("brakePedalStatus", pyval.Str("pressed"), "brakePedalForce", f), nil
+	return dictOf("brakePedalStatus", pyval.Str("pressed"), "brakePedalForce", f), nil
 }
 
 // ReleaseBrakePedal is upstream's releaseBrakePedal.
 func (v *VehicleControlAPI) ReleaseBrakePedal() (pyval.Value, error) {
 	v.brakePedalStatus = pyval.Str("released")
 	v.brakePedalForce = pyval.Float(0.0)
-	return sbDict("brakePedalStatus", pyval.Str("released"), "brakePedalForce", pyval.Float(0.0)), nil
+	return dictOf("brakePedalStatus", pyval.Str("released"), "brakePedalForce", pyval.Float(0.0)), nil
 }
 
 // SetCruiseControl is upstream's setCruiseControl.
@@ -473,31 +473,31 @@ func (v *VehicleControlAPI) SetCruiseControl(args stubs.VehicleControlAPISetCrui
 		return nil, err
 	}
 	if pyval.Equal(v.engineState, pyval.Str("stopped")) {
-		return sbError("Start the engine before activating the cruise control."), nil
+		return errorDict("Start the engine before activating the cruise control."), nil
 	}
 	s := float64(sp.(pyval.Float))
 	if pyval.Truthy(activate) {
 		v.distanceToNextVehicle = dist
 		if s < 0 || s > 120 || math.Mod(s, 5) != 0 {
-			return sbError("Invalid speed"), nil
+			return errorDict("Invalid speed"), nil
 		}
 		v.cruiseStatus = pyval.Str("active")
-		return sbDict("cruiseStatus", pyval.Str("active"), "currentSpeed", sp, "distanceToNextVehicle", dist), nil
+		return dictOf("cruiseStatus", pyval.Str("active"), "currentSpeed", sp, "distanceToNextVehicle", dist), nil
 	}
 	v.cruiseStatus = pyval.Str("inactive")
 	v.distanceToNextVehicle = dist
-	return sbDict("cruiseStatus", pyval.Str("inactive"), "currentSpeed", sp, "distanceToNextVehicle", dist), nil
+	return dictOf("cruiseStatus", pyval.Str("inactive"), "currentSpeed", sp, "distanceToNextVehicle", dist), nil
 }
 
 // GetCurrentSpeed is upstream's get_current_speed.
 func (v *VehicleControlAPI) GetCurrentSpeed() (pyval.Value, error) {
-	return sbDict("currentSpeed", pyval.Float(v.random.Uniform(0.0, 120.0))), nil
+	return dictOf("currentSpeed", pyval.Float(v.random.Uniform(0.0, 120.0))), nil
 }
 
 // DisplayLog is upstream's display_log.
 func (v *VehicleControlAPI) DisplayLog(args stubs.VehicleControlAPIDisplayLogArgs) (pyval.Value, error) {
 	messages := args.Messages.V
-	return sbDict("log", messages), nil
+	return dictOf("log", messages), nil
 }
 
 // EstimateDriveFeasibilityByMileage is upstream's
@@ -512,7 +512,7 @@ func (v *VehicleControlAPI) EstimateDriveFeasibilityByMileage(args stubs.Vehicle
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("canDrive", pyval.Bool(!short)), nil
+	return dictOf("canDrive", pyval.Bool(!short)), nil
 }
 
 // LiterToGallon is upstream's liter_to_gallon.
@@ -522,7 +522,7 @@ func (v *VehicleControlAPI) LiterToGallon(args stubs.VehicleControlAPILiterToGal
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("gallon", g), nil
+	return dictOf("gallon", g), nil
 }
 
 // GallonToLiter is upstream's gallon_to_liter.
@@ -532,7 +532,7 @@ func (v *VehicleControlAPI) GallonToLiter(args stubs.VehicleControlAPIGallonToLi
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("liter", l), nil
+	return dictOf("liter", l), nil
 }
 
 // EstimateDistance is upstream's estimate_distance (zipcode pairs, either
@@ -557,10 +557,10 @@ func (v *VehicleControlAPI) EstimateDistance(args stubs.VehicleControlAPIEstimat
 		{"74532", "94016", 880.0},
 	}
 	eq := func(x pyval.Value, s string) bool { return pyval.Equal(x, pyval.Str(s)) }
-	distance := sbError("distance not found in database.")
+	distance := errorDict("distance not found in database.")
 	for _, p := range pairs {
 		if (eq(cityA, p.a) && eq(cityB, p.b)) || (eq(cityA, p.b) && eq(cityB, p.a)) {
-			distance = sbDict("distance", pyval.Float(p.km))
+			distance = dictOf("distance", pyval.Float(p.km))
 			break
 		}
 	}
@@ -588,10 +588,10 @@ func (v *VehicleControlAPI) GetZipcodeBasedOnCity(args stubs.VehicleControlAPIGe
 	}
 	for _, z := range zips {
 		if pyval.Equal(city, pyval.Str(z.city)) {
-			return sbDict("zipcode", pyval.Str(z.zip)), nil
+			return dictOf("zipcode", pyval.Str(z.zip)), nil
 		}
 	}
-	return sbDict("zipcode", pyval.Str("00000")), nil
+	return dictOf("zipcode", pyval.Str("00000")), nil
 }
 
 // SetNavigation is upstream's set_navigation (the destination is stored
@@ -603,7 +603,7 @@ func (v *VehicleControlAPI) SetNavigation(args stubs.VehicleControlAPISetNavigat
 	if err != nil {
 		return nil, err
 	}
-	return sbDict("status", msg), nil
+	return dictOf("status", msg), nil
 }
 
 // CheckTirePressure is upstream's check_tire_pressure.
@@ -622,7 +622,7 @@ func (v *VehicleControlAPI) CheckTirePressure() (pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	healthy, err := sbBetween(pyval.Int(30), avg, pyval.Int(35))
+	healthy, err := chainedLE(pyval.Int(30), avg, pyval.Int(35))
 	if err != nil {
 		return nil, err
 	}
@@ -630,7 +630,7 @@ func (v *VehicleControlAPI) CheckTirePressure() (pyval.Value, error) {
 	if v.longContext {
 		carInfo = v.lc(longcontext.CarStatusMetadataExtension)
 	}
-	return sbDict(
+	return dictOf(
 		"frontLeftTirePressure", v.frontLeftTirePressure,
 		"frontRightTirePressure", v.frontRightTirePressure,
 		"rearLeftTirePressure", v.rearLeftTirePressure,
@@ -642,7 +642,7 @@ func (v *VehicleControlAPI) CheckTirePressure() (pyval.Value, error) {
 
 // FindNearestTireShop is upstream's find_nearest_tire_shop.
 func (v *VehicleControlAPI) FindNearestTireShop() (pyval.Value, error) {
-	return sbDict("shopLocation", pyval.Str("456 Oakwood Avenue, Rivermist, 83214")), nil
+	return dictOf("shopLocation", pyval.Str("456 Oakwood Avenue, Rivermist, 83214")), nil
 }
 
 // classVehicleControlAPI describes VehicleControlAPI for the registry.

@@ -68,8 +68,6 @@ func (w *WebSearchAPI) needProvider() error {
 	return nil
 }
 
-func webError(msg string) *pyval.Dict { return memStatus("error", msg) }
-
 // SearchEngineQuery is search_engine_query(keywords, max_results=10,
 // region="wt-wt"): the first max_results organic results as
 // {"title", "href", "body"} dicts ("body" only with show_snippet), a list.
@@ -81,11 +79,11 @@ func (w *WebSearchAPI) SearchEngineQuery(args stubs.WebSearchAPISearchEngineQuer
 	res, err := websearch.Search(context.Background(), w.provider,
 		websearch.Query{Keywords: pyval.StrOf(keywords), Region: pyval.StrOf(region)}, w.retry)
 	if err != nil {
-		return webError(err.Error()), nil
+		return errorDict(err.Error()), nil
 	}
 	organic, ok := res.GetStr("organic_results")
 	if !ok {
-		return webError("Failed to retrieve the search results from server. Please try again later."), nil
+		return errorDict("Failed to retrieve the search results from server. Please try again later."), nil
 	}
 	top, err := pyval.GetItem(organic, &pyval.SliceValue{Start: pyval.None, Stop: maxResults, Step: pyval.None})
 	if err != nil {
@@ -132,7 +130,7 @@ func (w *WebSearchAPI) FetchURLContent(args stubs.WebSearchAPIFetchURLContentArg
 		return nil, err
 	}
 	fail := func(reason string) (pyval.Value, error) {
-		return webError("An error occurred while fetching " + u + ": " + reason), nil
+		return errorDict("An error occurred while fetching " + u + ": " + reason), nil
 	}
 	page, err := w.provider.Fetch(context.Background(), u)
 	if err != nil {
