@@ -120,7 +120,7 @@ func (m *MemoryAPI_rec_sum) MemoryReplace(args stubs.MemoryAPI_rec_sumMemoryRepl
 	oldText, newText := args.OldText.V, args.NewText.V
 	o, n := pyval.StrOf(oldText), pyval.StrOf(newText)
 	if !strings.Contains(m.memory, o) {
-		return errorDict("Text '"+o+"' not found in memory."), nil
+		return errorDict("Text '" + o + "' not found in memory."), nil
 	}
 	if pyval.StrLen(n) > recSumMaxEntryLength {
 		return errorDict(recSumTooLong("replacing")), nil

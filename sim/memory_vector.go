@@ -106,7 +106,7 @@ func vecTextArg(text pyval.Value) (string, error) {
 }
 
 func (s *VectorStore) tooLong() *pyval.Dict {
-	return errorDict("Entry length exceeds maximum length of "+strconv.Itoa(s.maxEntryLength)+" characters.")
+	return errorDict("Entry length exceeds maximum length of " + strconv.Itoa(s.maxEntryLength) + " characters.")
 }
 
 // Add is VectorStore.add.
@@ -119,7 +119,7 @@ func (s *VectorStore) Add(text pyval.Value) (pyval.Value, error) {
 		return s.tooLong(), nil
 	}
 	if s.store.Len() >= s.maxSize {
-		return errorDict("Memory size exceeds maximum size of "+strconv.Itoa(s.maxSize)+" entries."), nil
+		return errorDict("Memory size exceeds maximum size of " + strconv.Itoa(s.maxSize) + " entries."), nil
 	}
 	id := s.nextID
 	s.nextID++
@@ -153,7 +153,7 @@ func (s *VectorStore) storedID(vecID pyval.Value) (int64, bool, error) {
 }
 
 func notPresent(vecID pyval.Value) *pyval.Dict {
-	return errorDict("ID "+pyval.StrOf(vecID)+" not present in store.")
+	return errorDict("ID " + pyval.StrOf(vecID) + " not present in store.")
 }
 
 // Remove is VectorStore.remove.
