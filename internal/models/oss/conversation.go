@@ -91,9 +91,27 @@ func (c *Conversation) StartTurn(t int) ([]Message, error) {
 	return msgs, nil
 }
 
-// Prompt formats the history and functions (it may modify the functions,
-// as upstream's formatter does: call it once per query).
-func (c *Conversation) Prompt() (string, error) { return c.f.Prompt(c.msgs, c.functions) }
+// Prompt formats the history and functions. Like upstream's formatter it
+// may modify the functions (HammerHandler) or the history
+// (MiniCPMFCHandler): call it once per query.
+func (c *Conversation) Prompt() (string, error) {
+	if e, ok := c.f.(historyEditor); ok {
+		p, msgs, err := e.promptEditing(c.msgs, c.functions)
+		if err != nil {
+			return "", err
+		}
+		c.msgs = msgs
+		return p, nil
+	}
+	return c.f.Prompt(c.msgs, c.functions)
+}
+
+// historyEditor is a class whose formatter also edits the history it is
+// given (MiniCPMFCHandler): promptEditing returns the prompt and the
+// edited history.
+type historyEditor interface {
+	promptEditing(msgs []Message, functions []pyval.Value) (string, []Message, error)
+}
 
 // Request is the request for prompt (see NewRequest).
 func (c *Conversation) Request(prompt string, promptTokens, contextWindow int, temperature float64) Request {

@@ -53,13 +53,20 @@ func (m *miniCPMFC) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Mes
 // ErrNeedsCodeGenerator: the function listing is pydantic code generated
 // by datamodel-code-generator.
 //
-// Upstream applies these edits to the history itself (it inserts the
-// system message into inference_data["message"] and rewrites contents in
-// place); without functions that changes no later prompt, so they are
-// applied to a copy here.
+// Upstream makes these edits on the history itself (the system message is
+// inserted into inference_data["message"], contents are rewritten in
+// place), so they show in every later history; Conversation keeps them
+// (promptEditing). Prompt alone leaves msgs as they are.
 func (m *miniCPMFC) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
+	p, _, err := m.promptEditing(msgs, functions)
+	return p, err
+}
+
+// promptEditing is Prompt, also returning the history as upstream's
+// formatter leaves it.
+func (m *miniCPMFC) promptEditing(msgs []Message, functions []pyval.Value) (string, []Message, error) {
 	if len(functions) > 0 {
-		return "", ErrNeedsCodeGenerator
+		return "", nil, ErrNeedsCodeGenerator
 	}
 	work := append([]Message(nil), msgs...)
 	if len(work) > 0 && work[0].Role != RoleSystem {
@@ -68,11 +75,11 @@ func (m *miniCPMFC) Prompt(msgs []Message, functions []pyval.Value) (string, err
 	for i, msg := range work {
 		c, err := miniCPMMessageContent(msg, "")
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		work[i].Content = pyval.Str(c)
 	}
-	return chatML("", work), nil
+	return chatML("", work), work, nil
 }
 
 // miniCPMMessageContent is message_format's new content for a history
