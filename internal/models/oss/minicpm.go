@@ -1,0 +1,177 @@
+package oss
+
+import (
+	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/pyval"
+)
+
+// MiniCPMHandler (local_inference/minicpm.py: prompt mode in ChatML) and
+// MiniCPMFCHandler (local_inference/minicpm_fc.py: MiniCPM3's function
+// calling, with stop token ids and skip_special_tokens=False).
+
+type miniCPM struct{ base }
+
+func newMiniCPM(model string) Format { return &miniCPM{newBase("MiniCPMHandler", model)} }
+
+func (m *miniCPM) Prompt(msgs []Message, _ []pyval.Value) (string, error) {
+	return chatML("", msgs), nil
+}
+
+// chatML writes bos, then <|im_start|>role\ncontent<|im_end|>\n per message
+// and the assistant generation prompt.
+func chatML(bos string, msgs []Message) string {
+	var b strings.Builder
+	b.WriteString(bos)
+	for _, m := range msgs {
+		b.WriteString("<|im_start|>" + m.Role + "\n" + fstr(m.Content) + "<|im_end|>\n")
+	}
+	b.WriteString("<|im_start|>assistant\n")
+	return b.String()
+}
+
+// miniCPMFCStopTokenIDs is MiniCPMFCHandler.stop_token_ids.
+var miniCPMFCStopTokenIDs = []int{2, 73440}
+
+type miniCPMFC struct{ base }
+
+func newMiniCPMFC(model string) Format { return &miniCPMFC{newBase("MiniCPMFCHandler", model)} }
+
+func (m *miniCPMFC) Extras() Extras {
+	skip := false
+	return Extras{StopTokenIDs: append([]int(nil), miniCPMFCStopTokenIDs...), SkipSpecialTokens: &skip}
+}
+
+func (m *miniCPMFC) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
+	return ownSystemPrompt(turns), nil
+}
+
+// Prompt is minicpm_fc.py's _format_prompt for a conversation without
+// functions (minicpm_input_format with an empty tools string): a leading
+// empty system message if there is none, each content reformatted by
+// message_format and stripped, in ChatML. With functions it returns
+// ErrNeedsCodeGenerator: the function listing is pydantic code generated
+// by datamodel-code-generator.
+//
+// Upstream makes these edits on the history itself (the system message is
+// inserted into inference_data["message"], contents are rewritten in
+// place), so they show in every later history; Conversation keeps them
+// (promptEditing). Prompt alone leaves msgs as they are.
+func (m *miniCPMFC) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
+	p, _, err := m.promptEditing(msgs, functions)
+	return p, err
+}
+
+// promptEditing is Prompt, also returning the history as upstream's
+// formatter leaves it.
+func (m *miniCPMFC) promptEditing(msgs []Message, functions []pyval.Value) (string, []Message, error) {
+	if len(functions) > 0 {
+		return "", nil, ErrNeedsCodeGenerator
+	}
+	work := append([]Message(nil), msgs...)
+	if len(work) > 0 && work[0].Role != RoleSystem {
+		work = append([]Message{Text(RoleSystem, "")}, work...)
+	}
+	for i, msg := range work {
+		c, err := miniCPMMessageContent(msg, "")
+		if err != nil {
+			return "", nil, err
+		}
+		work[i].Content = pyval.Str(c)
+	}
+	return chatML("", work), work, nil
+}
+
+// miniCPMMessageContent is message_format's new content for a history
+// message (which never has a "thought" key): assistant content as it is
+// (None as ""; tool calls rendered in MiniCPM's Python call block), user
+// content after a newline, system content followed by a newline and
+// systemSuffix; then stripped.
+func miniCPMMessageContent(msg Message, systemSuffix string) (string, error) {
+	content := orNone(msg.Content)
+	switch msg.Role {
+	case RoleAssistant:
+		if content == pyval.None {
+			content = pyval.Str("")
+		}
+		if msg.ToolCalls != nil && len(msg.ToolCalls.Items) > 0 {
+			calls, err := miniCPMToolCalls(msg.ToolCalls)
+			if err != nil {
+				return "", err
+			}
+			c, err := concat("<|tool_call_start|>\n```python\n"+calls+"\n```\n<|tool_call_end|>\n", content)
+			if err != nil {
+				return "", err
+			}
+			content = pyval.Str(c)
+		}
+	case RoleUser:
+		c, err := concat("\n", content)
+		if err != nil {
+			return "", err
+		}
+		content = pyval.Str(c)
+	case RoleSystem:
+		c, err := strConcat(content, pyval.Str("\n"+systemSuffix))
+		if err != nil {
+			return "", err
+		}
+		content = c
+	}
+	return strip(content)
+}
+
+// miniCPMToolCalls renders tool calls as name(k=v,...) lines (str values
+// repr'd, others str'd), skipping calls without arguments or with
+// arguments that are not valid JSON text.
+func miniCPMToolCalls(calls *pyval.List) (string, error) {
+	var lines []string
+	for _, tc := range calls.Items {
+		if tc == pyval.None {
+			continue
+		}
+		name, err := item(tc, "name")
+		if err != nil {
+			return "", err
+		}
+		has, err := in("arguments", tc)
+		if err != nil {
+			return "", err
+		}
+		if !has {
+			continue
+		}
+		args, err := item(tc, "arguments")
+		if err != nil {
+			return "", err
+		}
+		if args == pyval.None {
+			continue
+		}
+		if s, ok := args.(pyval.Str); ok {
+			v, err := loads(string(s))
+			if err != nil {
+				continue
+			}
+			args = v
+		}
+		d, ok := args.(*pyval.Dict)
+		if !ok {
+			return "", pyval.NoAttribute(args, "items")
+		}
+		parts := make([]string, 0, d.Len())
+		for _, kv := range d.Items() {
+			k, err := concat("", kv.Key)
+			if err != nil {
+				return "", err
+			}
+			v := pyval.StrOf(kv.Value)
+			if _, isStr := kv.Value.(pyval.Str); isStr {
+				v = pyval.Repr(kv.Value)
+			}
+			parts = append(parts, k+"="+v)
+		}
+		lines = append(lines, fstr(name)+"("+strings.Join(parts, ",")+")")
+	}
+	return pyval.Strip(strings.Join(lines, "\n")), nil
+}
