@@ -1,6 +1,6 @@
 package oss
 
-import "github.com/bfcl-go/bfcl/internal/pyval"
+import "github.com/bfcl-go/bfcl/internal/python/pyval"
 
 // BielikHandler (local_inference/bielik.py): prompt mode (BFCL's system
 // prompt) in ChatML after a "<s>".

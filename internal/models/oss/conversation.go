@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/bfcl-go/bfcl/internal/prompt"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/models/prompt"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // Conversation is the state of one entry's inference the way upstream's

@@ -3,7 +3,7 @@ package oss
 import (
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // DeepseekReasoningHandler (local_inference/deepseek_reasoning.py):

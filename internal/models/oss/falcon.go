@@ -1,6 +1,6 @@
 package oss
 
-import "github.com/bfcl-go/bfcl/internal/pyval"
+import "github.com/bfcl-go/bfcl/internal/python/pyval"
 
 // Falcon3FCHandler (local_inference/falcon_fc.py) and
 // QuickTestingOSSHandler (local_inference/quick_testing_oss.py) let the

@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // FunctionGemmaHandler (local_inference/functiongemma.py): FunctionGemma's

@@ -3,7 +3,7 @@ package oss
 import (
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // GemmaHandler (local_inference/gemma.py): prompt mode with Gemma 3's

@@ -3,7 +3,7 @@ package oss
 import (
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // GLMHandler (local_inference/glm.py): GLM-4's Chinese system turn listing

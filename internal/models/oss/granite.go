@@ -4,8 +4,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/driver/core"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // IBM Granite: GraniteFunctionCallingHandler (local_inference/granite.py,

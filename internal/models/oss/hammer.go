@@ -3,7 +3,7 @@ package oss
 import (
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // HammerHandler (local_inference/hammer.py): Hammer 2.1's own task and

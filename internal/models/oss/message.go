@@ -3,8 +3,8 @@ package oss
 import (
 	"fmt"
 
-	"github.com/bfcl-go/bfcl/internal/prompt"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/models/prompt"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // Roles that upstream's local-inference histories use.

@@ -5,7 +5,7 @@ import (
 	"math/big"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // MistralFCHandler (local_inference/mistral_fc.py): Mistral's [INST] /

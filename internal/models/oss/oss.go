@@ -38,8 +38,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/internal/upstream"
+	"github.com/bfcl-go/bfcl/internal/models/upstream"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // DefaultTemperature is upstream's --temperature default

@@ -15,10 +15,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/dataset"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
-	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/internal/testenv"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 func TestOSS(t *testing.T) {

@@ -4,8 +4,8 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/pyexpr"
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyexpr"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // Python-level helpers: upstream's formatters index dicts, call str

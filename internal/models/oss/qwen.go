@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/pyval"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // QwenHandler (local_inference/qwen.py, prompt mode: BFCL's system prompt)

@@ -9,10 +9,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
-	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/internal/upstream"
+	"github.com/bfcl-go/bfcl/internal/models/upstream"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // contextWindow is the context given to MaxTokens in these specs: the

@@ -12,10 +12,10 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/decode"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
-	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/internal/testenv"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 // The conversations of fixtures/oss/conversations.jsonl.gz were produced by

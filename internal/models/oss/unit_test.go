@@ -9,8 +9,8 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/models/oss"
-	"github.com/bfcl-go/bfcl/internal/pyval"
-	"github.com/bfcl-go/bfcl/internal/upstream"
+	"github.com/bfcl-go/bfcl/internal/models/upstream"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 var _ = Describe("request", func() {
