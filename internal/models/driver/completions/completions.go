@@ -11,13 +11,11 @@
 //     prompt reaches a model served by Ollama without its chat template
 //     (stop_token_ids cannot be sent there; stop strings can).
 //
-// max_tokens follows upstream: min(4096, context window - prompt tokens - 2),
-// or 1000 when the prompt leaves less than 2 tokens. Upstream counts the
-// prompt's tokens with the model's Hugging Face tokenizer (tokenize(), no
-// special tokens added); here the server counts them (POST <root>/tokenize,
-// which vLLM, SGLang and llama.cpp answer), and where it cannot, the count is
-// unknown and max_tokens is upstream's cap of 4096 — the value upstream
-// sends whenever the prompt leaves at least 4098 tokens of the window.
+// The request itself (prompt, temperature, max_tokens, extra body) is
+// upstream's, built by internal/models/oss; max_tokens needs the prompt's
+// token count, which upstream takes from the model's Hugging Face tokenizer
+// (tokenize(), no special tokens added): CountTokens asks the server
+// (POST <root>/tokenize, which vLLM, SGLang and llama.cpp answer).
 package completions
 
 import (
@@ -30,6 +28,7 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
+	"github.com/bfcl-go/bfcl/internal/models/oss"
 )
 
 // Dialects of the transport.
@@ -37,39 +36,6 @@ const (
 	DialectOpenAI = "openai" // POST <base>/completions
 	DialectOllama = "ollama" // POST <base>/api/generate, raw
 )
-
-// MaxTokensCap is upstream's cap on the generated tokens of a local model
-// (base_oss_handler.py _query_prompting).
-const MaxTokensCap = 4096
-
-// overflowMaxTokens is what upstream asks for when the prompt already fills
-// the context window ("we will get an error anyway").
-const overflowMaxTokens = 1000
-
-// MaxTokens is upstream's max_tokens for a prompt of promptTokens tokens in
-// a context window of contextLen tokens. A non-positive contextLen or a
-// negative promptTokens means unknown, and gives the cap.
-func MaxTokens(contextLen, promptTokens int) int {
-	if contextLen <= 0 || promptTokens < 0 {
-		return MaxTokensCap
-	}
-	if contextLen < promptTokens+2 {
-		return overflowMaxTokens
-	}
-	return min(MaxTokensCap, contextLen-promptTokens-2)
-}
-
-// Params are the sampling settings and the handler's extra body.
-type Params struct {
-	Temperature float64
-	MaxTokens   int
-	// StopTokenIDs and SkipSpecialTokens are vLLM's extra body fields, sent
-	// only when the handler defines them (nil: absent).
-	StopTokenIDs      []int
-	SkipSpecialTokens *bool
-	// Stop strings (Ollama's options.stop; OpenAI-compatible "stop").
-	Stop []string
-}
 
 // Completion is the server's continuation of the prompt.
 type Completion struct {
@@ -108,18 +74,6 @@ func New(cfg core.Config, dialect string) (*Client, error) {
 
 func (c *Client) provider() string { return "completions(" + c.dialect + ")" }
 
-// openAIBody is the /completions request, in the key order upstream's SDK
-// call gives (model, temperature, prompt, max_tokens, then the extra body).
-type openAIBody struct {
-	Model             string   `json:"model"`
-	Temperature       float64  `json:"temperature"`
-	Prompt            string   `json:"prompt"`
-	MaxTokens         int      `json:"max_tokens"`
-	Stop              []string `json:"stop,omitempty"`
-	StopTokenIDs      []int    `json:"stop_token_ids,omitempty"`
-	SkipSpecialTokens *bool    `json:"skip_special_tokens,omitempty"`
-}
-
 type ollamaBody struct {
 	Model   string        `json:"model"`
 	Prompt  string        `json:"prompt"`
@@ -129,27 +83,30 @@ type ollamaBody struct {
 }
 
 type ollamaOptions struct {
-	Temperature float64  `json:"temperature"`
-	NumPredict  int      `json:"num_predict"`
-	NumCtx      int      `json:"num_ctx,omitempty"`
-	Stop        []string `json:"stop,omitempty"`
+	Temperature float64 `json:"temperature"`
+	NumPredict  int     `json:"num_predict"`
+	NumCtx      int     `json:"num_ctx,omitempty"`
 }
 
-// Body is the request body Complete sends for prompt (exported for tests
-// and for the input log).
-func (c *Client) Body(prompt string, p Params) ([]byte, error) {
-	var v any
-	if c.dialect == DialectOllama {
-		v = ollamaBody{Model: c.cfg.Model, Prompt: prompt, Raw: true, Options: ollamaOptions{
-			Temperature: p.Temperature, NumPredict: p.MaxTokens, NumCtx: c.cfg.NumCtx, Stop: p.Stop}}
-	} else {
-		v = openAIBody{Model: c.cfg.Model, Temperature: p.Temperature, Prompt: prompt, MaxTokens: p.MaxTokens,
-			Stop: p.Stop, StopTokenIDs: p.StopTokenIDs, SkipSpecialTokens: p.SkipSpecialTokens}
+// Body is the request body Complete sends for r: upstream's body
+// (oss.Request) to an OpenAI-compatible server; for Ollama the same prompt,
+// temperature and max_tokens (num_predict) in a raw generate request, with
+// the client's model name and context window. Ollama cannot take
+// stop_token_ids or skip_special_tokens; the model's own stop tokens end
+// the text there.
+func (c *Client) Body(r oss.Request) ([]byte, error) {
+	if c.dialect != DialectOllama {
+		if r.Model == "" {
+			r.Model = c.cfg.Model
+		}
+		return r.MarshalJSON()
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	err := enc.Encode(ollamaBody{Model: c.cfg.Model, Prompt: r.Prompt, Raw: true, Options: ollamaOptions{
+		Temperature: r.Temperature, NumPredict: r.MaxTokens, NumCtx: c.cfg.NumCtx}})
+	if err != nil {
 		return nil, err
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n"), nil
@@ -165,8 +122,8 @@ func (c *Client) endpoint() string {
 
 // Complete sends prompt and returns the continuation, retrying retryable
 // failures (429, 5xx, timeouts, a 2xx body that is not the expected JSON).
-func (c *Client) Complete(ctx context.Context, prompt string, p Params) (Completion, error) {
-	body, err := c.Body(prompt, p)
+func (c *Client) Complete(ctx context.Context, r oss.Request) (Completion, error) {
+	body, err := c.Body(r)
 	if err != nil {
 		return Completion{}, err
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/models/driver/completions"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
+	"github.com/bfcl-go/bfcl/internal/models/oss"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -61,18 +62,6 @@ func fast(cfg core.Config) core.Config {
 	return cfg
 }
 
-var _ = Describe("max_tokens as upstream computes it", func() {
-	It("is min(4096, window - prompt - 2), 1000 past the window, the cap when unknown", func() {
-		Expect(completions.MaxTokens(40960, 100)).To(Equal(4096))
-		Expect(completions.MaxTokens(4196, 100)).To(Equal(4094))
-		Expect(completions.MaxTokens(4098, 0)).To(Equal(4096))
-		Expect(completions.MaxTokens(102, 100)).To(Equal(0))
-		Expect(completions.MaxTokens(101, 100)).To(Equal(1000))
-		Expect(completions.MaxTokens(0, 100)).To(Equal(4096))
-		Expect(completions.MaxTokens(8192, -1)).To(Equal(4096))
-	})
-})
-
 var _ = Describe("the OpenAI-compatible /completions transport", func() {
 	var srv *httptest.Server
 	var rec *recorder
@@ -87,8 +76,8 @@ var _ = Describe("the OpenAI-compatible /completions transport", func() {
 		c, err := completions.New(core.Config{Model: "Qwen/Qwen3-8B", BaseURL: srv.URL + "/v1", APIKey: "EMPTY"}, completions.DialectOpenAI)
 		Expect(err).NotTo(HaveOccurred())
 		skip := false
-		out, err := c.Complete(context.Background(), "<|im_start|>user\nhi<|im_end|>\n", completions.Params{
-			Temperature: 0.001, MaxTokens: 4096, StopTokenIDs: []int{151329, 151336}, SkipSpecialTokens: &skip})
+		out, err := c.Complete(context.Background(), oss.Request{Model: "Qwen/Qwen3-8B", Prompt: "<|im_start|>user\nhi<|im_end|>\n",
+			Temperature: 0.001, MaxTokens: 4096, Extras: oss.Extras{StopTokenIDs: []int{151329, 151336}, SkipSpecialTokens: &skip}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Text).To(Equal("[f(a=1)]"))
 		Expect(out.PromptTokens).To(Equal(57))
@@ -106,7 +95,7 @@ var _ = Describe("the OpenAI-compatible /completions transport", func() {
 		rec.answers["/v1/completions"] = []answer{{200, `{"choices":[{"text":"ok"}]}`}}
 		c, err := completions.New(core.Config{Model: "m", BaseURL: srv.URL + "/v1"}, completions.DialectOpenAI)
 		Expect(err).NotTo(HaveOccurred())
-		_, err = c.Complete(context.Background(), "p", completions.Params{Temperature: 0.001, MaxTokens: 10})
+		_, err = c.Complete(context.Background(), oss.Request{Prompt: "p", Temperature: 0.001, MaxTokens: 10})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rec.got[0].Body).To(HaveLen(4))
 		Expect(rec.got[0].Body).NotTo(HaveKey("stop_token_ids"))
@@ -117,7 +106,7 @@ var _ = Describe("the OpenAI-compatible /completions transport", func() {
 		rec.answers["/v1/completions"] = []answer{{429, `{"error":"slow down"}`}, {500, `oops`}, {200, `<html>proxy</html>`}, {200, `{"choices":[{"text":"done"}]}`}}
 		c, err := completions.New(fast(core.Config{Model: "m", BaseURL: srv.URL + "/v1"}), completions.DialectOpenAI)
 		Expect(err).NotTo(HaveOccurred())
-		out, err := c.Complete(context.Background(), "p", completions.Params{MaxTokens: 10})
+		out, err := c.Complete(context.Background(), oss.Request{Prompt: "p", MaxTokens: 10})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Text).To(Equal("done"))
 		Expect(rec.got).To(HaveLen(4))
@@ -127,7 +116,7 @@ var _ = Describe("the OpenAI-compatible /completions transport", func() {
 		rec.answers["/v1/completions"] = []answer{{400, `{"object":"error","message":"This model's maximum context length is 4096 tokens"}`}}
 		c, err := completions.New(fast(core.Config{Model: "m", BaseURL: srv.URL + "/v1"}), completions.DialectOpenAI)
 		Expect(err).NotTo(HaveOccurred())
-		_, err = c.Complete(context.Background(), "p", completions.Params{MaxTokens: 10})
+		_, err = c.Complete(context.Background(), oss.Request{Prompt: "p", MaxTokens: 10})
 		Expect(err).To(MatchError(ContainSubstring("HTTP 400")))
 		Expect(err).To(MatchError(ContainSubstring("maximum context length")))
 		Expect(rec.got).To(HaveLen(1))
@@ -170,14 +159,14 @@ var _ = Describe("Ollama's raw generate", func() {
 		defer srv.Close()
 		c, err := completions.New(core.Config{Model: "qwen3:8b", BaseURL: srv.URL, NumCtx: 16384}, completions.DialectOllama)
 		Expect(err).NotTo(HaveOccurred())
-		out, err := c.Complete(context.Background(), "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n", completions.Params{
-			Temperature: 0.001, MaxTokens: 4096, Stop: []string{"<|im_end|>"}})
+		out, err := c.Complete(context.Background(), oss.Request{Model: "Qwen/Qwen3-8B", Prompt: "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n",
+			Temperature: 0.001, MaxTokens: 4096, Extras: oss.Extras{StopTokenIDs: []int{1}}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out.Text).To(Equal("[f()]"))
 		Expect(out.PromptTokens).To(Equal(12))
 		Expect(rec.got[0].Body).To(Equal(map[string]any{
 			"model": "qwen3:8b", "prompt": "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n", "raw": true, "stream": false,
-			"options": map[string]any{"temperature": 0.001, "num_predict": 4096.0, "num_ctx": 16384.0, "stop": []any{"<|im_end|>"}},
+			"options": map[string]any{"temperature": 0.001, "num_predict": 4096.0, "num_ctx": 16384.0},
 		}))
 		n, err := c.CountTokens(context.Background(), "x")
 		Expect(err).NotTo(HaveOccurred())
@@ -190,7 +179,86 @@ var _ = Describe("Ollama's raw generate", func() {
 		defer srv.Close()
 		c, err := completions.New(core.Config{Model: "qwen3:8b", BaseURL: srv.URL}, completions.DialectOllama)
 		Expect(err).NotTo(HaveOccurred())
-		_, err = c.Complete(context.Background(), "p", completions.Params{})
+		_, err = c.Complete(context.Background(), oss.Request{Prompt: "p"})
 		Expect(err).To(MatchError(ContainSubstring("not found")))
+	})
+})
+
+var _ = Describe("the local-model driver", func() {
+	var srv *httptest.Server
+	var rec *recorder
+	BeforeEach(func() {
+		rec = &recorder{answers: map[string][]answer{}}
+		srv = httptest.NewServer(rec)
+		DeferCleanup(srv.Close)
+	})
+	paths := func() []string {
+		var out []string
+		for _, g := range rec.got {
+			out = append(out, g.Path)
+		}
+		return out
+	}
+
+	It("sends upstream's body for the class (GLM's stop_token_ids) and 4096 without counting when the window leaves room", func() {
+		f, err := oss.ForRegistry("THUDM/glm-4-9b-chat")
+		Expect(err).NotTo(HaveOccurred())
+		rec.answers["/v1/completions"] = []answer{{200, `{"choices":[{"text":"ok"}],"usage":{"prompt_tokens":5,"completion_tokens":1}}`}}
+		d, err := completions.NewDriver(core.Config{BaseURL: srv.URL + "/v1"}, f, completions.DialectOpenAI, 131072)
+		Expect(err).NotTo(HaveOccurred())
+		resp, err := d.CompletePrompt(context.Background(), "[gMASK]<sop><|user|>\nhi", oss.DefaultTemperature)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Text).To(Equal("ok"))
+		Expect(paths()).To(Equal([]string{"/v1/completions"}), "no tokenize request")
+		want, err := oss.Request{Model: f.ServedModel(), Prompt: "[gMASK]<sop><|user|>\nhi", Temperature: oss.DefaultTemperature,
+			MaxTokens: 4096, Extras: f.Extras()}.MarshalJSON()
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(resp.Request)).To(Equal(string(want)))
+		Expect(rec.got[0].Body).To(HaveKey("stop_token_ids"))
+		_, err = d.Complete(context.Background(), core.Request{})
+		Expect(err).To(MatchError(completions.ErrNoPrompt))
+	})
+
+	It("counts the prompt's tokens with the server when the window is tight, and learns the window from /models", func() {
+		f, err := oss.ForRegistry("Qwen/Qwen3-8B-FC")
+		Expect(err).NotTo(HaveOccurred())
+		rec.answers["/v1/models"] = []answer{{200, `{"object":"list","data":[{"id":"Qwen/Qwen3-8B","max_model_len":4100}]}`}}
+		rec.answers["/tokenize"] = []answer{{200, `{"count":1200,"max_model_len":4100,"tokens":[]}`}}
+		rec.answers["/v1/completions"] = []answer{{200, `{"choices":[{"text":"ok"}]}`}}
+		d, err := completions.NewDriver(core.Config{BaseURL: srv.URL + "/v1"}, f, completions.DialectOpenAI, 0)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = d.CompletePrompt(context.Background(), "a prompt", 0.001)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(paths()).To(Equal([]string{"/v1/models", "/tokenize", "/v1/completions"}))
+		Expect(rec.got[2].Body).To(HaveKeyWithValue("max_tokens", float64(4100-1200-2)))
+		Expect(rec.got[2].Body).To(HaveKeyWithValue("model", "Qwen/Qwen3-8B"))
+		_, err = d.CompletePrompt(context.Background(), "again", 0.001)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(paths()[3:]).To(Equal([]string{"/tokenize", "/v1/completions"}), "the window is asked once")
+	})
+
+	It("asks for 1000 tokens when the prompt overflows the window, as upstream", func() {
+		f, _ := oss.ForRegistry("Qwen/Qwen3-8B-FC")
+		rec.answers["/tokenize"] = []answer{{200, `{"count":5000}`}}
+		rec.answers["/v1/completions"] = []answer{{200, `{"choices":[{"text":"ok"}]}`}}
+		d, err := completions.NewDriver(core.Config{BaseURL: srv.URL + "/v1", Model: "my-lora"}, f, completions.DialectOpenAI, 4096)
+		Expect(err).NotTo(HaveOccurred())
+		_, err = d.CompletePrompt(context.Background(), "p", 0.001)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rec.got[1].Body).To(HaveKeyWithValue("max_tokens", 1000.0))
+		Expect(rec.got[1].Body).To(HaveKeyWithValue("model", "my-lora"), "a configured served name (a LoRA adapter) wins")
+	})
+
+	It("sends the same prompt to Ollama raw, its window being num_ctx", func() {
+		f, _ := oss.ForRegistry("Qwen/Qwen3-8B-FC")
+		rec.answers["/api/generate"] = []answer{{200, `{"response":"ok","prompt_eval_count":3,"eval_count":1}`}}
+		d, err := completions.NewDriver(core.Config{BaseURL: srv.URL, Model: "qwen3:8b", NumCtx: 32768}, f, completions.DialectOllama, 0)
+		Expect(err).NotTo(HaveOccurred())
+		resp, err := d.CompletePrompt(context.Background(), "<|im_start|>user\nhi<|im_end|>\n", 0.001)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.InputTokens).To(Equal(3))
+		Expect(paths()).To(Equal([]string{"/api/generate"}))
+		Expect(rec.got[0].Body).To(HaveKeyWithValue("raw", true))
+		Expect(rec.got[0].Body).To(HaveKeyWithValue("prompt", "<|im_start|>user\nhi<|im_end|>\n"))
 	})
 })

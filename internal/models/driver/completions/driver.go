@@ -1,0 +1,165 @@
+package completions
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
+	"github.com/bfcl-go/bfcl/internal/models/oss"
+)
+
+// Driver runs a model through one of upstream's local-model handler
+// classes: the class's Format (internal/models/oss) writes every prompt,
+// and the Client sends it. The inference loop asks it for the Format and
+// calls CompletePrompt with each formatted prompt.
+type Driver struct {
+	client *Client
+	format oss.Format
+	cfg    core.Config
+
+	window     int // the context window; 0 until known
+	windowOnce sync.Once
+	windowErr  error
+}
+
+// ErrNoPrompt is what Complete answers: a local-model handler's requests
+// are formatted prompts (CompletePrompt), never chat messages.
+var ErrNoPrompt = errors.New("completions driver: local-model handlers send formatted prompts (CompletePrompt), not chat requests")
+
+// NewDriver returns a driver for format served at cfg.BaseURL. cfg.Model
+// is the served model name ("" means the format's, upstream's
+// model_path_or_id); contextWindow is the model's context window in tokens
+// (upstream: max_position_embeddings; 0: asked from the server, vLLM's
+// max_model_len, or Ollama's num_ctx).
+func NewDriver(cfg core.Config, format oss.Format, dialect string, contextWindow int) (*Driver, error) {
+	if format == nil {
+		return nil, fmt.Errorf("completions driver: no handler format")
+	}
+	if cfg.Model == "" {
+		cfg.Model = format.ServedModel()
+	}
+	c, err := New(cfg, dialect)
+	if err != nil {
+		return nil, err
+	}
+	d := &Driver{client: c, format: format, cfg: c.cfg, window: contextWindow}
+	if d.window == 0 && dialect == DialectOllama {
+		d.window = c.cfg.NumCtx
+	}
+	return d, nil
+}
+
+// Name identifies the driver in logs.
+func (d *Driver) Name() string {
+	return d.client.dialect + "-raw:" + d.format.Class() + ":" + d.cfg.Model
+}
+
+// Format is the handler class that writes the prompts.
+func (d *Driver) Format() oss.Format { return d.format }
+
+// Complete refuses chat requests (see ErrNoPrompt).
+func (d *Driver) Complete(context.Context, core.Request) (core.Response, error) {
+	return core.Response{}, ErrNoPrompt
+}
+
+// CompletePrompt sends prompt as upstream's OSSHandler._query_prompting
+// does: the format's served model and extra body, the temperature, and
+// max_tokens = min(4096, window - prompt tokens - 2) (1000 when the prompt
+// overflows). The prompt's tokens are counted by the server only when it
+// matters: a prompt of B bytes has at most B+1 tokens, so when the window
+// leaves 4096 tokens beyond that, max_tokens is 4096 without asking. When
+// neither the window nor the count can be known, it is 4096, upstream's
+// value for every prompt that leaves room for a full answer.
+func (d *Driver) CompletePrompt(ctx context.Context, prompt string, temperature float64) (core.Response, error) {
+	maxTokens, err := d.maxTokens(ctx, prompt)
+	if err != nil {
+		return core.Response{}, err
+	}
+	req := oss.Request{Model: d.cfg.Model, Prompt: prompt, Temperature: temperature, MaxTokens: maxTokens, Extras: d.format.Extras()}
+	out, err := d.client.Complete(ctx, req)
+	if err != nil {
+		return core.Response{}, err
+	}
+	return core.Response{Text: out.Text, InputTokens: out.PromptTokens, OutputTokens: out.OutputTokens,
+		Latency: out.Latency, Raw: out.Raw, Request: out.Request}, nil
+}
+
+func (d *Driver) maxTokens(ctx context.Context, prompt string) (int, error) {
+	window, err := d.contextWindow(ctx)
+	if err != nil {
+		return 0, err
+	}
+	if window > 0 && window-(len(prompt)+1)-2 >= oss.DefaultMaxTokens {
+		return oss.DefaultMaxTokens, nil
+	}
+	n, err := d.client.CountTokens(ctx, prompt)
+	if err != nil {
+		return 0, err
+	}
+	if window == 0 {
+		window = n.ContextLen
+	}
+	if n.Tokens < 0 || window <= 0 {
+		return oss.DefaultMaxTokens, nil
+	}
+	return oss.MaxTokens(n.Tokens, window), nil
+}
+
+// contextWindow is the configured window, else the server's max_model_len
+// for the model (vLLM lists it under GET <base>/models), else 0.
+func (d *Driver) contextWindow(ctx context.Context) (int, error) {
+	d.windowOnce.Do(func() {
+		if d.window > 0 || d.client.dialect != DialectOpenAI {
+			return
+		}
+		d.window, d.windowErr = d.client.servedWindow(ctx)
+	})
+	return d.window, d.windowErr
+}
+
+// servedWindow reads max_model_len of the client's model from GET
+// <base>/models (0 when the server does not list it, or has no list).
+func (c *Client) servedWindow(ctx context.Context) (int, error) {
+	url := strings.TrimRight(c.cfg.BaseURL, "/") + "/models"
+	return core.Retry(ctx, c.cfg, c.provider(), func(ctx context.Context) (int, error) {
+		hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		if err != nil {
+			return 0, err
+		}
+		if c.cfg.APIKey != "" {
+			hreq.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
+		}
+		ctx, ex := core.WithExchange(ctx)
+		resp, err := c.http.Do(hreq.WithContext(ctx))
+		if err != nil {
+			return 0, core.TransportError(ctx, c.provider(), err)
+		}
+		resp.Body.Close()
+		if ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed {
+			return 0, nil
+		}
+		if ex.Status < 200 || ex.Status > 299 {
+			return 0, core.HTTPError(c.provider()+" models", ex.Status, ex.Header, ex.Body)
+		}
+		var w struct {
+			Data []struct {
+				ID          string `json:"id"`
+				MaxModelLen int    `json:"max_model_len"`
+			} `json:"data"`
+		}
+		if json.Unmarshal(ex.Body, &w) != nil {
+			return 0, nil
+		}
+		for _, m := range w.Data {
+			if m.ID == c.cfg.Model {
+				return m.MaxModelLen, nil
+			}
+		}
+		return 0, nil
+	})
+}
