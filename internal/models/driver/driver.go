@@ -14,10 +14,12 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/models/driver/anthropic"
+	"github.com/bfcl-go/bfcl/internal/models/driver/completions"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/driver/gemini"
 	"github.com/bfcl-go/bfcl/internal/models/driver/ollama"
 	"github.com/bfcl-go/bfcl/internal/models/driver/openai"
+	"github.com/bfcl-go/bfcl/internal/models/oss"
 )
 
 type (
@@ -57,6 +59,15 @@ const (
 func New(cfg Config) (Driver, error) {
 	if cfg.Mode != "" && cfg.Mode != ModeFC && cfg.Mode != ModePrompt {
 		return nil, fmt.Errorf("driver: unknown mode %q (want fc or prompt)", cfg.Mode)
+	}
+	if f, ok := oss.ForClass(cfg.Handler, cfg.UpstreamModel); ok {
+		switch cfg.Provider {
+		case ProviderOpenAI, core.ProviderCompletions:
+			return completions.NewDriver(cfg, f, completions.DialectOpenAI, cfg.ContextWindow)
+		case ProviderOllama:
+			return completions.NewDriver(cfg, f, completions.DialectOllama, cfg.ContextWindow)
+		}
+		return nil, fmt.Errorf("driver: %s is one of upstream's local-model handlers, which send formatted prompts: provider %q cannot take them (want openai or completions for an OpenAI-compatible /completions route, or ollama)", cfg.Handler, cfg.Provider)
 	}
 	switch cfg.Provider {
 	case ProviderOllama:

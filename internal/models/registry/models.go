@@ -21,7 +21,7 @@ import (
 const EnvModelsFile = "BFCL_MODELS_FILE"
 
 // Providers known to the project.
-var providers = map[string]bool{"ollama": true, "openai": true, "anthropic": true, "gemini": true, "gold": true, "replay": true}
+var providers = map[string]bool{"ollama": true, "openai": true, "completions": true, "anthropic": true, "gemini": true, "gold": true, "replay": true}
 
 // Price is the cost per million tokens, in dollars.
 type Price struct {
@@ -43,6 +43,7 @@ type Model struct {
 	UnderscoreToDot bool     `yaml:"underscore_to_dot"` // tool names sent with "." replaced by "_", mapped back when scoring
 	Concurrency     int      `yaml:"concurrency"`       // parallel requests against this model
 	NumCtx          int      `yaml:"num_ctx"`           // ollama context window; 0 = driver default
+	ContextWindow   int      `yaml:"context_window"`    // local-model handlers: the model's context window for max_tokens (upstream: max_position_embeddings); 0 = asked from the server
 	Timeout         string   `yaml:"timeout"`           // per-request timeout, Go duration; "" = driver default
 	Seed            *int64   `yaml:"seed"`              // sent where the provider supports it
 	ReplayDir       string   `yaml:"replay_dir"`        // replay: a result directory (ours or upstream's) to read outputs from
@@ -261,6 +262,16 @@ func takeUpstream(m *Model) []string {
 	}
 	m.Mode, m.UnderscoreToDot, m.Handler = e.Mode(), e.UnderscoreToDot, e.Handler
 	return errs
+}
+
+// UpstreamModelName is upstream's model_name for this entry: that of the
+// upstream registry entry `upstream:` names, else the entry's model id
+// (local-model handler classes read it to pick a template variant).
+func (m Model) UpstreamModelName() string {
+	if e, ok := upstream.Lookup(m.Upstream); ok && e.ModelName != "" {
+		return e.ModelName
+	}
+	return m.Model
 }
 
 // Decoding is how this model's results are decoded and checked: mode,

@@ -15,6 +15,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/gold"
+	"github.com/bfcl-go/bfcl/internal/models/oss"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
@@ -85,6 +86,7 @@ func DriverFor(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(),
 				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
 				BaseURLs: m.BaseURLs, MaxInFlight: m.Concurrency, // replicas; an adaptive cap on the requests in flight (halved on 429)
+				Handler: m.Handler, UpstreamModel: m.UpstreamModelName(), ContextWindow: m.ContextWindow,
 			}
 			if d, err = driver.New(dc); err != nil {
 				return
@@ -130,6 +132,7 @@ func (h *Harness) inferOptions(e *dataset.Entry) infer.Options {
 		Seed:            m.Seed,
 		UnderscoreToDot: m.UnderscoreToDot,
 		Handler:         m.Handler, // models.yaml handler: / upstream:
+		Local:           localFormat(m),
 		NewExecutor:     h.cfg.NewExecutor,
 		IncludeInputLog: h.cfg.IncludeInputLog,
 		ExcludeStateLog: h.cfg.ExcludeStateLog,
@@ -224,5 +227,21 @@ func DefaultExecutor(cfg Config) func(e *dataset.Entry) (infer.Executor, error) 
 			}
 		}
 		return &agenticExecutor{Session: s, entry: e}, nil
+	}
+}
+
+// localFormat is the per-entry format of the upstream local-model handler
+// class m runs under (nil when its handler is not one: a chat or FC API,
+// or gold).
+func localFormat(m registry.Model) func() oss.Format {
+	if m.Provider == "gold" || m.Provider == "replay" {
+		return nil
+	}
+	if _, ok := oss.ForClass(m.Handler, m.UpstreamModelName()); !ok {
+		return nil
+	}
+	return func() oss.Format {
+		f, _ := oss.ForClass(m.Handler, m.UpstreamModelName())
+		return f
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
+	"github.com/bfcl-go/bfcl/internal/models/oss"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 	"github.com/bfcl-go/bfcl/internal/run/cost"
@@ -77,6 +78,11 @@ type Options struct {
 	// ExcludeStateLog leaves the backends' state_info lists out of the
 	// multi-turn inference log (upstream's --exclude-state-log).
 	ExcludeStateLog bool
+	// Local, when set, gives a fresh format of the upstream local-model
+	// handler class the model runs under (internal/models/oss): the entry
+	// is then run as upstream's OSSHandler runs it, every request a prompt
+	// the class formats (see runLocal). Nil for chat and FC APIs.
+	Local func() oss.Format
 	// Gate, when set, orders the CPU work of the entries in flight: an
 	// entry runs holding a ticket of the gate (released while it waits for
 	// the model), with the turns it has left as its priority, so the
@@ -108,6 +114,9 @@ func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (
 		return results.Record{}, Stats{}, err
 	}
 	multi := len(view.InvolvedClasses) > 0 || len(view.Question) > 1
+	if opts.Local != nil {
+		return runLocal(ctx, d, view, opts, opts.Local(), multi)
+	}
 	switch opts.Mode {
 	case "", "fc":
 		if multi {

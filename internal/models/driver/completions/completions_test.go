@@ -215,7 +215,7 @@ var _ = Describe("the local-model driver", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(resp.Request)).To(Equal(string(want)))
 		Expect(rec.got[0].Body).To(HaveKey("stop_token_ids"))
-		_, err = d.Complete(context.Background(), core.Request{})
+		_, err = d.Complete(context.Background(), core.Request{Messages: []core.Message{{Role: "user", Content: "hi"}}})
 		Expect(err).To(MatchError(completions.ErrNoPrompt))
 	})
 

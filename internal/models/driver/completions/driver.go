@@ -27,9 +27,10 @@ type Driver struct {
 	windowErr  error
 }
 
-// ErrNoPrompt is what Complete answers: a local-model handler's requests
-// are formatted prompts (CompletePrompt), never chat messages.
-var ErrNoPrompt = errors.New("completions driver: local-model handlers send formatted prompts (CompletePrompt), not chat requests")
+// ErrNoPrompt is what Complete answers to a request without a prompt: a
+// local-model handler's requests are formatted prompts, never chat
+// messages.
+var ErrNoPrompt = errors.New("completions driver: a local-model handler's request is a formatted prompt (Request.Prompt), not chat messages")
 
 // NewDriver returns a driver for format served at cfg.BaseURL. cfg.Model
 // is the served model name ("" means the format's, upstream's
@@ -39,6 +40,9 @@ var ErrNoPrompt = errors.New("completions driver: local-model handlers send form
 func NewDriver(cfg core.Config, format oss.Format, dialect string, contextWindow int) (*Driver, error) {
 	if format == nil {
 		return nil, fmt.Errorf("completions driver: no handler format")
+	}
+	if _, err := format.Prompt([]oss.Message{oss.Text("user", "Hi")}, nil); errors.Is(err, oss.ErrNeedsChatTemplate) {
+		return nil, fmt.Errorf("%s cannot be run: %w", format.Class(), err)
 	}
 	if cfg.Model == "" {
 		cfg.Model = format.ServedModel()
@@ -62,9 +66,14 @@ func (d *Driver) Name() string {
 // Format is the handler class that writes the prompts.
 func (d *Driver) Format() oss.Format { return d.format }
 
-// Complete refuses chat requests (see ErrNoPrompt).
-func (d *Driver) Complete(context.Context, core.Request) (core.Response, error) {
-	return core.Response{}, ErrNoPrompt
+// Complete sends req.Prompt (see CompletePrompt); req.MaxTokens, when
+// positive, replaces upstream's computed max_tokens (the user's
+// max_tokens setting).
+func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response, error) {
+	if req.Prompt == "" {
+		return core.Response{}, ErrNoPrompt
+	}
+	return d.complete(ctx, req.Prompt, req.Temperature, req.MaxTokens)
 }
 
 // CompletePrompt sends prompt as upstream's OSSHandler._query_prompting
@@ -76,9 +85,15 @@ func (d *Driver) Complete(context.Context, core.Request) (core.Response, error) 
 // neither the window nor the count can be known, it is 4096, upstream's
 // value for every prompt that leaves room for a full answer.
 func (d *Driver) CompletePrompt(ctx context.Context, prompt string, temperature float64) (core.Response, error) {
-	maxTokens, err := d.maxTokens(ctx, prompt)
-	if err != nil {
-		return core.Response{}, err
+	return d.complete(ctx, prompt, temperature, 0)
+}
+
+func (d *Driver) complete(ctx context.Context, prompt string, temperature float64, maxTokens int) (core.Response, error) {
+	if maxTokens <= 0 {
+		var err error
+		if maxTokens, err = d.maxTokens(ctx, prompt); err != nil {
+			return core.Response{}, err
+		}
 	}
 	req := oss.Request{Model: d.cfg.Model, Prompt: prompt, Temperature: temperature, MaxTokens: maxTokens, Extras: d.format.Extras()}
 	out, err := d.client.Complete(ctx, req)
@@ -162,4 +177,35 @@ func (c *Client) servedWindow(ctx context.Context) (int, error) {
 		}
 		return 0, nil
 	})
+}
+
+// Probe checks before a run that the server answers, takes the key and
+// serves the model: a one-token completion of "Hi" (OpenAI-compatible), or
+// Ollama's POST /api/show of the model.
+func (d *Driver) Probe(ctx context.Context) error {
+	c := d.client
+	base := c.cfg.BaseURL
+	var url string
+	var body []byte
+	if c.dialect == DialectOllama {
+		url = strings.TrimSuffix(strings.TrimRight(base, "/"), "/v1") + "/api/show"
+		body, _ = json.Marshal(map[string]string{"model": c.cfg.Model})
+	} else {
+		url = c.endpoint()
+		var err error
+		if body, err = (oss.Request{Model: c.cfg.Model, Prompt: "Hi", MaxTokens: 1, Extras: d.format.Extras()}).MarshalJSON(); err != nil {
+			return err
+		}
+	}
+	ex, _, err := c.post(ctx, url, body)
+	if pe := core.ClassifyProbe(ctx, c.provider(), base, c.cfg.Model, "POST "+url, ex, err); pe != nil {
+		return pe
+	}
+	if c.dialect == DialectOpenAI {
+		if _, err := c.parse(ex.Body); err != nil {
+			return &core.ProbeError{Provider: c.provider(), Base: base, Model: c.cfg.Model, Kind: "server",
+				Cause: fmt.Sprintf("%s answered a one-token completion (POST %s) with something that is not a text completion: %v; base_url must be the API root of an OpenAI-compatible server with /completions (vLLM, SGLang, llama.cpp), e.g. http://host:8000/v1", base, url, err)}
+		}
+	}
+	return nil
 }

@@ -34,6 +34,10 @@ const (
 	ProviderOpenAI    = "openai"
 	ProviderAnthropic = "anthropic"
 	ProviderGemini    = "gemini"
+	// ProviderCompletions is an OpenAI-compatible server's /completions
+	// route, for upstream's local-model handlers (the same route provider
+	// openai takes for them).
+	ProviderCompletions = "completions"
 )
 
 // Message is one chat message in provider-neutral form.
@@ -82,6 +86,11 @@ type Request struct {
 	// (Anthropic requires a value: 0 means upstream's 64000).
 	MaxTokens int
 	Seed      *int64
+	// Prompt is a whole formatted prompt: the request of one of upstream's
+	// local-model handlers (internal/models/oss writes it), which only the
+	// raw-prompt drivers (internal/models/driver/completions) send.
+	// Messages and Functions are then empty.
+	Prompt string `json:",omitempty"`
 }
 
 // Response is the model's answer.
@@ -134,6 +143,17 @@ type Config struct {
 	// with more than one, each request goes to the least-loaded healthy
 	// one (internal/run/replica). BaseURL, when empty, is the first.
 	BaseURLs []string
+	// Handler is the upstream handler class the model runs under, and
+	// UpstreamModel upstream's model_name for it (the Hugging Face id some
+	// classes read). When Handler is one of upstream's local-model classes
+	// (internal/models/oss), New returns the raw-prompt driver
+	// (internal/models/driver/completions) for provider openai or
+	// completions (POST /completions) and ollama (raw /api/generate).
+	Handler, UpstreamModel string
+	// ContextWindow is the model's context window in tokens, for a
+	// local-model handler's max_tokens (upstream: the model's
+	// max_position_embeddings); 0 asks the server.
+	ContextWindow int
 	// MaxInFlight, when positive, caps the requests in flight and adapts
 	// the cap to the server's 429s (internal/run/limiter).
 	MaxInFlight int
