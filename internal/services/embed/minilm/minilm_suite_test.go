@@ -1,6 +1,7 @@
 package minilm_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -33,3 +34,5 @@ func embedRef() string {
 	}
 	return dir
 }
+
+func ctx() context.Context { return context.Background() }
