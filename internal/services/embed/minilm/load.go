@@ -1,12 +1,18 @@
 package minilm
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Load reads a model folder in the Hugging Face / sentence-transformers
@@ -148,4 +154,268 @@ func loadTokenizer(dir string, maxLen int) (*Tokenizer, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	return t, nil
+}
+
+// PinnedRevision is the commit of huggingface.co/sentence-transformers/
+// all-MiniLM-L6-v2 that Locate looks for first and downloads. It was chosen
+// as the newest main revision in evidence without hub access from here:
+// model cards written by sentence-transformers 5.6-6.1 record "at revision
+// 1110a243…" for this base model (those of 5.2 and older record c9745ed1…,
+// and of 3.x fa97f6e7…), and several independent projects pin 1110a243…
+// together with model.safetensors SHA-256 PinnedSHA256 (90,868,376 bytes)
+// and vocab.txt SHA-256 07eced37…, the reference vocabulary's. The
+// weights file has not changed since it was added (hub PR #53), so the
+// older revisions hold the same model.safetensors.
+const PinnedRevision = "1110a243fdf4706b3f48f1d95db1a4f5529b4d41"
+
+// PinnedSHA256 is the SHA-256 of model.safetensors at PinnedRevision; a
+// download of that revision must match it.
+const PinnedSHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
+
+// DefaultEndpoint is the Hugging Face hub (HF_ENDPOINT overrides it, as in
+// huggingface_hub).
+const DefaultEndpoint = "https://huggingface.co"
+
+// LocateOptions says where Locate looks for the model. The zero value looks
+// in the Hugging Face cache and this program's cache, without downloading.
+type LocateOptions struct {
+	// Dir is an explicit model folder (--embed-model-dir /
+	// BFCL_EMBED_MODEL_DIR). When set, it is the only place looked at.
+	Dir string
+	// Revision is the hub commit (default PinnedRevision).
+	Revision string
+	// HubCache is the Hugging Face hub cache (default $HF_HUB_CACHE, else
+	// $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
+	// ~/.cache/huggingface/hub).
+	HubCache string
+	// CacheDir is this program's model cache; the model lives in
+	// CacheDir/<revision> (default os.UserCacheDir()/bfcl-go/models/
+	// all-MiniLM-L6-v2).
+	CacheDir string
+	// Download allows fetching the revision into CacheDir when it is found
+	// nowhere.
+	Download bool
+	// Endpoint is the hub's base URL (default $HF_ENDPOINT, else
+	// DefaultEndpoint).
+	Endpoint string
+	// ExpectSHA256 is the SHA-256 a downloaded model.safetensors must have
+	// (default PinnedSHA256 for PinnedRevision, none for other revisions).
+	ExpectSHA256 string
+	// Client makes the download requests (default http.DefaultClient).
+	Client *http.Client
+	// Log, when set, receives one line per download step.
+	Log func(msg string)
+}
+
+func (o *LocateOptions) defaults() {
+	if o.Revision == "" {
+		o.Revision = PinnedRevision
+	}
+	if o.ExpectSHA256 == "" && o.Revision == PinnedRevision {
+		o.ExpectSHA256 = PinnedSHA256
+	}
+	if o.HubCache == "" {
+		o.HubCache = HubCacheDir()
+	}
+	if o.CacheDir == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			o.CacheDir = filepath.Join(d, "bfcl-go", "models", UpstreamModel)
+		}
+	}
+	if o.Endpoint == "" {
+		o.Endpoint = os.Getenv("HF_ENDPOINT")
+	}
+	if o.Endpoint == "" {
+		o.Endpoint = DefaultEndpoint
+	}
+	o.Endpoint = strings.TrimRight(o.Endpoint, "/")
+	if o.Client == nil {
+		o.Client = http.DefaultClient
+	}
+	if o.Log == nil {
+		o.Log = func(string) {}
+	}
+}
+
+// HubCacheDir is the Hugging Face hub cache as huggingface_hub resolves it
+// ("" if there is no home folder).
+func HubCacheDir() string {
+	for _, env := range []string{"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"} {
+		if d := os.Getenv(env); d != "" {
+			return d
+		}
+	}
+	if d := os.Getenv("HF_HOME"); d != "" {
+		return filepath.Join(d, "hub")
+	}
+	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
+		return filepath.Join(d, "huggingface", "hub")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".cache", "huggingface", "hub")
+}
+
+// Locate returns the folder of a complete all-MiniLM-L6-v2 download: the
+// explicit Dir, else the Hugging Face cache's snapshot of the revision,
+// else the snapshot refs/main names, else CacheDir/<revision>, else (when
+// Download allows) a fresh download of the revision into
+// CacheDir/<revision>.
+func Locate(ctx context.Context, opts LocateOptions) (string, error) {
+	opts.defaults()
+	if opts.Revision == "." || opts.Revision == ".." || strings.ContainsAny(opts.Revision, `/\`) {
+		return "", fmt.Errorf("revision %q is not a commit hash or branch name of %s", opts.Revision, HubRepo)
+	}
+	if opts.Dir != "" {
+		if err := checkFiles(opts.Dir); err != nil {
+			return "", err
+		}
+		return opts.Dir, nil
+	}
+	var looked []string
+	if opts.HubCache != "" {
+		repo := filepath.Join(opts.HubCache, "models--"+strings.ReplaceAll(HubRepo, "/", "--"))
+		cands := []string{filepath.Join(repo, "snapshots", opts.Revision)}
+		if ref, err := os.ReadFile(filepath.Join(repo, "refs", "main")); err == nil {
+			if r := strings.TrimSpace(string(ref)); r != "" && r != opts.Revision && !strings.ContainsAny(r, `/\`) {
+				cands = append(cands, filepath.Join(repo, "snapshots", r))
+			}
+		}
+		for _, d := range cands {
+			if checkFiles(d) == nil {
+				return d, nil
+			}
+		}
+		looked = append(looked, filepath.Join(repo, "snapshots"))
+	}
+	if opts.CacheDir == "" {
+		return "", fmt.Errorf("%s not found in %s and there is no user cache folder to download it into; %s", UpstreamModel, strings.Join(looked, ", "), fixHint)
+	}
+	final := filepath.Join(opts.CacheDir, opts.Revision)
+	if checkFiles(final) == nil {
+		return final, nil
+	}
+	looked = append(looked, final)
+	if !opts.Download {
+		return "", fmt.Errorf("%s not found in %s; %s", UpstreamModel, strings.Join(looked, " nor "), fixHint)
+	}
+	if err := download(ctx, &opts, final); err != nil {
+		return "", err
+	}
+	return final, nil
+}
+
+// hubFile is one file of the hub repository.
+type hubFile struct {
+	name     string
+	optional bool
+	limit    int64
+}
+
+var hubFiles = []hubFile{
+	{"config.json", false, 1 << 20},
+	{"sentence_bert_config.json", true, 1 << 20},
+	{"1_Pooling/config.json", true, 1 << 20},
+	{"tokenizer.json", true, 64 << 20},
+	{"vocab.txt", true, 64 << 20},
+	{"model.safetensors", false, 2 << 30},
+}
+
+// download fetches the revision's files into a temporary folder beside
+// final, checks them, and renames the folder to final: a reader never sees
+// a half-downloaded model.
+func download(ctx context.Context, o *LocateOptions, final string) error {
+	if err := os.MkdirAll(o.CacheDir, 0o755); err != nil {
+		return fmt.Errorf("creating the model cache %s: %w", o.CacheDir, err)
+	}
+	tmp, err := os.MkdirTemp(o.CacheDir, "."+o.Revision+".download-*")
+	if err != nil {
+		return fmt.Errorf("creating the model cache %s: %w", o.CacheDir, err)
+	}
+	defer os.RemoveAll(tmp) // after a successful rename there is nothing left
+	base := o.Endpoint + "/" + HubRepo + "/resolve/" + o.Revision + "/"
+	o.Log(fmt.Sprintf("downloading %s@%s from %s into %s", HubRepo, o.Revision, o.Endpoint, final))
+	var sha string
+	for _, f := range hubFiles {
+		sum, found, err := fetchFile(ctx, o.Client, base+f.name, filepath.Join(tmp, filepath.FromSlash(f.name)), f.limit)
+		if err != nil {
+			return fmt.Errorf("downloading %s: %w", base+f.name, err)
+		}
+		if !found && !f.optional {
+			return fmt.Errorf("downloading %s: not found (404); is revision %s of %s right?", base+f.name, o.Revision, HubRepo)
+		}
+		if f.name == "model.safetensors" {
+			sha = sum
+		}
+	}
+	if o.ExpectSHA256 != "" && !strings.EqualFold(sha, o.ExpectSHA256) {
+		return fmt.Errorf("downloaded %smodel.safetensors has SHA-256 %s, want %s; not kept", base, sha, o.ExpectSHA256)
+	}
+	if err := checkFiles(tmp); err != nil {
+		return fmt.Errorf("the download from %s is incomplete: %w", base, err)
+	}
+	cfg, err := ReadConfig(filepath.Join(tmp, "config.json"))
+	if err != nil {
+		return fmt.Errorf("the download from %s is unusable: %w", base, err)
+	}
+	if err := CheckTensors(filepath.Join(tmp, "model.safetensors"), cfg); err != nil {
+		return fmt.Errorf("the download from %s is unusable: %w", base, err)
+	}
+	if _, err := loadTokenizer(tmp, DefaultMaxSeqLength); err != nil {
+		return fmt.Errorf("the download from %s is unusable: %w", base, err)
+	}
+	if err := os.Rename(tmp, final); err != nil {
+		if checkFiles(final) == nil { // another process finished first
+			return nil
+		}
+		return fmt.Errorf("storing the model in %s: %w", final, err)
+	}
+	o.Log(fmt.Sprintf("stored %s@%s in %s (model.safetensors SHA-256 %s)", HubRepo, o.Revision, final, sha))
+	return nil
+}
+
+// fetchFile GETs url into path (found false on 404) and returns the hex
+// SHA-256 of the body.
+func fetchFile(ctx context.Context, c *http.Client, url, path string, limit int64) (string, bool, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return "", false, err
+	}
+	req.Header.Set("User-Agent", "bfcl-go/minilm")
+	resp, err := c.Do(req)
+	if err != nil {
+		return "", false, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound {
+		return "", false, nil
+	}
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 300))
+		return "", false, fmt.Errorf("HTTP %s: %s", resp.Status, strings.TrimSpace(string(msg)))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", false, err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return "", false, err
+	}
+	h := sha256.New()
+	n, err := io.Copy(io.MultiWriter(f, h), io.LimitReader(resp.Body, limit+1))
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return "", false, err
+	}
+	if n > limit {
+		return "", false, fmt.Errorf("larger than %d bytes", limit)
+	}
+	if resp.ContentLength >= 0 && n != resp.ContentLength {
+		return "", false, fmt.Errorf("got %d of %d bytes", n, resp.ContentLength)
+	}
+	return hex.EncodeToString(h.Sum(nil)), true, nil
 }
