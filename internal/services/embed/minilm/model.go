@@ -391,7 +391,7 @@ func (m *Model) forward(ids []int, par int, tr *Trace) ([]float32, error) {
 			tr.AttentionLN = append(tr.AttentionLN, rows(x, S, H))
 		}
 		ly.inter.apply(inter, x, S, par)
-		gelu(inter)
+		parallel(S, par, func(s int) { gelu(inter[s*I : s*I+I]) })
 		ly.out.apply(tmp, inter, S, par)
 		for s := 0; s < S; s++ {
 			row := x[s*H : s*H+H]
