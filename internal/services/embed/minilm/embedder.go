@@ -141,3 +141,17 @@ func (e *Embedder) compute(ctx context.Context, texts []string, ents []*cacheEnt
 		finish(i, vec, err)
 	})
 }
+
+// Open locates the model (see Locate), loads it and wraps it in an
+// Embedder.
+func Open(ctx context.Context, opts LocateOptions) (*Embedder, error) {
+	dir, err := Locate(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	return NewEmbedder(m), nil
+}

@@ -295,6 +295,10 @@ var _ = Describe("Locate", func() {
 			again, err := minilm.Locate(context.Background(), opts)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(again).To(Equal(got))
+			e, err := minilm.Open(context.Background(), opts)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(e.Model().Dir).To(Equal(got))
+			Expect(e.Name()).To(Equal("minilm:all-MiniLM-L6-v2@" + sha[:12]))
 			Expect(requests.Load()).To(Equal(n))
 		})
 
