@@ -186,7 +186,8 @@ type LocateOptions struct {
 	Revision string
 	// HubCache is the Hugging Face hub cache (default $HF_HUB_CACHE, else
 	// $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
-	// ~/.cache/huggingface/hub).
+	// ~/.cache/huggingface/hub). $SENTENCE_TRANSFORMERS_HOME, when set, is
+	// looked at too.
 	HubCache string
 	// CacheDir is this program's model cache; the model lives in
 	// CacheDir/<revision> (default os.UserCacheDir()/bfcl-go/models/
@@ -260,7 +261,8 @@ func HubCacheDir() string {
 
 // Locate returns the folder of a complete all-MiniLM-L6-v2 download: the
 // explicit Dir, else the Hugging Face cache's snapshot of the revision,
-// else the snapshot refs/main names, else CacheDir/<revision>, else (when
+// else the snapshot refs/main names (in the hub cache, then in
+// $SENTENCE_TRANSFORMERS_HOME), else CacheDir/<revision>, else (when
 // Download allows) a fresh download of the revision into
 // CacheDir/<revision>.
 func Locate(ctx context.Context, opts LocateOptions) (string, error) {
@@ -275,8 +277,17 @@ func Locate(ctx context.Context, opts LocateOptions) (string, error) {
 		return opts.Dir, nil
 	}
 	var looked []string
-	if opts.HubCache != "" {
-		repo := filepath.Join(opts.HubCache, "models--"+strings.ReplaceAll(HubRepo, "/", "--"))
+	hubs := []string{opts.HubCache}
+	// sentence-transformers downloads into $SENTENCE_TRANSFORMERS_HOME, in
+	// the hub cache layout, when that is set.
+	if d := os.Getenv("SENTENCE_TRANSFORMERS_HOME"); d != "" && d != opts.HubCache {
+		hubs = append(hubs, d)
+	}
+	for _, hub := range hubs {
+		if hub == "" {
+			continue
+		}
+		repo := filepath.Join(hub, "models--"+strings.ReplaceAll(HubRepo, "/", "--"))
 		cands := []string{filepath.Join(repo, "snapshots", opts.Revision)}
 		if ref, err := os.ReadFile(filepath.Join(repo, "refs", "main")); err == nil {
 			if r := strings.TrimSpace(string(ref)); r != "" && r != opts.Revision && !strings.ContainsAny(r, `/\`) {

@@ -170,7 +170,7 @@ var _ = Describe("Locate", func() {
 	BeforeEach(func() {
 		hub = filepath.Join(GinkgoT().TempDir(), "hub")
 		cache = filepath.Join(GinkgoT().TempDir(), "models")
-		for _, env := range []string{"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME", "HF_ENDPOINT"} {
+		for _, env := range []string{"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME", "HF_ENDPOINT", "SENTENCE_TRANSFORMERS_HOME"} {
 			GinkgoT().Setenv(env, "")
 		}
 	})
@@ -211,6 +211,15 @@ var _ = Describe("Locate", func() {
 		repo := filepath.Join(hub, "models--sentence-transformers--all-MiniLM-L6-v2")
 		Expect(os.MkdirAll(filepath.Join(repo, "refs"), 0o755)).To(Succeed())
 		Expect(os.WriteFile(filepath.Join(repo, "refs", "main"), []byte(other), 0o644)).To(Succeed())
+		got, err := minilm.Locate(context.Background(), minilm.LocateOptions{HubCache: hub, CacheDir: cache})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(snap))
+	})
+
+	It("also looks in $SENTENCE_TRANSFORMERS_HOME", func() {
+		st := filepath.Join(GinkgoT().TempDir(), "st")
+		snap := hubCache(st, minilm.PinnedRevision)
+		GinkgoT().Setenv("SENTENCE_TRANSFORMERS_HOME", st)
 		got, err := minilm.Locate(context.Background(), minilm.LocateOptions{HubCache: hub, CacheDir: cache})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(got).To(Equal(snap))
