@@ -11,7 +11,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/services/embed/minilm"
 )
 
-// The project's embedder interface (internal/embed.Embedder), restated so
+// The project's embedder interface (internal/services/embed.Embedder), restated so
 // that this package does not import it.
 type embedder interface {
 	Embed(ctx context.Context, texts []string) ([][]float32, error)

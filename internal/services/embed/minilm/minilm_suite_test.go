@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/testenv"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 func TestMiniLM(t *testing.T) {
