@@ -42,6 +42,7 @@ var verbs = map[string]func(args []string) error{
 	"exec":            cmdExec,
 	"report":          cmdReport,
 	"merge":           cmdMerge,
+	"embed":           cmdEmbed,
 }
 
 func usage() {
@@ -62,6 +63,7 @@ verbs:
   exec              execute call strings on the simulated backends (see README)
   report            write the HTML report of a score folder (one self-contained file)
   merge             combine the result folders of a run's shards (bfcl generate --shard K/N) into one
+  embed             embed texts with the built-in all-MiniLM-L6-v2 (memory_vector's embedder): token ids and vectors
 
 Run "bfcl <verb> -h" for the flags of a verb.
 `)

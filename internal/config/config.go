@@ -79,6 +79,8 @@ var (
 		Usage: "memory_vector embedder: ollama | hashed | off (default ollama; gold: hashed)"}
 	EmbedURL = &Setting{Name: "embed-url", Env: "BFCL_EMBED_URL",
 		Usage: "Ollama server of the embedder (default: the model's Ollama, else 127.0.0.1:11434)"}
+	EmbedModelDir = &Setting{Name: "embed-model-dir", Env: "BFCL_EMBED_MODEL_DIR",
+		Usage: "folder of sentence-transformers/all-MiniLM-L6-v2 in the Hugging Face layout (config.json, model.safetensors, vocab.txt or tokenizer.json) for the built-in embedder (default: the Hugging Face cache, else the user cache, else a one-time download of the pinned revision)"}
 	EmbedModel = &Setting{Name: "embed-model", Env: "BFCL_EMBED_MODEL",
 		Usage: "embedding model (default all-minilm:l6-v2)"}
 	WebSearch = &Setting{Name: "websearch", Env: "BFCL_WEBSEARCH",
@@ -108,7 +110,7 @@ var (
 // All lists every setting, in the README's order.
 func All() []*Setting {
 	return []*Setting{Model, ModelsFile, DataDir, ResultDir, ScoreDir, Rerun, Temperature, Concurrency,
-		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedURL, EmbedModel,
+		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedModelDir, EmbedURL, EmbedModel,
 		WebSearch, WebSearchAllowPrivate, Shard, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
 		Handler, UpstreamAlias}
 }
