@@ -1,0 +1,57 @@
+package oss_test
+
+import (
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/models/oss"
+)
+
+var _ = Describe("the local server and model, as OSSHandler finds them", func() {
+	env := func(kv map[string]string) func(string) (string, bool) {
+		return func(k string) (string, bool) { v, ok := kv[k]; return v, ok }
+	}
+
+	It("takes REMOTE_OPENAI_BASE_URL, else LOCAL_SERVER_ENDPOINT and LOCAL_SERVER_PORT, with upstream's defaults", func() {
+		base, key := oss.ServerFromEnv(env(nil))
+		Expect(base).To(Equal("http://localhost:1053/v1"))
+		Expect(key).To(Equal("EMPTY"))
+		base, _ = oss.ServerFromEnv(env(map[string]string{"LOCAL_SERVER_ENDPOINT": "gpu7", "LOCAL_SERVER_PORT": "8000"}))
+		Expect(base).To(Equal("http://gpu7:8000/v1"))
+		base, key = oss.ServerFromEnv(env(map[string]string{"REMOTE_OPENAI_BASE_URL": "https://vllm.example/v1", "REMOTE_OPENAI_API_KEY": "k", "LOCAL_SERVER_PORT": "8000"}))
+		Expect(base).To(Equal("https://vllm.example/v1"))
+		Expect(key).To(Equal("k"))
+	})
+
+	It("reads the context window from config.json, else tokenizer_config.json, and says what is missing", func() {
+		dir := GinkgoT().TempDir()
+		_, err := oss.ContextWindow(dir)
+		Expect(err).To(MatchError(ContainSubstring("config.json")))
+		Expect(os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"max_position_embeddings": 40960}`), 0o644)).To(Succeed())
+		Expect(oss.ContextWindow(dir)).To(Equal(40960))
+		Expect(os.WriteFile(filepath.Join(dir, "config.json"), []byte(`{"model_type": "x"}`), 0o644)).To(Succeed())
+		_, err = oss.ContextWindow(dir)
+		Expect(err).To(MatchError(ContainSubstring("context_window")))
+		Expect(os.WriteFile(filepath.Join(dir, "tokenizer_config.json"), []byte(`{"model_max_length": 131072}`), 0o644)).To(Succeed())
+		Expect(oss.ContextWindow(dir)).To(Equal(131072))
+	})
+
+	It("finds a downloaded model in the Hugging Face cache through refs/main", func() {
+		hub := GinkgoT().TempDir()
+		GinkgoT().Setenv("HF_HUB_CACHE", hub)
+		_, ok := oss.CachedModelDir("Qwen/Qwen3-8B")
+		Expect(ok).To(BeFalse())
+		snap := filepath.Join(hub, "models--Qwen--Qwen3-8B", "snapshots", "abc123")
+		Expect(os.MkdirAll(snap, 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(snap, "config.json"), []byte(`{"max_position_embeddings": 40960}`), 0o644)).To(Succeed())
+		Expect(os.MkdirAll(filepath.Join(hub, "models--Qwen--Qwen3-8B", "refs"), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(hub, "models--Qwen--Qwen3-8B", "refs", "main"), []byte("abc123\n"), 0o644)).To(Succeed())
+		dir, ok := oss.CachedModelDir("Qwen/Qwen3-8B")
+		Expect(ok).To(BeTrue())
+		Expect(dir).To(Equal(snap))
+		Expect(oss.ContextWindow(dir)).To(Equal(40960))
+	})
+})
