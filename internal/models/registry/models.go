@@ -21,7 +21,8 @@ import (
 const EnvModelsFile = "BFCL_MODELS_FILE"
 
 // Providers known to the project.
-var providers = map[string]bool{"ollama": true, "openai": true, "anthropic": true, "gemini": true, "gold": true, "replay": true}
+var providers = map[string]bool{"ollama": true, "openai": true, "anthropic": true, "gemini": true, "gold": true, "replay": true,
+	"mistral": true, "cohere": true, "bedrock": true, "qwen": true}
 
 // Price is the cost per million tokens, in dollars.
 type Price struct {
@@ -32,7 +33,7 @@ type Price struct {
 // Model is one registry entry.
 type Model struct {
 	Name            string   `yaml:"name"`              // what users pass to --model / BFCL_MODEL
-	Provider        string   `yaml:"provider"`          // ollama | openai | anthropic | gemini | gold | replay
+	Provider        string   `yaml:"provider"`          // ollama | openai | anthropic | gemini | mistral | cohere | bedrock | qwen | gold | replay
 	Model           string   `yaml:"model"`             // the provider's model id
 	Mode            string   `yaml:"mode"`              // fc | prompt
 	BaseURL         string   `yaml:"base_url"`          // server address (ollama, openai-compatible)
@@ -164,7 +165,7 @@ func validate(m Model) []string {
 		errs = append(errs, fmt.Sprintf("mode %q must be fc or prompt", m.Mode))
 	}
 	switch m.Provider {
-	case "ollama", "openai", "anthropic", "gemini":
+	case "ollama", "openai", "anthropic", "gemini", "mistral", "cohere", "bedrock", "qwen":
 		if m.Model == "" {
 			errs = append(errs, "model (the provider's model id) is required")
 		}
