@@ -151,7 +151,7 @@ func (fcStyle) next(ms []dataset.Message) []driver.Message { return userMessages
 func (fcStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error) {
 	return []driver.Message{{Role: "user", Content: UserPromptForAdditionalFunctionFC}}, docs, nil
 }
-func (fcStyle) functions(funcs []json.RawMessage) []json.RawMessage { return funcs }
+func (fcStyle) functions(funcs []json.RawMessage) []json.RawMessage          { return funcs }
 func (fcStyle) stored(r driver.Response, o Options) (json.RawMessage, error) { return fcResult(r, o) }
 func (fcStyle) assistant(r driver.Response) driver.Message {
 	return driver.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls, Reasoning: r.Reasoning, Replay: r.Replay}

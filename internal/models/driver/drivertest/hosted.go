@@ -38,7 +38,7 @@ func SSE(chunks ...string) Exchange {
 // as in BFCL_v4_simple_python.json).
 func SimplePython0() *dataset.Entry {
 	return &dataset.Entry{ID: "simple_python_0", Category: "simple_python",
-		Question: [][]dataset.Message{{{Role: "user", Content: "Find the area of a triangle with a base of 10 units and height of 5 units."}}},
+		Question:  [][]dataset.Message{{{Role: "user", Content: "Find the area of a triangle with a base of 10 units and height of 5 units."}}},
 		Functions: []json.RawMessage{json.RawMessage(`{"name": "calculate_triangle_area", "description": "Calculate the area of a triangle given its base and height.", "parameters": {"type": "dict", "properties": {"base": {"type": "integer", "description": "The base of the triangle."}, "height": {"type": "integer", "description": "The height of the triangle."}, "unit": {"type": "string", "description": "The unit of measure (defaults to 'units' if not specified)"}}, "required": ["base", "height"]}}`)}}
 }
 
@@ -46,7 +46,7 @@ func SimplePython0() *dataset.Entry {
 // (BFCL's simple_python_1 has math.factorial).
 func DottedEntry() *dataset.Entry {
 	return &dataset.Entry{ID: "simple_python_1", Category: "simple_python",
-		Question: [][]dataset.Message{{{Role: "user", Content: "Calculate the factorial of 5 using math functions."}}},
+		Question:  [][]dataset.Message{{{Role: "user", Content: "Calculate the factorial of 5 using math functions."}}},
 		Functions: []json.RawMessage{json.RawMessage(`{"name": "math.factorial", "description": "Calculate the factorial of a given number.", "parameters": {"type": "dict", "properties": {"number": {"type": "integer", "description": "The number for which factorial needs to be calculated."}}, "required": ["number"]}}`)}}
 }
 
