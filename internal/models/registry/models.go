@@ -125,7 +125,15 @@ func Parse(b []byte) (*Registry, error) {
 	return &Registry{Models: f.Models}, nil
 }
 
+// hostedHandlers are the upstream handler classes whose stored results the
+// hosted-API providers write (their drivers reproduce those handlers), the
+// default handler of an entry of that provider.
+var hostedHandlers = map[string]string{"mistral": "MistralHandler", "cohere": "CohereHandler", "bedrock": "NovaHandler", "qwen": "QwenAPIHandler"}
+
 func applyDefaults(m *Model) {
+	if m.Handler == "" {
+		m.Handler = hostedHandlers[m.Provider]
+	}
 	if m.BaseURL == "" && len(m.BaseURLs) > 0 {
 		m.BaseURL = m.BaseURLs[0]
 	}
