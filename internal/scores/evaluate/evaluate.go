@@ -61,6 +61,14 @@ type Options struct {
 	StrictIrrelevance bool
 	Registry          *registry.Registry // may be nil
 	Log               io.Writer          // progress; nil for none
+	// Corrections are, per model folder, the opt-in corrections of upstream
+	// defects its results were made with (internal/config/corrections):
+	// recorded in summary.json and shown beside the scores.
+	Corrections map[string][]string
+	// CorrectionsAll, when set, are the corrections of every model folder
+	// this evaluation scores (bfcl evaluate --correction: the results were
+	// made with them), unless Corrections names the folder.
+	CorrectionsAll []string
 	// Notes are extra facts per model folder for summary.json (which
 	// services a live run used).
 	Notes map[string]map[string]string
@@ -97,6 +105,18 @@ func Run(o Options) ([]report.Row, error) {
 		opts  score.Options
 	}
 	var jobs []job
+	if len(o.CorrectionsAll) > 0 {
+		marked := map[string][]string{}
+		for k, v := range o.Corrections {
+			marked[k] = v
+		}
+		for _, model := range dirs {
+			if _, ok := marked[model]; !ok {
+				marked[model] = o.CorrectionsAll
+			}
+		}
+		o.Corrections = marked
+	}
 	for _, model := range dirs {
 		opts, err := o.scoreOptions(model)
 		if err != nil {
@@ -155,7 +175,7 @@ func Run(o Options) ([]report.Row, error) {
 			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", j.model, j.cat, 100*s.Accuracy, s.Correct, s.Total)
 		}
 	}
-	rows, err := RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
+	rows, err := RefreshSummaryMarked(o.ScoreRoot, usage, o.Registry, o.Corrections, o.Notes)
 	if err != nil || !o.Report {
 		return rows, err
 	}
@@ -365,11 +385,18 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 // the result files evaluated in this run (upstream's record_cost_latency
 // sees only those too); models without it get N/A cost columns.
 func RefreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *registry.Registry, notes ...map[string]map[string]string) ([]report.Row, error) {
+	return RefreshSummaryMarked(scoreRoot, usage, reg, nil, notes...)
+}
+
+// RefreshSummaryMarked is RefreshSummary with, per model folder, the
+// opt-in corrections its results were made with.
+func RefreshSummaryMarked(scoreRoot string, usage map[string]*report.Usage, reg *registry.Registry, corr map[string][]string, notes ...map[string]map[string]string) ([]report.Row, error) {
 	rows, err := Rows(scoreRoot, usage, reg)
 	if err != nil {
 		return nil, err
 	}
 	for i := range rows {
+		rows[i].Model.Corrections = corr[rows[i].Model.Name]
 		for _, n := range notes {
 			for k, v := range n[rows[i].Model.Name] {
 				if rows[i].Model.Notes == nil {
