@@ -130,6 +130,19 @@ func Parse(b []byte) (*Registry, error) {
 // default handler of an entry of that provider.
 var hostedHandlers = map[string]string{"mistral": "MistralHandler", "cohere": "CohereHandler", "bedrock": "NovaHandler", "qwen": "QwenAPIHandler"}
 
+// ProviderOfHandler returns the provider whose driver reproduces an
+// upstream API handler class of the hosted APIs (MistralHandler: mistral,
+// CohereHandler: cohere, NovaHandler: bedrock, QwenAPIHandler: qwen), for
+// resolving upstream registry names to model entries.
+func ProviderOfHandler(class string) (string, bool) {
+	for p, c := range hostedHandlers {
+		if c == class {
+			return p, true
+		}
+	}
+	return "", false
+}
+
 func applyDefaults(m *Model) {
 	if m.Handler == "" {
 		m.Handler = hostedHandlers[m.Provider]

@@ -263,6 +263,7 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 		ModelName:       results.ModelDir(h.cfg.Model.Name),
 		Mode:            h.cfg.Model.Mode,
 		UnderscoreToDot: h.cfg.Model.UnderscoreToDot,
+		Handler:         h.cfg.Model.Handler, // the run's verdicts decode as its score files do
 	})
 	if err != nil {
 		return Outcome{}, err
