@@ -50,6 +50,7 @@ func messagesOf(body []byte) string {
 const callAnswer = `{"id":"c1","message":{"role":"assistant","tool_plan":"I will compute the area.","tool_calls":[{"id":"calculate_triangle_area_5kq4","type":"function","function":{"name":"calculate_triangle_area","arguments":"{\"base\":10,\"height\":5}"}}]},"finish_reason":"TOOL_CALL","usage":{"billed_units":{"input_tokens":62,"output_tokens":28},"tokens":{"input_tokens":1004,"output_tokens":61}}}`
 
 var _ = Describe("cohere driver", func() {
+	drivertest.DescribeBodyLimit(core.ProviderCohere, func(c core.Config) (core.Driver, error) { return driver.New(c) })
 	It("sends simple_python_0 as CohereHandler does and stores [{tool_name, parameters}]", func(ctx SpecContext) {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, callAnswer)))
 		defer srv.Close()

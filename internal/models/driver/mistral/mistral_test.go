@@ -47,6 +47,7 @@ func messagesOf(body []byte) string {
 const callAnswer = `{"id":"cmpl-1","object":"chat.completion","model":"mistral-large-2411","choices":[{"index":0,"message":{"role":"assistant","content":"","tool_calls":[{"id":"D681PevKs","type":"function","function":{"name":"math_factorial","arguments":"{\"number\": 5}"},"index":0}],"prefix":false},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":91,"completion_tokens":13,"total_tokens":104}}`
 
 var _ = Describe("mistral driver", func() {
+	drivertest.DescribeBodyLimit(core.ProviderMistral, func(c core.Config) (core.Driver, error) { return driver.New(c) })
 	It("sends simple_python_1 as MistralHandler does (dots replaced, stream false) and stores {name: arguments}", func(ctx SpecContext) {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, callAnswer)))
 		defer srv.Close()

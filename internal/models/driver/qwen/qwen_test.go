@@ -58,6 +58,7 @@ var callStream = drivertest.SSE(
 )
 
 var _ = Describe("qwen driver", func() {
+	drivertest.DescribeBodyLimit(core.ProviderQwen, func(c core.Config) (core.Driver, error) { return driver.New(c) })
 	It("sends simple_python_0 as QwenAPIHandler does and folds the stream into the stored calls and reasoning", func(ctx SpecContext) {
 		srv := drivertest.Serve(drivertest.Answers(callStream))
 		defer srv.Close()
