@@ -143,6 +143,29 @@ var _ = Describe("bedrock driver", func() {
 		Expect(srv.Received()).To(HaveLen(1))
 	})
 
+	It("is safe for concurrent use: credentials are loaded once and every request is signed", func(ctx SpecContext) {
+		answers := make([]drivertest.Exchange, 16)
+		for i := range answers {
+			answers[i] = drivertest.JSON(200, callAnswer)
+		}
+		srv := drivertest.Serve(drivertest.Answers(answers...))
+		defer srv.Close()
+		d := newDriver(srv.URL)
+		errs := make(chan error, len(answers))
+		for range answers {
+			go func() {
+				_, err := d.Complete(ctx, core.Request{Messages: []core.Message{{Role: "user", Content: "hi"}}})
+				errs <- err
+			}()
+		}
+		for range answers {
+			Expect(<-errs).NotTo(HaveOccurred())
+		}
+		for _, r := range srv.Received() {
+			Expect(r.Header.Get("Authorization")).To(HavePrefix("AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/"))
+		}
+	})
+
 	It("retries throttling (429) and 500 as the project's retry loop does", func() {
 		srv := drivertest.Serve(drivertest.Answers(
 			drivertest.Exchange{Status: 429, ResponseText: ptr(`{"message":"Too many requests, please wait before trying again."}`),
