@@ -94,7 +94,7 @@ var _ = Describe("bfcl generate with a hosted-API provider", Label("e2e"), func(
 		}
 		r := bfcl(w, env(data, "HOSTED_TEST_KEY=k", "AWS_ACCESS_KEY_ID=AKIDEXAMPLE", "AWS_SECRET_ACCESS_KEY=secret"),
 			"generate", "--model", "h-mistral,h-cohere,h-bedrock,h-qwen", "--models-file", reg, "--test-category", "simple_python")
-		Expect(r.exit).To(Equal(0), r.stderr)
+		Expect(r.exit).To(Equal(0), "%s", r.stderr)
 		for name, res := range want {
 			recs, err := results.Read(results.Path(filepath.Join(w, "result"), name, category.SimplePython))
 			Expect(err).NotTo(HaveOccurred(), name)
