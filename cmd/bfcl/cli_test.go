@@ -277,6 +277,7 @@ var _ = Describe("the bfcl binary", Label("e2e"), func() {
 		Expect(summaryCorrections(w)).To(Equal([]string{"empty-tool-calls", "memory-kv-key-pattern"}))
 		w = runCase("evaluate-correction")
 		Expect(summaryCorrections(w)).To(Equal([]string{"empty-memory-search"}))
+		runCase("scores-correction") // bfcl scores reads the mark back from summary.json
 		w = runCase("generate-bad-correction")
 		Expect(filepath.Join(w, "result")).NotTo(BeADirectory())
 		runCase("version-correction")

@@ -57,9 +57,8 @@ func WriteScores(runs []Ran) ([]report.Row, error) {
 		m := r.H.cfg.Model
 		o.Models = append(o.Models, m.Name)
 		o.Notes[results.ModelDir(m.Name)] = r.H.runNotes(r.Cats)
-		if list := r.H.cfg.Corrections.List(); list != nil {
-			o.Corrections[results.ModelDir(m.Name)] = list
-		}
+		o.Corrections[results.ModelDir(m.Name)] = r.H.cfg.Corrections.List() // nil: this run is official
+
 		reg.Models = append(reg.Models, m) // as this run used it (overrides applied)
 	}
 	if first.Registry != nil {

@@ -7,6 +7,7 @@
 package evaluate
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -63,7 +64,9 @@ type Options struct {
 	Log               io.Writer          // progress; nil for none
 	// Corrections are, per model folder, the opt-in corrections of upstream
 	// defects its results were made with (internal/config/corrections):
-	// recorded in summary.json and shown beside the scores.
+	// recorded in summary.json and shown beside the scores. A folder not
+	// named keeps what summary.json recorded for it; a folder named with
+	// no corrections is official again.
 	Corrections map[string][]string
 	// CorrectionsAll, when set, are the corrections of every model folder
 	// this evaluation scores (bfcl evaluate --correction: the results were
@@ -396,7 +399,9 @@ func RefreshSummaryMarked(scoreRoot string, usage map[string]*report.Usage, reg 
 		return nil, err
 	}
 	for i := range rows {
-		rows[i].Model.Corrections = corr[rows[i].Model.Name]
+		if c, ok := corr[rows[i].Model.Name]; ok {
+			rows[i].Model.Corrections = c
+		}
 		for _, n := range notes {
 			for k, v := range n[rows[i].Model.Name] {
 				if rows[i].Model.Notes == nil {
@@ -440,7 +445,33 @@ func Rows(scoreRoot string, usage map[string]*report.Usage, reg *registry.Regist
 	if err := report.AddIntervals(rows, stats.Options{}); err != nil {
 		return nil, err
 	}
+	// The corrections each folder's results were made with stay with them
+	// (summary.json) until a run or evaluation says otherwise.
+	prev := previousCorrections(scoreRoot)
+	for i := range rows {
+		rows[i].Model.Corrections = prev[rows[i].Model.Name]
+	}
 	return rows, nil
+}
+
+// previousCorrections reads, per model folder, the corrections recorded in
+// the score root's summary.json (none when it is absent or unreadable).
+func previousCorrections(scoreRoot string) map[string][]string {
+	b, err := os.ReadFile(filepath.Join(scoreRoot, report.FileSummaryJSON))
+	if err != nil {
+		return nil
+	}
+	var s report.JSONSummary
+	if json.Unmarshal(b, &s) != nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, m := range s.Models {
+		if len(m.Corrections) > 0 {
+			out[m.Model] = m.Corrections
+		}
+	}
+	return out
 }
 
 // UsageOf reads the cost and latency data of result files.
