@@ -26,6 +26,11 @@ const (
 // re.match: Python's "$" also matches before one trailing newline.
 var kvKeyFormat = regexp.MustCompile(`\A[a-z]+(?:_[a-z0-9]+)*\n?\z`)
 
+// kvKeyFormatCorrected is the memory-kv-key-pattern correction's
+// r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$" (gorilla PR #1327): digits are allowed
+// in the first segment after its first letter ("q1_report").
+var kvKeyFormatCorrected = regexp.MustCompile(`\A[a-z][a-z0-9]*(?:_[a-z0-9]+)*\n?\z`)
+
 // MemoryAPI_kv is upstream's key-value memory: a core memory (at most 7
 // entries of at most 300 characters, shown in the system prompt) and an
 // archival memory (50 entries of 2000 characters), both str -> str dicts in
@@ -36,11 +41,37 @@ type MemoryAPI_kv struct {
 	coreMemory     *pyval.Dict
 	archivalMemory *pyval.Dict
 	files          memoryFiles
+	// keyFormat is upstream's key pattern, or the corrected one
+	// (Env.KVKeyPatternCorrected); emptySearchCorrected answers a search of
+	// an empty memory with no results (Env.EmptyMemorySearchCorrected).
+	keyFormat            *regexp.Regexp
+	emptySearchCorrected bool
 }
 
-// NewMemoryAPIKV returns an instance as upstream's constructor leaves it.
-func NewMemoryAPIKV(*Env) *MemoryAPI_kv {
-	return &MemoryAPI_kv{coreMemory: pyval.NewDict(), archivalMemory: pyval.NewDict()}
+// NewMemoryAPIKV returns an instance as upstream's constructor leaves it,
+// with env's opt-in corrections (none by default).
+func NewMemoryAPIKV(env *Env) *MemoryAPI_kv {
+	m := &MemoryAPI_kv{coreMemory: pyval.NewDict(), archivalMemory: pyval.NewDict(), keyFormat: kvKeyFormat}
+	if env != nil {
+		if env.KVKeyPatternCorrected {
+			m.keyFormat = kvKeyFormatCorrected
+		}
+		m.emptySearchCorrected = env.EmptyMemorySearchCorrected
+	}
+	return m
+}
+
+// search is _similarity_search over the keys of mem. Pinned upstream
+// raises ZeroDivisionError on an empty memory (rank_bm25 divides by the
+// corpus size); the empty-memory-search correction (gorilla PR #1347)
+// answers {"ranked_results": []} instead.
+func (m *MemoryAPI_kv) search(mem *pyval.Dict, query, k pyval.Value) (pyval.Value, error) {
+	if mem.Len() == 0 && m.emptySearchCorrected {
+		d := pyval.NewDict()
+		d.SetStr("ranked_results", pyval.NewList())
+		return d, nil
+	}
+	return kvSimilaritySearch(query, mem.Keys(), k)
 }
 
 // ClassName implements Instance.
@@ -167,7 +198,7 @@ func kvTokenize(s string) []string {
 }
 
 // kvAdd is core/archival_memory_add.
-func kvAdd(mem *pyval.Dict, key, value pyval.Value, maxSize, maxLen int, full, added string) (pyval.Value, error) {
+func kvAdd(mem *pyval.Dict, key, value pyval.Value, maxSize, maxLen int, full, added string, keyFormat *regexp.Regexp) (pyval.Value, error) {
 	k, v := pyval.StrOf(key), pyval.StrOf(value)
 	if mem.Len() >= maxSize {
 		return errorDict(full), nil
@@ -175,7 +206,7 @@ func kvAdd(mem *pyval.Dict, key, value pyval.Value, maxSize, maxLen int, full, a
 	if pyval.StrLen(v) > maxLen {
 		return errorDict(kvTooLong(maxLen)), nil
 	}
-	if !kvKeyFormat.MatchString(k) {
+	if !keyFormat.MatchString(k) {
 		return errorDict("Key must be in snake_case format and cannot contain spaces."), nil
 	}
 	if mem.Has(pyval.Str(k)) {
@@ -240,7 +271,7 @@ func kvListKeys(mem *pyval.Dict) (pyval.Value, error) {
 func (m *MemoryAPI_kv) CoreMemoryAdd(args stubs.MemoryAPI_kvCoreMemoryAddArgs) (pyval.Value, error) {
 	key, value := args.Key.V, args.Value.V
 	return kvAdd(m.coreMemory, key, value, kvMaxCoreMemorySize, kvMaxCoreMemoryEntryLength,
-		"Core memory is full. Please clear some entries.", "Key-value pair added.")
+		"Core memory is full. Please clear some entries.", "Key-value pair added.", m.keyFormat)
 }
 
 // CoreMemoryRemove is core_memory_remove(key).
@@ -274,7 +305,7 @@ func (m *MemoryAPI_kv) CoreMemoryListKeys() (pyval.Value, error) { return kvList
 // memory raises ZeroDivisionError("division by zero") as rank_bm25 does.
 func (m *MemoryAPI_kv) CoreMemoryKeySearch(args stubs.MemoryAPI_kvCoreMemoryKeySearchArgs) (pyval.Value, error) {
 	query, k := args.Query.V, args.K.V
-	return kvSimilaritySearch(query, m.coreMemory.Keys(), k)
+	return m.search(m.coreMemory, query, k)
 }
 
 // CoreMemoryRetrieveAll is core_memory_retrieve_all(): the core memory dict
@@ -285,7 +316,7 @@ func (m *MemoryAPI_kv) CoreMemoryRetrieveAll() (pyval.Value, error) { return m.c
 func (m *MemoryAPI_kv) ArchivalMemoryAdd(args stubs.MemoryAPI_kvArchivalMemoryAddArgs) (pyval.Value, error) {
 	key, value := args.Key.V, args.Value.V
 	return kvAdd(m.archivalMemory, key, value, kvMaxArchivalMemorySize, kvMaxArchivalMemoryEntryLength,
-		"Long term memory is full. Please clear some entries.", "Key added.")
+		"Long term memory is full. Please clear some entries.", "Key added.", m.keyFormat)
 }
 
 // ArchivalMemoryRemove is archival_memory_remove(key).
@@ -320,7 +351,7 @@ func (m *MemoryAPI_kv) ArchivalMemoryListKeys() (pyval.Value, error) {
 // ArchivalMemoryKeySearch is archival_memory_key_search(query, k=5).
 func (m *MemoryAPI_kv) ArchivalMemoryKeySearch(args stubs.MemoryAPI_kvArchivalMemoryKeySearchArgs) (pyval.Value, error) {
 	query, k := args.Query.V, args.K.V
-	return kvSimilaritySearch(query, m.archivalMemory.Keys(), k)
+	return m.search(m.archivalMemory, query, k)
 }
 
 // classMemoryAPIKV describes MemoryAPI_kv for the registry (sim.Classes).

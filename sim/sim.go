@@ -48,6 +48,14 @@ type Env struct {
 	// pristine is the shared, never-mutated data LC is cloned from.
 	pristine *longcontext.Data
 
+	// Opt-in corrections of upstream defects in the backends (see
+	// internal/config/corrections; both off by default, the pinned
+	// behaviour): memory_kv's key pattern allows digits in the first
+	// segment (memory-kv-key-pattern), and a key search of an empty
+	// memory_kv memory returns no results instead of raising
+	// ZeroDivisionError (empty-memory-search).
+	KVKeyPatternCorrected, EmptyMemorySearchCorrected bool
+
 	// TwitterAPI.post_tweet's mutable default lists (tags=[], mentions=[]),
 	// created on first use; see postTweetDefaults.
 	tweetTags, tweetMentions *pyval.List

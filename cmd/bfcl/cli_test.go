@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"os"
 	"os/exec"
@@ -256,6 +257,35 @@ var _ = Describe("the bfcl binary", Label("e2e"), func() {
 		r := bfcl(w, cliEnv(needData()), "generate", "--ids", "simple_python_0,simple_python_100000")
 		Expect(r.exit).To(Equal(1))
 		Expect(r.stderr).To(ContainSubstring("no such entries in simple_python: simple_python_100000\n"))
+	})
+
+	It("--correction marks the run: table, summary.json and version; an unknown name is an error naming the setting", func() {
+		summaryCorrections := func(w string) []string {
+			b, err := os.ReadFile(filepath.Join(w, "score", "summary.json"))
+			Expect(err).NotTo(HaveOccurred())
+			var s struct {
+				Models []struct {
+					Model       string   `json:"model"`
+					Corrections []string `json:"corrections"`
+				} `json:"models"`
+			}
+			Expect(json.Unmarshal(b, &s)).To(Succeed())
+			Expect(s.Models).To(HaveLen(1))
+			return s.Models[0].Corrections
+		}
+		w := runCase("generate-correction")
+		Expect(summaryCorrections(w)).To(Equal([]string{"empty-tool-calls", "memory-kv-key-pattern"}))
+		w = runCase("evaluate-correction")
+		Expect(summaryCorrections(w)).To(Equal([]string{"empty-memory-search"}))
+		runCase("scores-correction") // bfcl scores reads the mark back from summary.json
+		w = runCase("generate-bad-correction")
+		Expect(filepath.Join(w, "result")).NotTo(BeADirectory())
+		runCase("version-correction")
+		// the official run says nothing of corrections
+		w = runCase("generate-ids")
+		b, err := os.ReadFile(filepath.Join(w, "score", "summary.json"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).NotTo(ContainSubstring("corrections"))
 	})
 
 	It("evaluate scores what generate wrote, format sensitivity included", func() {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/datafetch"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
@@ -139,7 +141,12 @@ func cmdResults(args []string) error {
 // whose behaviour it reproduces.
 func cmdVersion(args []string) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	f := config.Register(fs, "", config.Correction)
 	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	corr, err := f.Corrections()
+	if err != nil {
 		return err
 	}
 	v := "(devel)"
@@ -154,6 +161,19 @@ func cmdVersion(args []string) error {
 		}
 	}
 	fmt.Printf("bfcl-go %s\nBFCL v4, upstream gorilla@%s (the behaviour scores are checked against)\n", v, dataset.UpstreamCommit)
+	if corr.Empty() {
+		fmt.Println("corrections on: none (upstream's pinned behaviour, the official scores)")
+	} else {
+		fmt.Printf("corrections on: %s (NOT the official scores)\n", strings.Join(corr.List(), ", "))
+	}
+	fmt.Println("opt-in corrections (--correction NAME[,NAME], BFCL_CORRECTIONS):")
+	for _, c := range corrections.All {
+		prs := make([]string, len(c.PRs))
+		for i, n := range c.PRs {
+			prs[i] = "#" + strconv.Itoa(n)
+		}
+		fmt.Printf("  %-24s %s (gorilla %s)\n", c.ID, c.Summary, strings.Join(prs, ", "))
+	}
 	return nil
 }
 

@@ -57,7 +57,7 @@ var generateSettings = []*config.Setting{
 	config.ResultDir, config.ScoreDir, config.Rerun, config.Temperature, config.Concurrency,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
-	config.Shard, config.Repeats, config.TurnIsolated,
+	config.Shard, config.Repeats, config.TurnIsolated, config.Correction,
 }
 
 func cmdGenerate(args []string) error {
@@ -166,6 +166,7 @@ var evaluateSettings = []*config.Setting{
 	config.Model, config.TestCategory, config.ResultDir, config.ScoreDir, config.DataDir, config.ModelsFile,
 	config.Mode, config.UnderscoreToDot, config.PartialEval, config.StrictIrrelevance,
 	config.Handler, config.UpstreamAlias, // cmd/bfcl/upstream.go
+	config.Correction, // marks the folders: their results were made with these corrections
 }
 
 func cmdEvaluate(args []string) error {
@@ -212,6 +213,7 @@ func cmdEvaluate(args []string) error {
 	if err := applyUpstream(f, &o); err != nil {
 		return err
 	}
+	o.CorrectionsAll = rc.Corrections.List()
 	start := time.Now()
 	rows, err := evaluate.Run(o)
 	if err != nil {

@@ -19,6 +19,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/config/corrections"
 )
 
 // Kind is the type of a setting's value.
@@ -103,6 +105,8 @@ var (
 		Usage: "NOT the official score: also fail multi-turn turns without ground truth where the model still called a function"}
 	Handler = &Setting{Name: "handler", Env: "BFCL_HANDLER",
 		Usage: "upstream handler class whose decoders read the results, e.g. QwenFCHandler (default: the model entry's, else the upstream registry entry of the folder; see `bfcl models --upstream`)"}
+	Correction = &Setting{Name: "correction", Env: "BFCL_CORRECTIONS", Kind: List,
+		Usage: "NOT the official score: opt-in corrections of upstream defects, comma-separated (" + strings.Join(corrections.Names(), ", ") + "); recorded in summary.json and shown beside the scores"}
 	UpstreamAlias = &Setting{Name: "alias", Env: "BFCL_UPSTREAM_ALIASES", Kind: List,
 		Usage: "folder=registry-name: score a result folder with the configuration of that upstream registry entry (comma-separated)"}
 )
@@ -112,7 +116,22 @@ func All() []*Setting {
 	return []*Setting{Model, ModelsFile, DataDir, ResultDir, ScoreDir, Rerun, Temperature, Concurrency,
 		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedModelDir, EmbedURL, EmbedModel,
 		WebSearch, WebSearchAllowPrivate, Shard, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
-		Handler, UpstreamAlias}
+		Handler, UpstreamAlias, Correction}
+}
+
+// Corrections reads the opt-in corrections (--correction, BFCL_CORRECTIONS);
+// an unknown name is an error naming where it came from and the valid
+// names.
+func (f *Flags) Corrections() (corrections.Set, error) {
+	v, src, ok := f.Lookup(Correction)
+	if !ok {
+		return corrections.Set{}, nil
+	}
+	set, err := corrections.Parse(f.List(Correction)...)
+	if err != nil {
+		return corrections.Set{}, fmt.Errorf("%s=%q: %w", src, v, err)
+	}
+	return set, nil
 }
 
 // Flags holds the settings a command registered and what its command line

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
+	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/shard"
 	"github.com/bfcl-go/bfcl/internal/services/websearch"
@@ -31,6 +32,10 @@ type Run struct {
 	Repeats      int  // --repeats (at least 1)
 	RequestCache string
 	Agentic      Agentic
+	// Corrections are the opt-in corrections of upstream defects that are
+	// on (--correction, BFCL_CORRECTIONS); none by default (the official
+	// behaviour). Every number made with one on is marked with the list.
+	Corrections corrections.Set
 }
 
 // Agentic are the settings of the agentic backends' services.
@@ -90,6 +95,11 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 		}
 		r.Repeats = n
 	}
+	corr, err := f.Corrections()
+	if err != nil {
+		return nil, err
+	}
+	r.Corrections = corr
 	r.RequestCache = requestCache(f.String(RequestCache))
 	r.Agentic = Agentic{Embedder: f.String(Embedder), EmbedURL: f.String(EmbedURL), EmbedModel: f.String(EmbedModel), WebSearch: f.String(WebSearch)}
 	allow, _, err := f.Bool(WebSearchAllowPrivate)

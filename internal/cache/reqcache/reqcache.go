@@ -57,12 +57,15 @@ type record struct {
 }
 
 // Key is the content address of a request: SHA-256 over the identity and
-// the request as sent (reasoning text, which is never sent back, excluded).
+// the request as sent (reasoning text excluded, except for the qwen
+// provider, whose driver sends it back as upstream's QwenAPIHandler does).
 func Key(id Identity, req driver.Request) (string, json.RawMessage, error) {
 	r := req
 	r.Messages = make([]driver.Message, len(req.Messages))
 	for i, m := range req.Messages {
-		m.Reasoning = ""
+		if id.Provider != driver.ProviderQwen {
+			m.Reasoning = ""
+		}
 		r.Messages[i] = m
 	}
 	body, err := json.Marshal(r)

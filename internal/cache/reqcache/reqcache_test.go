@@ -68,6 +68,11 @@ var _ = Describe("the request cache", func() {
 		withReasoning.Messages[0].Reasoning = "thinking"
 		k2, _, _ := reqcache.Key(id, withReasoning)
 		Expect(k2).To(Equal(k1), "reasoning is never sent, so it is not part of the key")
+		qwen := id
+		qwen.Provider = "qwen"
+		q1, _, _ := reqcache.Key(qwen, req("hi"))
+		q2, _, _ := reqcache.Key(qwen, withReasoning)
+		Expect(q2).NotTo(Equal(q1), "the qwen driver sends reasoning_content back, so it is part of the key")
 	})
 
 	It("never stores a failure", func() {

@@ -1,6 +1,7 @@
 // Package driver is the model-driver API of the inference loop: the
 // provider-neutral message types, the Driver interface, and New, which
-// picks the provider implementation (ollama, openai, anthropic, gemini).
+// picks the provider implementation (ollama, openai, anthropic, gemini,
+// and upstream's hosted APIs mistral, cohere, bedrock, qwen).
 // The types live in internal/models/driver/core so the provider packages can use
 // them without importing this package.
 package driver
@@ -14,11 +15,15 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/models/driver/anthropic"
+	"github.com/bfcl-go/bfcl/internal/models/driver/bedrock"
+	"github.com/bfcl-go/bfcl/internal/models/driver/cohere"
 	"github.com/bfcl-go/bfcl/internal/models/driver/completions"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/driver/gemini"
+	"github.com/bfcl-go/bfcl/internal/models/driver/mistral"
 	"github.com/bfcl-go/bfcl/internal/models/driver/ollama"
 	"github.com/bfcl-go/bfcl/internal/models/driver/openai"
+	"github.com/bfcl-go/bfcl/internal/models/driver/qwen"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
 )
 
@@ -53,6 +58,10 @@ const (
 	ProviderOpenAI    = core.ProviderOpenAI
 	ProviderAnthropic = core.ProviderAnthropic
 	ProviderGemini    = core.ProviderGemini
+	ProviderMistral   = core.ProviderMistral
+	ProviderCohere    = core.ProviderCohere
+	ProviderBedrock   = core.ProviderBedrock
+	ProviderQwen      = core.ProviderQwen
 )
 
 // New returns the driver of cfg.Provider.
@@ -78,8 +87,16 @@ func New(cfg Config) (Driver, error) {
 		return anthropic.New(cfg)
 	case ProviderGemini:
 		return gemini.New(cfg)
+	case ProviderMistral:
+		return mistral.New(cfg)
+	case ProviderCohere:
+		return cohere.New(cfg)
+	case ProviderBedrock:
+		return bedrock.New(cfg)
+	case ProviderQwen:
+		return qwen.New(cfg)
 	}
-	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, anthropic or gemini)", cfg.Provider)
+	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, completions, anthropic, gemini, mistral, cohere, bedrock or qwen)", cfg.Provider)
 }
 
 // ConvertFunctions turns BFCL function docs into the provider's tool

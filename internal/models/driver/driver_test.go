@@ -17,10 +17,14 @@ var _ = Describe("New", func() {
 		Entry("openai", "openai", "http://127.0.0.1:8000/v1", "openai:m1"),
 		Entry("anthropic", "anthropic", "http://127.0.0.1:9", "anthropic:m1"),
 		Entry("gemini", "gemini", "http://127.0.0.1:9", "gemini:m1"),
+		Entry("mistral", "mistral", "http://127.0.0.1:9", "mistral:m1"),
+		Entry("cohere", "cohere", "http://127.0.0.1:9", "cohere:m1"),
+		Entry("bedrock", "bedrock", "http://127.0.0.1:9", "bedrock:m1"),
+		Entry("qwen", "qwen", "http://127.0.0.1:9", "qwen:m1"),
 	)
 	It("rejects unknown providers, modes and empty models clearly", func() {
-		_, err := driver.New(driver.Config{Provider: "mistral", Model: "m"})
-		Expect(err).To(MatchError(`driver: unknown provider "mistral" (want ollama, openai, anthropic or gemini)`))
+		_, err := driver.New(driver.Config{Provider: "cerebras", Model: "m"})
+		Expect(err).To(MatchError(`driver: unknown provider "cerebras" (want ollama, openai, anthropic, gemini, mistral, cohere, bedrock or qwen)`))
 		_, err = driver.New(driver.Config{Provider: "openai", Model: "m", Mode: "json"})
 		Expect(err).To(MatchError(ContainSubstring(`unknown mode "json"`)))
 		_, err = driver.New(driver.Config{Provider: "ollama"})

@@ -21,7 +21,8 @@ import (
 const EnvModelsFile = "BFCL_MODELS_FILE"
 
 // Providers known to the project.
-var providers = map[string]bool{"ollama": true, "openai": true, "completions": true, "anthropic": true, "gemini": true, "gold": true, "replay": true}
+var providers = map[string]bool{"ollama": true, "openai": true, "completions": true, "anthropic": true, "gemini": true, "gold": true, "replay": true,
+	"mistral": true, "cohere": true, "bedrock": true, "qwen": true}
 
 // Price is the cost per million tokens, in dollars.
 type Price struct {
@@ -32,7 +33,7 @@ type Price struct {
 // Model is one registry entry.
 type Model struct {
 	Name            string   `yaml:"name"`              // what users pass to --model / BFCL_MODEL
-	Provider        string   `yaml:"provider"`          // ollama | openai | anthropic | gemini | gold | replay
+	Provider        string   `yaml:"provider"`          // ollama | openai | anthropic | gemini | mistral | cohere | bedrock | qwen | gold | replay
 	Model           string   `yaml:"model"`             // the provider's model id
 	Mode            string   `yaml:"mode"`              // fc | prompt
 	BaseURL         string   `yaml:"base_url"`          // server address (ollama, openai-compatible)
@@ -125,7 +126,28 @@ func Parse(b []byte) (*Registry, error) {
 	return &Registry{Models: f.Models}, nil
 }
 
+// hostedHandlers are the upstream handler classes whose stored results the
+// hosted-API providers write (their drivers reproduce those handlers), the
+// default handler of an entry of that provider.
+var hostedHandlers = map[string]string{"mistral": "MistralHandler", "cohere": "CohereHandler", "bedrock": "NovaHandler", "qwen": "QwenAPIHandler"}
+
+// ProviderOfHandler returns the provider whose driver reproduces an
+// upstream API handler class of the hosted APIs (MistralHandler: mistral,
+// CohereHandler: cohere, NovaHandler: bedrock, QwenAPIHandler: qwen), for
+// resolving upstream registry names to model entries.
+func ProviderOfHandler(class string) (string, bool) {
+	for p, c := range hostedHandlers {
+		if c == class {
+			return p, true
+		}
+	}
+	return "", false
+}
+
 func applyDefaults(m *Model) {
+	if m.Handler == "" {
+		m.Handler = hostedHandlers[m.Provider]
+	}
 	if m.BaseURL == "" && len(m.BaseURLs) > 0 {
 		m.BaseURL = m.BaseURLs[0]
 	}
@@ -165,7 +187,7 @@ func validate(m Model) []string {
 		errs = append(errs, fmt.Sprintf("mode %q must be fc or prompt", m.Mode))
 	}
 	switch m.Provider {
-	case "ollama", "openai", "anthropic", "gemini":
+	case "ollama", "openai", "anthropic", "gemini", "mistral", "cohere", "bedrock", "qwen":
 		if m.Model == "" {
 			errs = append(errs, "model (the provider's model id) is required")
 		}

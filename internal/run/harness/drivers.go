@@ -13,6 +13,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/cache/reqcache"
 	"github.com/bfcl-go/bfcl/internal/check/score"
+	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/gold"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
@@ -60,6 +61,12 @@ func producerFor(m registry.Model) producer {
 // one driver (and its connection pool) across entries, recorded under
 // cacheDir ("" records nothing; see config's request-cache setting).
 func DriverFor(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver.Driver, error) {
+	return DriverWith(m, cacheDir, corrections.Set{})
+}
+
+// DriverWith is DriverFor with opt-in corrections of upstream defects on
+// (the drivers apply underscore-to-dot-names).
+func DriverWith(m registry.Model, cacheDir string, corr corrections.Set) func(e *dataset.Entry) (driver.Driver, error) {
 	if m.Provider == "replay" {
 		return func(e *dataset.Entry) (driver.Driver, error) {
 			return nil, fmt.Errorf("model %s replays stored results; it has no driver", m.Name)
@@ -83,10 +90,11 @@ func DriverFor(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver
 				}
 			}
 			dc := driver.Config{
-				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(),
+				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(), APIKeyEnv: m.APIKeyEnv,
 				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
 				BaseURLs: m.BaseURLs, MaxInFlight: m.Concurrency, // replicas; an adaptive cap on the requests in flight (halved on 429)
 				Handler: m.Handler, UpstreamModel: m.UpstreamModelName(), ContextWindow: m.ContextWindow,
+				Corrections: corr,
 			}
 			if d, err = driver.New(dc); err != nil {
 				return
@@ -136,6 +144,7 @@ func (h *Harness) inferOptions(e *dataset.Entry) infer.Options {
 		NewExecutor:     h.cfg.NewExecutor,
 		IncludeInputLog: h.cfg.IncludeInputLog,
 		ExcludeStateLog: h.cfg.ExcludeStateLog,
+		Corrections:     h.cfg.Corrections,
 		Gate:            h.gate,
 	}
 }
@@ -202,7 +211,10 @@ func DefaultExecutor(cfg Config) func(e *dataset.Entry) (infer.Executor, error) 
 			name = cfg.Model.Name
 		}
 		name = strings.NewReplacer("/", "_", "-", "_", ".", "_").Replace(name)
-		s := engine.New(sim.NewEnv(lc), engine.Config{
+		env := sim.NewEnv(lc)
+		env.KVKeyPatternCorrected = cfg.Corrections.Has(corrections.MemoryKVKeyPattern)
+		env.EmptyMemorySearchCorrected = cfg.Corrections.Has(corrections.EmptyMemorySearch)
+		s := engine.New(env, engine.Config{
 			ModelName:     name,
 			EntryID:       e.ID,
 			Involved:      e.InvolvedClasses,

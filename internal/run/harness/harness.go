@@ -21,6 +21,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
@@ -56,6 +57,11 @@ type Config struct {
 	// records (upstream's --include-input-log, --exclude-state-log); see
 	// infer.Options.
 	IncludeInputLog, ExcludeStateLog bool
+	// Corrections are the opt-in corrections of upstream defects that are
+	// on (none: the official behaviour): the driver, the inference loop
+	// and the model-side backends apply theirs, and the scores of the run
+	// are marked with the list.
+	Corrections corrections.Set
 }
 
 // Outcome is the result of one entry.
@@ -102,7 +108,7 @@ func New(cfg Config) (*Harness, error) {
 		cfg.ScoreDir = "score"
 	}
 	if cfg.NewDriver == nil {
-		cfg.NewDriver = DriverFor(cfg.Model, cfg.RequestCache)
+		cfg.NewDriver = DriverWith(cfg.Model, cfg.RequestCache, cfg.Corrections)
 	}
 	if cfg.NewExecutor == nil {
 		cfg.NewExecutor = DefaultExecutor(cfg)
@@ -257,6 +263,7 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 		ModelName:       results.ModelDir(h.cfg.Model.Name),
 		Mode:            h.cfg.Model.Mode,
 		UnderscoreToDot: h.cfg.Model.UnderscoreToDot,
+		Handler:         h.cfg.Model.Handler, // the run's verdicts decode as its score files do
 	})
 	if err != nil {
 		return Outcome{}, err
@@ -296,6 +303,7 @@ func FromConfig(rc *config.Run, m registry.Model) (*Harness, error) {
 		// the inference-log settings
 		IncludeInputLog: rc.InputLog,
 		ExcludeStateLog: rc.NoStateLog,
+		Corrections:     rc.Corrections,
 	})
 }
 

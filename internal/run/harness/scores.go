@@ -35,7 +35,7 @@ func WriteScores(runs []Ran) ([]report.Row, error) {
 	}
 	first := runs[0].H.cfg
 	o := evaluate.Options{Source: first.Source, ResultRoot: first.ResultDir, ScoreRoot: first.ScoreDir, Partial: true,
-		Notes: map[string]map[string]string{}, Report: true}
+		Notes: map[string]map[string]string{}, Corrections: map[string][]string{}, Report: true}
 	reg := &registry.Registry{}
 	if first.Registry != nil {
 		reg.File = first.Registry.File
@@ -57,6 +57,8 @@ func WriteScores(runs []Ran) ([]report.Row, error) {
 		m := r.H.cfg.Model
 		o.Models = append(o.Models, m.Name)
 		o.Notes[results.ModelDir(m.Name)] = r.H.runNotes(r.Cats)
+		o.Corrections[results.ModelDir(m.Name)] = r.H.cfg.Corrections.List() // nil: this run is official
+
 		reg.Models = append(reg.Models, m) // as this run used it (overrides applied)
 	}
 	if first.Registry != nil {

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
@@ -83,6 +84,9 @@ type Options struct {
 	// is then run as upstream's OSSHandler runs it, every request a prompt
 	// the class formats (see runLocal). Nil for chat and FC APIs.
 	Local func() oss.Format
+	// Corrections are the opt-in corrections of upstream defects that are
+	// on; the loop applies empty-tool-calls (see fcResult).
+	Corrections corrections.Set
 	// Gate, when set, orders the CPU work of the entries in flight: an
 	// entry runs holding a ticket of the gate (released while it waits for
 	// the model), with the turns it has left as its priority, so the
@@ -139,7 +143,7 @@ type style interface {
 	next(turnMsgs []dataset.Message) []driver.Message
 	holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error)
 	functions(funcs []json.RawMessage) []json.RawMessage
-	stored(resp driver.Response) (json.RawMessage, error)
+	stored(resp driver.Response, opts Options) (json.RawMessage, error)
 	assistant(resp driver.Response) driver.Message
 	decode(stored json.RawMessage, opts Options) ([]string, error)
 	results(resp driver.Response, calls, out []string) []driver.Message
@@ -156,8 +160,8 @@ func (fcStyle) next(ms []dataset.Message) []driver.Message { return userMessages
 func (fcStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error) {
 	return []driver.Message{{Role: "user", Content: UserPromptForAdditionalFunctionFC}}, docs, nil
 }
-func (fcStyle) functions(funcs []json.RawMessage) []json.RawMessage { return funcs }
-func (fcStyle) stored(r driver.Response) (json.RawMessage, error)   { return fcResult(r) }
+func (fcStyle) functions(funcs []json.RawMessage) []json.RawMessage          { return funcs }
+func (fcStyle) stored(r driver.Response, o Options) (json.RawMessage, error) { return fcResult(r, o) }
 func (fcStyle) assistant(r driver.Response) driver.Message {
 	return driver.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls, Reasoning: r.Reasoning, Replay: r.Replay}
 }
@@ -188,7 +192,7 @@ func (promptStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.Raw
 	return []driver.Message{m}, nil, err
 }
 func (promptStyle) functions([]json.RawMessage) []json.RawMessage { return nil }
-func (promptStyle) stored(r driver.Response) (json.RawMessage, error) {
+func (promptStyle) stored(r driver.Response, _ Options) (json.RawMessage, error) {
 	return json.Marshal(r.Text)
 }
 func (promptStyle) assistant(r driver.Response) driver.Message {
@@ -223,11 +227,18 @@ func userMessages(ms []dataset.Message) []driver.Message {
 	return out
 }
 
-// fcResult is the stored form of one FC response: a list of {name: args}
-// when the model called tools (also an empty list, as upstream stores a
-// server's `tool_calls: []`), its text otherwise.
-func fcResult(r driver.Response) (json.RawMessage, error) {
-	if r.ToolCalls == nil {
+// fcResult is the stored form of one FC response: the driver's own
+// stored form when it has one (Response.Result: Cohere's and Nova's
+// handlers store their own shapes), else a list of {name: args} when the
+// model called tools (also an empty list, as upstream stores a server's
+// `tool_calls: []`), its text otherwise. With the empty-tool-calls
+// correction on, an empty call list is the text turn it is (gorilla PRs
+// #1316, #1328, #1348, #1351).
+func fcResult(r driver.Response, o Options) (json.RawMessage, error) {
+	if r.Result != nil {
+		return r.Result, nil
+	}
+	if r.ToolCalls == nil || (len(r.ToolCalls) == 0 && o.Corrections.Has(corrections.EmptyToolCalls)) {
 		return json.Marshal(r.Text)
 	}
 	buf := []byte{'['}
@@ -257,7 +268,7 @@ func runSingleTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opt
 	if err != nil {
 		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
 	}
-	res, err := fcResult(resp)
+	res, err := fcResult(resp, opts)
 	if err != nil {
 		return results.Record{}, Stats{}, err
 	}
@@ -390,7 +401,7 @@ func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts O
 			st.InputTokens += resp.InputTokens
 			st.OutputTokens += resp.OutputTokens
 			st.Latency += resp.Latency
-			res, err := sty.stored(resp)
+			res, err := sty.stored(resp, opts)
 			if err != nil {
 				return results.Record{}, st, err
 			}

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/run/infer"
 )
@@ -110,6 +111,27 @@ var _ = Describe("the multi-turn loop", func() {
 		r, _, err := infer.Run(context.Background(), d, multiTurnEntry(1), opts())
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(r.Result)).To(MatchJSON(`[[[]]]`))
+	})
+
+	It("stores the text of an empty tool-call list with the empty-tool-calls correction, and only then", func() {
+		d := &scripted{script: func(n int, req driver.Request) (driver.Response, error) {
+			return driver.Response{Text: "The answer is 42.", ToolCalls: []driver.ToolCall{}}, nil
+		}}
+		o := opts()
+		r, _, err := infer.Run(context.Background(), d, multiTurnEntry(1), o)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(r.Result)).To(MatchJSON(`[[[]]]`), "pinned: upstream stores the empty list")
+		o.Corrections = corrections.Of(corrections.EmptyToolCalls)
+		r, _, err = infer.Run(context.Background(), d, multiTurnEntry(1), o)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(r.Result)).To(MatchJSON(`[["The answer is 42."]]`))
+		// a driver's own stored form is kept as it is
+		d = &scripted{script: func(n int, req driver.Request) (driver.Response, error) {
+			return driver.Response{Text: "x", ToolCalls: []driver.ToolCall{}, Result: []byte(`null`)}, nil
+		}}
+		r, _, err = infer.Run(context.Background(), d, multiTurnEntry(1), o)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(r.Result)).To(MatchJSON(`[[null]]`))
 	})
 
 	It("returns a driver failure as an error and produces no record", func() {

@@ -33,7 +33,7 @@ var Settings = []*config.Setting{
 	config.Temperature, config.Concurrency, config.TestCategory, config.IDs, config.RunIDs,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
-	config.Shard,
+	config.Shard, config.Correction,
 }
 
 var flags struct {

@@ -7,6 +7,7 @@
 package evaluate
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +62,16 @@ type Options struct {
 	StrictIrrelevance bool
 	Registry          *registry.Registry // may be nil
 	Log               io.Writer          // progress; nil for none
+	// Corrections are, per model folder, the opt-in corrections of upstream
+	// defects its results were made with (internal/config/corrections):
+	// recorded in summary.json and shown beside the scores. A folder not
+	// named keeps what summary.json recorded for it; a folder named with
+	// no corrections is official again.
+	Corrections map[string][]string
+	// CorrectionsAll, when set, are the corrections of every model folder
+	// this evaluation scores (bfcl evaluate --correction: the results were
+	// made with them), unless Corrections names the folder.
+	CorrectionsAll []string
 	// Notes are extra facts per model folder for summary.json (which
 	// services a live run used).
 	Notes map[string]map[string]string
@@ -97,6 +108,18 @@ func Run(o Options) ([]report.Row, error) {
 		opts  score.Options
 	}
 	var jobs []job
+	if len(o.CorrectionsAll) > 0 {
+		marked := map[string][]string{}
+		for k, v := range o.Corrections {
+			marked[k] = v
+		}
+		for _, model := range dirs {
+			if _, ok := marked[model]; !ok {
+				marked[model] = o.CorrectionsAll
+			}
+		}
+		o.Corrections = marked
+	}
 	for _, model := range dirs {
 		opts, err := o.scoreOptions(model)
 		if err != nil {
@@ -155,7 +178,7 @@ func Run(o Options) ([]report.Row, error) {
 			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", j.model, j.cat, 100*s.Accuracy, s.Correct, s.Total)
 		}
 	}
-	rows, err := RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
+	rows, err := RefreshSummaryMarked(o.ScoreRoot, usage, o.Registry, o.Corrections, o.Notes)
 	if err != nil || !o.Report {
 		return rows, err
 	}
@@ -365,11 +388,20 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 // the result files evaluated in this run (upstream's record_cost_latency
 // sees only those too); models without it get N/A cost columns.
 func RefreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *registry.Registry, notes ...map[string]map[string]string) ([]report.Row, error) {
+	return RefreshSummaryMarked(scoreRoot, usage, reg, nil, notes...)
+}
+
+// RefreshSummaryMarked is RefreshSummary with, per model folder, the
+// opt-in corrections its results were made with.
+func RefreshSummaryMarked(scoreRoot string, usage map[string]*report.Usage, reg *registry.Registry, corr map[string][]string, notes ...map[string]map[string]string) ([]report.Row, error) {
 	rows, err := Rows(scoreRoot, usage, reg)
 	if err != nil {
 		return nil, err
 	}
 	for i := range rows {
+		if c, ok := corr[rows[i].Model.Name]; ok {
+			rows[i].Model.Corrections = c
+		}
 		for _, n := range notes {
 			for k, v := range n[rows[i].Model.Name] {
 				if rows[i].Model.Notes == nil {
@@ -413,7 +445,33 @@ func Rows(scoreRoot string, usage map[string]*report.Usage, reg *registry.Regist
 	if err := report.AddIntervals(rows, stats.Options{}); err != nil {
 		return nil, err
 	}
+	// The corrections each folder's results were made with stay with them
+	// (summary.json) until a run or evaluation says otherwise.
+	prev := previousCorrections(scoreRoot)
+	for i := range rows {
+		rows[i].Model.Corrections = prev[rows[i].Model.Name]
+	}
 	return rows, nil
+}
+
+// previousCorrections reads, per model folder, the corrections recorded in
+// the score root's summary.json (none when it is absent or unreadable).
+func previousCorrections(scoreRoot string) map[string][]string {
+	b, err := os.ReadFile(filepath.Join(scoreRoot, report.FileSummaryJSON))
+	if err != nil {
+		return nil
+	}
+	var s report.JSONSummary
+	if json.Unmarshal(b, &s) != nil {
+		return nil
+	}
+	out := map[string][]string{}
+	for _, m := range s.Models {
+		if len(m.Corrections) > 0 {
+			out[m.Model] = m.Corrections
+		}
+	}
+	return out
 }
 
 // UsageOf reads the cost and latency data of result files.

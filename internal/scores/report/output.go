@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
@@ -53,6 +54,9 @@ type JSONModel struct {
 	LatencyP95        *float64                `json:"latency_p95_s"`
 	FormatSensitivity *FormatSensitivityStats `json:"format_sensitivity,omitempty"`
 	Notes             map[string]string       `json:"notes,omitempty"`
+	// Corrections lists the opt-in corrections of upstream defects the
+	// results were made with; absent for the official behaviour.
+	Corrections []string `json:"corrections,omitempty"`
 }
 
 // JSONIntervals describes how the ci95 fields were computed.
@@ -135,7 +139,8 @@ func Summary(rows []Row) JSONSummary {
 		oiv, ook := r.groupInterval("overall")
 		m := JSONModel{Model: r.Model.Name, DisplayName: r.Model.DisplayName, Overall: withCI(jsonAcc(r.Overall), oiv, ook),
 			Groups: groupScores(r), Cost: numPtr(r.Cost.Cost), LatencyMean: numPtr(r.Cost.LatencyMean),
-			LatencyStd: numPtr(r.Cost.LatencyStd), LatencyP95: numPtr(r.Cost.LatencyP95), FormatSensitivity: r.FormatSensitivity, Notes: r.Model.Notes}
+			LatencyStd: numPtr(r.Cost.LatencyStd), LatencyP95: numPtr(r.Cost.LatencyP95), FormatSensitivity: r.FormatSensitivity, Notes: r.Model.Notes,
+			Corrections: r.Model.Corrections}
 		for _, c := range category.Scoring() {
 			g, _ := c.ScoringGroup()
 			civ, cok := r.categoryInterval(c)
@@ -204,6 +209,9 @@ func WriteTableOf(w io.Writer, rows []Row, only []category.Category) error {
 			name = r.Model.Name
 		}
 		p("Model: %s\t\t\t\t\t\t\n", name)
+		if c := correctionsNote(r.Model); c != "" {
+			p("%s\n", c) // no cell: a line of its own, outside the columns
+		}
 		p("CATEGORY\tGROUP\tCORRECT\tTOTAL\tACCURACY\t%s\t\n", ciHeader(r))
 		left := 0
 		for _, c := range category.All() {
@@ -252,7 +260,11 @@ func WriteTableOf(w io.Writer, rows []Row, only []category.Category) error {
 			if iv, ok := r.groupInterval(gr.key); ok && !gr.a.NA {
 				ci = CIText(iv)
 			}
-			p("%s\t%s\t\t\t%s\t%s\t\n", gr.name, gr.w, gr.a.Display(), ci)
+			acc := gr.a.Display()
+			if gr.key == "overall" && len(r.Model.Corrections) > 0 && !gr.a.NA {
+				acc += " (corrected)"
+			}
+			p("%s\t%s\t\t\t%s\t%s\t\n", gr.name, gr.w, acc, ci)
 		}
 		if r.Cost.Cost.OK || r.Cost.LatencyMean.OK {
 			p("Cost $%s, latency mean %ss, std %ss, p95 %ss\t\t\t\t\t\t\n",
@@ -273,10 +285,23 @@ func WriteTableOf(w io.Writer, rows []Row, only []category.Category) error {
 		if iv, ok := r.groupInterval("overall"); ok {
 			overall += fmt.Sprintf(" ±%.1f", 50*(iv.Hi-iv.Lo))
 		}
+		if len(r.Model.Corrections) > 0 {
+			overall += " (corrected: " + strings.Join(r.Model.Corrections, ", ") + ")"
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Model.Name, overall, r.NonLiveOverall.Display(),
 			r.LiveOverall.Display(), r.Irrelevance.Display(), r.MultiTurn.Display(), r.Agentic.Display(), r.Relevance.Display())
 	}
 	return tw.Flush()
+}
+
+// correctionsNote is the table's line under the model name when its
+// results were made with opt-in corrections ("" for the official
+// behaviour).
+func correctionsNote(m ModelInfo) string {
+	if len(m.Corrections) == 0 {
+		return ""
+	}
+	return "NOT the official score: corrections " + strings.Join(m.Corrections, ", ") + " on"
 }
 
 func ciHeader(r Row) string {

@@ -35,6 +35,11 @@ type ModelInfo struct {
 	// for (e.g. which embedding model served memory_vector); they appear in
 	// summary.json.
 	Notes map[string]string
+	// Corrections are the opt-in corrections of upstream defects the
+	// results were made with (internal/config/corrections); none for the
+	// official behaviour. Shown beside the scores in the table, summary.json
+	// and the HTML report.
+	Corrections []string
 }
 
 // Usage is the cost/latency/token data of the result entries evaluated in a

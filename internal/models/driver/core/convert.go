@@ -58,18 +58,24 @@ const (
 	styleOpenAICompletions toolStyle = iota // {"type":"function","function":{...}}
 	styleAnthropic                          // {name, description, input_schema}
 	styleGoogle                             // {name, description, parameters} with unsupported fields folded into descriptions
+	styleAmazon                             // {"toolSpec":{name, description, inputSchema:{json:...}}}, response folded into the description
 )
 
 func styleOf(provider string) (toolStyle, error) {
 	switch provider {
-	case ProviderOpenAI, ProviderOllama:
+	case ProviderOpenAI, ProviderOllama, ProviderMistral, ProviderCohere, ProviderQwen:
+		// upstream's OPENAI_COMPLETIONS, MISTRAL and COHERE styles are
+		// one shape (CohereHandler then keeps name, description and
+		// parameters of each function; see the cohere driver)
 		return styleOpenAICompletions, nil
+	case ProviderBedrock:
+		return styleAmazon, nil
 	case ProviderAnthropic:
 		return styleAnthropic, nil
 	case ProviderGemini:
 		return styleGoogle, nil
 	}
-	return 0, fmt.Errorf("convert functions: unknown provider %q (want ollama, openai, anthropic or gemini)", provider)
+	return 0, fmt.Errorf("convert functions: unknown provider %q (want ollama, openai, anthropic, gemini, mistral, cohere, bedrock or qwen)", provider)
 }
 
 // ConvertFunctions turns BFCL function docs into the tool list a provider
@@ -269,7 +275,13 @@ func convertOne(item *pyval.Dict, style toolStyle, underscoreToDot bool) (pyval.
 			return nil, err
 		}
 	}
-	if resp, ok := item.GetStr("response"); ok && (style == styleAnthropic || style == styleGoogle) {
+	if style == styleAmazon {
+		schema := &pyval.Dict{}
+		schema.SetStr("json", params)
+		item.SetStr("inputSchema", schema)
+		item.Delete(pyval.Str("parameters"))
+	}
+	if resp, ok := item.GetStr("response"); ok && (style == styleAnthropic || style == styleGoogle || style == styleAmazon) {
 		js, err := pyval.JSONDumps(resp)
 		if err != nil {
 			return nil, fmt.Errorf("response: %w", err)
@@ -278,6 +290,11 @@ func convertOne(item *pyval.Dict, style toolStyle, underscoreToDot bool) (pyval.
 			return nil, err
 		}
 		item.Delete(pyval.Str("response"))
+	}
+	if style == styleAmazon {
+		wrap := &pyval.Dict{}
+		wrap.SetStr("toolSpec", item)
+		return wrap, nil
 	}
 	if style == styleOpenAICompletions {
 		wrap := &pyval.Dict{}

@@ -20,6 +20,9 @@ type goldenCase struct {
 	OpenAI    json.RawMessage   `json:"openai"`
 	Anthropic json.RawMessage   `json:"anthropic"`
 	Gemini    json.RawMessage   `json:"gemini"`
+	Mistral   json.RawMessage   `json:"mistral"`
+	Cohere    json.RawMessage   `json:"cohere"`
+	Bedrock   json.RawMessage   `json:"bedrock"`
 }
 
 // readGoldenLines calls fn on each line of a gzipped JSON-lines golden
@@ -66,7 +69,8 @@ var _ = Describe("ConvertFunctions", func() {
 			for _, p := range []struct {
 				provider string
 				want     json.RawMessage
-			}{{"openai", c.OpenAI}, {"ollama", c.OpenAI}, {"anthropic", c.Anthropic}, {"gemini", c.Gemini}} {
+			}{{"openai", c.OpenAI}, {"ollama", c.OpenAI}, {"anthropic", c.Anthropic}, {"gemini", c.Gemini},
+				{"mistral", c.Mistral}, {"qwen", c.OpenAI}, {"cohere", c.Cohere}, {"bedrock", c.Bedrock}} {
 				var want []string
 				Expect(json.Unmarshal(p.want, &want)).To(Succeed(), "%s %s: golden holds an error, none expected", c.Source, p.provider)
 				got, err := core.ConvertFunctions(c.Functions, p.provider, true)
@@ -110,8 +114,8 @@ var _ = Describe("ConvertFunctions", func() {
 		badItems := json.RawMessage(`{"name":"h","description":"d","parameters":{"type":"dict","properties":{"x":{"type":"array","description":"","items":{"type":"complex"}}}}}`)
 		_, err = core.ConvertFunctions([]json.RawMessage{badItems}, "openai", false)
 		Expect(err).To(MatchError(ContainSubstring(`unknown item type 'complex'`)))
-		_, err = core.ConvertFunctions([]json.RawMessage{noDesc}, "mistral", false)
-		Expect(err).To(MatchError(ContainSubstring(`unknown provider "mistral"`)))
+		_, err = core.ConvertFunctions([]json.RawMessage{noDesc}, "cerebras", false)
+		Expect(err).To(MatchError(ContainSubstring(`unknown provider "cerebras"`)))
 	})
 
 	It("converts every function doc of the dataset for every provider", func() {
@@ -136,7 +140,7 @@ var _ = Describe("ConvertFunctions", func() {
 					Function []json.RawMessage `json:"function"`
 				}
 				Expect(json.Unmarshal(sc.Bytes(), &e)).To(Succeed())
-				for _, p := range []string{"openai", "anthropic", "gemini"} {
+				for _, p := range []string{"openai", "anthropic", "gemini", "bedrock"} {
 					got, err := core.ConvertFunctions(e.Function, p, true)
 					Expect(err).NotTo(HaveOccurred(), "%s %s", e.ID, p)
 					Expect(got).To(HaveLen(len(e.Function)))

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/services/netguard"
 )
 
@@ -38,6 +39,11 @@ const (
 	// route, for upstream's local-model handlers (the same route provider
 	// openai takes for them).
 	ProviderCompletions = "completions"
+	// Hosted APIs of upstream's registry (see their packages).
+	ProviderMistral = "mistral"
+	ProviderCohere  = "cohere"
+	ProviderBedrock = "bedrock"
+	ProviderQwen    = "qwen"
 )
 
 // Message is one chat message in provider-neutral form.
@@ -110,6 +116,14 @@ type Response struct {
 	// Replay: see Message.Replay. The loop copies it into the assistant
 	// message it appends to the history.
 	Replay json.RawMessage
+	// Result, when set, is the answer as upstream's handler stores it in
+	// the result file (its model_responses), for handlers whose stored
+	// form is not the default list of {name: arguments text} or the text:
+	// CohereHandler's [{"tool_name","parameters"}] and NovaHandler's
+	// [{name: arguments object}] or list of texts. FC mode only. Omitted
+	// from JSON when nil, so a recorded response (internal/cache/reqcache)
+	// keeps nil apart from a stored null.
+	Result json.RawMessage `json:",omitempty"`
 }
 
 // Driver talks to one model server.
@@ -121,6 +135,10 @@ type Driver interface {
 // Config selects and configures a driver.
 type Config struct {
 	Provider, Model, BaseURL, APIKey string
+	// APIKeyEnv names the environment variable the key came from (the
+	// registry entry's api_key_env), for error messages; drivers of
+	// hosted APIs read their provider's variable when APIKey is empty.
+	APIKeyEnv string
 	// Mode is fc or prompt ("" means fc).
 	Mode string
 	// UnderscoreToDot: the model's function names have dots replaced by
@@ -157,6 +175,21 @@ type Config struct {
 	// MaxInFlight, when positive, caps the requests in flight and adapts
 	// the cap to the server's 429s (internal/run/limiter).
 	MaxInFlight int
+	// Corrections are the opt-in corrections of upstream defects that are
+	// on (the zero value: the pinned upstream behaviour).
+	Corrections corrections.Set
+}
+
+// ToolNamesUnderscored reports whether "." in tool names is sent as "_"
+// by the drivers of upstream's API handlers: always, as upstream's
+// convert_to_tool does for every API model style (utils.py), unless the
+// underscore-to-dot-names correction is on, which follows the model's
+// underscore_to_dot setting (gorilla PR #1346).
+func (cfg Config) ToolNamesUnderscored() bool {
+	if cfg.Corrections.Has(corrections.UnderscoreToDotNames) {
+		return cfg.UnderscoreToDot
+	}
+	return true
 }
 
 // Defaults applied by Normalize.

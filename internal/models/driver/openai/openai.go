@@ -3,7 +3,8 @@
 // net/http, shaped like upstream's OpenAICompletionsHandler
 // (bfcl_eval/model_handler/api_inference/openai_completion.py): messages and
 // temperature, store=false, tools only when there are some; tool_calls
-// (absent, null or []) decide between a call and a text answer; a
+// decide between calls (a list, also an empty one, as upstream's parser
+// reads it) and a text answer (absent or null); a
 // reasoning_content (or reasoning) field is kept for logs and never sent back.
 package openai
 
@@ -321,6 +322,12 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 		out.Reasoning = *msg.ReasoningContent
 	case msg.Reasoning != nil:
 		out.Reasoning = *msg.Reasoning
+	}
+	if msg.ToolCalls != nil {
+		// `tool_calls: []` is an empty call list, as upstream's parser reads
+		// it (the empty-tool-calls correction makes it a text turn; see
+		// internal/run/infer); absent or null is a text answer
+		out.ToolCalls = make([]core.ToolCall, 0, len(msg.ToolCalls))
 	}
 	for i, tc := range msg.ToolCalls {
 		args, err := core.ArgumentsText(tc.Function.Arguments, "")

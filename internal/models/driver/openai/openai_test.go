@@ -24,6 +24,28 @@ var _ = Describe("openai driver", func() {
 	drivertest.DescribeFixtures(core.ProviderOpenAI, newDriver)
 	drivertest.DescribeBodyLimit(core.ProviderOpenAI, newDriver)
 
+	It("reads tool_calls: [] as an empty call list (upstream's parser), null and absent as a text answer", func() {
+		for _, c := range []struct {
+			calls string
+			empty bool
+		}{{`[]`, true}, {`null`, false}, {``, false}} {
+			msg := `{"role":"assistant","content":"four"`
+			if c.calls != "" {
+				msg += `,"tool_calls":` + c.calls
+			}
+			body := `{"choices":[{"message":` + msg + `}}]}`
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { _, _ = w.Write([]byte(body)) }))
+			d, err := openai.New(core.Config{Model: "m", BaseURL: srv.URL})
+			Expect(err).NotTo(HaveOccurred())
+			resp, err := d.Complete(context.Background(), core.Request{Messages: []core.Message{{Role: "user", Content: "hi"}}})
+			srv.Close()
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.Text).To(Equal("four"))
+			Expect(resp.ToolCalls).To(BeEmpty())
+			Expect(resp.ToolCalls != nil).To(Equal(c.empty), "tool_calls %q", c.calls)
+		}
+	})
+
 	It("stops promptly when the caller's context is cancelled mid-request", func() {
 		release := make(chan struct{})
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -194,7 +194,8 @@
       var sm = summaryOf(m.name);
       var tr = h("tr", { "data-model": m.name }, h("td", { cls: "num", text: i + 1 }),
         h("td", { cls: "model" }, h("a", { href: "#model/" + enc(m.name), text: sm && sm.display_name ? sm.display_name : m.name }),
-          sm && sm.display_name && sm.display_name !== m.name ? h("div", { cls: "small muted mono", text: m.name }) : null),
+          sm && sm.display_name && sm.display_name !== m.name ? h("div", { cls: "small muted mono", text: m.name }) : null,
+          correctionsNote(sm)),
         accCell(sm && sm.overall, "overall"));
       GROUPS.forEach(function (g) { var c = accCell(groupOf(sm, g[0]), "g-" + g[0], true); tr.appendChild(c); });
       [sm && sm.total_cost_usd, sm && sm.latency_mean_s, sm && sm.latency_std_s, sm && sm.latency_p95_s].forEach(function (v) {
@@ -293,6 +294,14 @@
   function badge(r) { return h("span", { cls: "badge " + (r[2] ? "ok" : "bad"), text: r[2] ? "pass" : "fail" }); }
 
   // ---------- model: chart + error types ----------
+  // The opt-in corrections a model's results were made with (summary.json's
+  // "corrections"): not the official score, said beside it.
+  function correctionsNote(sm) {
+    if (!sm || !sm.corrections || !sm.corrections.length) return null;
+    return h("div", { cls: "small corrections", title: "opt-in corrections of upstream defects (bfcl --correction); not the official score",
+      text: "NOT official: corrections " + sm.corrections.join(", ") });
+  }
+
   function viewModel(main, name) {
     var m = modelByName[name];
     if (!m) throw new Error("no model " + name);
@@ -300,6 +309,7 @@
     var sm = summaryOf(name);
     add(main, h("div", { cls: "entry-head" }, h("h1", { text: sm && sm.display_name ? sm.display_name : name }),
       sm ? h("span", { cls: "badge info", text: "overall " + sm.overall.display }) : null,
+      correctionsNote(sm),
       h("a", { href: "#list/" + enc(name) + "?st=fail", text: "all failures →" })));
     var cats = D.cats.filter(function (c) { return m.scores[c.name]; });
     add(main, h("h2", { text: "Accuracy per category" }));
