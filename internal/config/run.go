@@ -5,11 +5,15 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+
+	"github.com/joho/godotenv"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
+	"github.com/bfcl-go/bfcl/internal/models/upstream"
 	"github.com/bfcl-go/bfcl/internal/run/shard"
 	"github.com/bfcl-go/bfcl/internal/services/websearch"
 )
@@ -31,6 +35,8 @@ type Run struct {
 	Repeats      int  // --repeats (at least 1)
 	RequestCache string
 	Agentic      Agentic
+
+	getenv func(string) (string, bool) // the environment upstream registry names read
 }
 
 // Agentic are the settings of the agentic backends' services.
@@ -42,7 +48,10 @@ type Agentic struct {
 // Resolve applies the precedence to every registered setting. Models are
 // looked up in the registry; "gold" is built in and needs none.
 func (f *Flags) Resolve(base Base) (*Run, error) {
-	r := &Run{Base: base}
+	r := &Run{Base: base, getenv: f.Getenv}
+	if err := f.loadDotEnv(base); err != nil {
+		return nil, err
+	}
 	path, explicit := f.ModelsFile(base)
 	if path != "" {
 		reg, err := registry.Load(path)
@@ -118,11 +127,55 @@ func withGold(reg *registry.Registry) *registry.Registry {
 }
 
 // Model returns the named registry entry (gold is built in).
+// A name the registry file does not have but upstream's registry does
+// (gpt-4o-2024-11-20-FC, claude-sonnet-4-5-20250929-FC, Qwen/Qwen3-8B-FC)
+// is that upstream entry, run as upstream runs it (registry.FromUpstream);
+// a models.yaml entry of the same name wins.
 func (r *Run) Model(name string) (registry.Model, error) {
 	if r.ModelsFile != "" || name == "gold" {
-		return r.Registry.Get(name)
+		m, err := r.Registry.Get(name)
+		if err == nil || name == "gold" {
+			return m, err
+		}
+		if _, ok := upstream.Lookup(name); !ok {
+			return m, err
+		}
 	}
-	return registry.Model{}, fmt.Errorf("model %q: %w (looked for ./models.yaml and models.yaml at the module root; set %s or --models-file)", name, ErrNoModelsFile, ModelsFile.Env)
+	if _, ok := upstream.Lookup(name); ok {
+		getenv := r.getenv
+		if getenv == nil {
+			getenv = os.LookupEnv
+		}
+		return registry.FromUpstream(name, getenv)
+	}
+	return registry.Model{}, fmt.Errorf("model %q is not a model of upstream's registry (see `bfcl models --upstream`) and %w (looked for ./models.yaml and models.yaml at the module root; set %s or --models-file)", name, ErrNoModelsFile, ModelsFile.Env)
+}
+
+// EnvProjectRoot is upstream's BFCL_PROJECT_ROOT: the folder whose .env
+// upstream loads (bfcl_eval/constants/eval_config.py DOTENV_PATH).
+const EnvProjectRoot = "BFCL_PROJECT_ROOT"
+
+// loadDotEnv applies $BFCL_PROJECT_ROOT/.env (else .env in the base
+// folder), when there is one, to the process environment the way upstream
+// does (load_dotenv(override=True) in bfcl_eval/__main__.py): its values
+// replace variables already set. Only the real environment is changed; a
+// test that replaced Getenv loads nothing.
+func (f *Flags) loadDotEnv(base Base) error {
+	if f.Getenv == nil || reflect.ValueOf(f.Getenv).Pointer() != reflect.ValueOf(os.LookupEnv).Pointer() {
+		return nil
+	}
+	root, _ := f.Getenv(EnvProjectRoot)
+	if root == "" {
+		root = base.Dir()
+	}
+	path := filepath.Join(root, ".env")
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	if err := godotenv.Overload(path); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // ApplyModel overrides a model entry's own settings with the environment

@@ -20,8 +20,15 @@ import (
 // EnvModelsFile names the environment variable that points at another registry.
 const EnvModelsFile = "BFCL_MODELS_FILE"
 
-// Providers known to the project.
-var providers = map[string]bool{"ollama": true, "openai": true, "anthropic": true, "gemini": true, "gold": true, "replay": true}
+// Providers known to the project: the drivers (internal/models/driver),
+// gold and replay. completions (raw prompts of local models) and the
+// providers of upstream's other SDK handlers (mistral, cohere, bedrock,
+// qwen, writer, gorilla) are names the registry accepts so an upstream
+// entry resolves; the driver factory says when this binary has no driver
+// for one.
+var providers = map[string]bool{"ollama": true, "openai": true, "responses": true, "anthropic": true, "gemini": true,
+	"completions": true, "mistral": true, "cohere": true, "bedrock": true, "qwen": true, "writer": true, "gorilla": true,
+	"gold": true, "replay": true}
 
 // Price is the cost per million tokens, in dollars.
 type Price struct {
@@ -32,14 +39,14 @@ type Price struct {
 // Model is one registry entry.
 type Model struct {
 	Name            string   `yaml:"name"`              // what users pass to --model / BFCL_MODEL
-	Provider        string   `yaml:"provider"`          // ollama | openai | anthropic | gemini | gold | replay
+	Provider        string   `yaml:"provider"`          // ollama | openai | responses | anthropic | gemini | completions | gold | replay ("" with upstream: the entry's handler decides)
 	Model           string   `yaml:"model"`             // the provider's model id
 	Mode            string   `yaml:"mode"`              // fc | prompt
 	BaseURL         string   `yaml:"base_url"`          // server address (ollama, openai-compatible)
 	BaseURLs        []string `yaml:"base_urls"`         // replicas of one server (ollama, openai-compatible); base_url is the first
 	APIKeyEnv       string   `yaml:"api_key_env"`       // environment variable holding the key, never the key
 	Temperature     float64  `yaml:"temperature"`       // upstream's default is 0.001
-	MaxTokens       int      `yaml:"max_tokens"`        // completion limit per request
+	MaxTokens       int      `yaml:"max_tokens"`        // completion limit per request; 0 = none sent, as upstream (Claude: 64000; ollama: 4096)
 	UnderscoreToDot bool     `yaml:"underscore_to_dot"` // tool names sent with "." replaced by "_", mapped back when scoring
 	Concurrency     int      `yaml:"concurrency"`       // parallel requests against this model
 	NumCtx          int      `yaml:"num_ctx"`           // ollama context window; 0 = driver default
@@ -56,14 +63,23 @@ type Model struct {
 	// Parse fills those fields from it (a contradicting key is an error).
 	// It ties a result folder whose name is not upstream's to an entry.
 	Upstream string `yaml:"upstream"`
+	// Headers are extra HTTP headers of every request (upstream's
+	// OPENAI_DEFAULT_HEADERS for the OpenAI handlers).
+	Headers map[string]string `yaml:"headers"`
+	// KeyDefault is the key used when APIKeyEnv is unset or empty (upstream
+	// handlers with a fixed key: FunctionaryHandler's, the local servers'
+	// "EMPTY").
+	KeyDefault string `yaml:"-"`
 }
 
 // APIKey reads the key from the environment variable the entry names.
 func (m Model) APIKey() string {
-	if m.APIKeyEnv == "" {
-		return ""
+	if m.APIKeyEnv != "" {
+		if k := os.Getenv(m.APIKeyEnv); k != "" {
+			return k
+		}
 	}
-	return os.Getenv(m.APIKeyEnv)
+	return m.KeyDefault
 }
 
 // Registry is a validated models.yaml.
@@ -134,8 +150,8 @@ func applyDefaults(m *Model) {
 	if m.Temperature == 0 {
 		m.Temperature = 0.001 // upstream's default temperature
 	}
-	if m.MaxTokens == 0 {
-		m.MaxTokens = 4096
+	if m.MaxTokens == 0 && m.Provider == "ollama" {
+		m.MaxTokens = 4096 // upstream's cap for local models (base_oss_handler: min(4096, context left))
 	}
 	if m.Concurrency == 0 {
 		m.Concurrency = 4
@@ -164,7 +180,8 @@ func validate(m Model) []string {
 		errs = append(errs, fmt.Sprintf("mode %q must be fc or prompt", m.Mode))
 	}
 	switch m.Provider {
-	case "ollama", "openai", "anthropic", "gemini":
+	case "gold":
+	default:
 		if m.Model == "" {
 			errs = append(errs, "model (the provider's model id) is required")
 		}
@@ -250,6 +267,18 @@ func takeUpstream(m *Model) []string {
 		return []string{fmt.Sprintf("upstream %q is not a model of upstream's registry (see `bfcl models --upstream`)", m.Upstream)}
 	}
 	var errs []string
+	// The entry's handler class decides the request format unless the
+	// entry names its provider; its model id is the default model.
+	if m.Provider == "" {
+		t, err := upstream.TransportOf(e)
+		if err != nil {
+			errs = append(errs, err.Error())
+		}
+		m.Provider = t.Provider
+	}
+	if m.Model == "" {
+		m.Model = e.ModelName
+	}
 	if m.Mode != "" && m.Mode != e.Mode() {
 		errs = append(errs, fmt.Sprintf("mode %s contradicts upstream entry %s (%s)", m.Mode, e.Name, e.Mode()))
 	}
