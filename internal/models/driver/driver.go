@@ -51,9 +51,10 @@ const (
 	ProviderOpenAI    = core.ProviderOpenAI
 	ProviderAnthropic = core.ProviderAnthropic
 	ProviderGemini    = core.ProviderGemini
+	ProviderResponses = core.ProviderResponses
 )
 
-// New returns the driver of cfg.Provider.
+// New returns the driver of cfg.Provider: one case per provider.
 func New(cfg Config) (Driver, error) {
 	if cfg.Mode != "" && cfg.Mode != ModeFC && cfg.Mode != ModePrompt {
 		return nil, fmt.Errorf("driver: unknown mode %q (want fc or prompt)", cfg.Mode)
@@ -63,19 +64,29 @@ func New(cfg Config) (Driver, error) {
 		return ollama.New(cfg)
 	case ProviderOpenAI:
 		return openai.New(cfg)
+	case ProviderResponses:
+		return openai.NewResponses(cfg)
 	case ProviderAnthropic:
 		return anthropic.New(cfg)
 	case ProviderGemini:
 		return gemini.New(cfg)
 	}
-	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, anthropic or gemini)", cfg.Provider)
+	if notBuilt[cfg.Provider] {
+		return nil, fmt.Errorf("provider %s: not built in this binary yet", cfg.Provider)
+	}
+	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, responses, anthropic or gemini)", cfg.Provider)
 }
+
+// notBuilt are the providers upstream registry entries resolve to whose
+// drivers this binary does not have: raw prompts to /v1/completions (local
+// models) and upstream's other SDK handlers (see upstream.Transport).
+var notBuilt = map[string]bool{core.ProviderCompletions: true, "mistral": true, "cohere": true, "bedrock": true, "qwen": true, "writer": true, "gorilla": true}
 
 // ConvertFunctions turns BFCL function docs into the provider's tool
 // schemas exactly as upstream's convert_to_tool does; see
 // core.ConvertFunctions.
-func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot bool) ([]json.RawMessage, error) {
-	return core.ConvertFunctions(docs, provider, underscoreToDot)
+func ConvertFunctions(docs []json.RawMessage, provider string) ([]json.RawMessage, error) {
+	return core.ConvertFunctions(docs, provider)
 }
 
 // IsRetryable reports whether err is a provider failure worth retrying.

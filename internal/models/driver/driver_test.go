@@ -17,10 +17,13 @@ var _ = Describe("New", func() {
 		Entry("openai", "openai", "http://127.0.0.1:8000/v1", "openai:m1"),
 		Entry("anthropic", "anthropic", "http://127.0.0.1:9", "anthropic:m1"),
 		Entry("gemini", "gemini", "http://127.0.0.1:9", "gemini:m1"),
+		Entry("responses", "responses", "http://127.0.0.1:9/v1", "responses:m1"),
 	)
 	It("rejects unknown providers, modes and empty models clearly", func() {
-		_, err := driver.New(driver.Config{Provider: "mistral", Model: "m"})
-		Expect(err).To(MatchError(`driver: unknown provider "mistral" (want ollama, openai, anthropic or gemini)`))
+		_, err := driver.New(driver.Config{Provider: "vertex", Model: "m"})
+		Expect(err).To(MatchError(`driver: unknown provider "vertex" (want ollama, openai, responses, anthropic or gemini)`))
+		_, err = driver.New(driver.Config{Provider: "completions", Model: "m"})
+		Expect(err).To(MatchError(`provider completions: not built in this binary yet`))
 		_, err = driver.New(driver.Config{Provider: "openai", Model: "m", Mode: "json"})
 		Expect(err).To(MatchError(ContainSubstring(`unknown mode "json"`)))
 		_, err = driver.New(driver.Config{Provider: "ollama"})

@@ -85,6 +85,7 @@ func DriverFor(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(),
 				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
 				BaseURLs: m.BaseURLs, MaxInFlight: m.Concurrency, // replicas; an adaptive cap on the requests in flight (halved on 429)
+				Headers: m.Headers,
 			}
 			if d, err = driver.New(dc); err != nil {
 				return

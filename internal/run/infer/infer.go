@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
@@ -77,6 +78,7 @@ type Options struct {
 	// ExcludeStateLog leaves the backends' state_info lists out of the
 	// multi-turn inference log (upstream's --exclude-state-log).
 	ExcludeStateLog bool
+	entryID         string // the entry Run is running (Request.EntryID)
 	// Gate, when set, orders the CPU work of the entries in flight: an
 	// entry runs holding a ticket of the gate (released while it waits for
 	// the model), with the turns it has left as its priority, so the
@@ -96,6 +98,7 @@ type Stats struct {
 // so a later run retries the entry instead of scoring an infrastructure
 // failure.
 func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+	opts.entryID = e.ID
 	// Priority: the calls expected still ahead, so the gate and the request
 	// limiter serve the entry on the critical path first.
 	ctx, ticket := sched.With(ctx, opts.Gate, cost.Total(e))
@@ -111,7 +114,7 @@ func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (
 	switch opts.Mode {
 	case "", "fc":
 		if multi {
-			return runMultiTurn(ctx, d, view, opts, fcStyle{})
+			return runMultiTurn(ctx, d, view, opts, fcStyle{objectArgs: objectArgs(opts.Handler)})
 		}
 		return runSingleTurnFC(ctx, d, view, opts)
 	case "prompt":
@@ -138,7 +141,7 @@ type style interface {
 
 // fcStyle: native tool calls, results as tool messages (upstream's
 // OpenAI-style FC handlers).
-type fcStyle struct{}
+type fcStyle struct{ objectArgs bool }
 
 func (fcStyle) first(e *dataset.Entry) ([]driver.Message, error) {
 	return userMessages(e.Question[0]), nil
@@ -148,7 +151,7 @@ func (fcStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMess
 	return []driver.Message{{Role: "user", Content: UserPromptForAdditionalFunctionFC}}, docs, nil
 }
 func (fcStyle) functions(funcs []json.RawMessage) []json.RawMessage { return funcs }
-func (fcStyle) stored(r driver.Response) (json.RawMessage, error)   { return fcResult(r) }
+func (s fcStyle) stored(r driver.Response) (json.RawMessage, error) { return fcResult(r, s.objectArgs) }
 func (fcStyle) assistant(r driver.Response) driver.Message {
 	return driver.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls, Reasoning: r.Reasoning, Replay: r.Replay}
 }
@@ -203,6 +206,7 @@ func (o Options) request(msgs []driver.Message, funcs []json.RawMessage) driver.
 		Temperature: o.Temperature,
 		MaxTokens:   o.MaxTokens,
 		Seed:        o.Seed,
+		EntryID:     o.entryID,
 	}
 }
 
@@ -214,10 +218,19 @@ func userMessages(ms []dataset.Message) []driver.Message {
 	return out
 }
 
+// objectArgs reports whether the handler class stores a call's arguments
+// as an object ({name: {args}}, the fc_dict family: GeminiHandler's FC
+// mode and the like) rather than as the JSON text the server sent.
+func objectArgs(handler string) bool {
+	h, ok := decode.LookupHandler(handler)
+	return ok && h.Family(true) == decode.FamilyFCDict
+}
+
 // fcResult is the stored form of one FC response: a list of {name: args}
 // when the model called tools (also an empty list, as upstream stores a
-// server's `tool_calls: []`), its text otherwise.
-func fcResult(r driver.Response) (json.RawMessage, error) {
+// server's `tool_calls: []`), its text otherwise. args is the arguments'
+// JSON text, or with objectArgs the object itself (when it is one).
+func fcResult(r driver.Response, objectArgs bool) (json.RawMessage, error) {
 	if r.ToolCalls == nil {
 		return json.Marshal(r.Text)
 	}
@@ -234,6 +247,9 @@ func fcResult(r driver.Response) (json.RawMessage, error) {
 		if err != nil {
 			return nil, err
 		}
+		if a := strings.TrimSpace(tc.Arguments); objectArgs && strings.HasPrefix(a, "{") && json.Valid([]byte(a)) {
+			v = []byte(a)
+		}
 		buf = append(buf, '{')
 		buf = append(buf, k...)
 		buf = append(buf, ": "...)
@@ -248,7 +264,7 @@ func runSingleTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opt
 	if err != nil {
 		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
 	}
-	res, err := fcResult(resp)
+	res, err := fcResult(resp, objectArgs(opts.Handler))
 	if err != nil {
 		return results.Record{}, Stats{}, err
 	}

@@ -70,8 +70,11 @@ var _ = Describe("reasoning models through fake servers", func() {
 	// does not decode and ends the turn); turn 1: text without reasoning.
 	replies := []reply{{call: "ls", reasoning: "I should list the folder."}, {text: "It holds notes.txt.", reasoning: "The listing shows one file."}, {text: "You're welcome."}}
 
-	DescribeTable("keep the reasoning in the record and the inference log, and never send it back",
-		func(provider, basePath string, body func(reply) string) {
+	// Ollama's turns are rebuilt without the thinking; upstream's
+	// OpenAICompletionsHandler sends the assistant message back exactly as
+	// the server returned it, reasoning field included.
+	DescribeTable("keep the reasoning in the record and the inference log; send it back only inside the server's own message",
+		func(provider, basePath string, body func(reply) string, echoed bool) {
 			fx := &drivertest.Fixture{Config: drivertest.FixtureConfig{Model: "think:1b", Mode: "fc", BasePath: basePath}}
 			for _, r := range replies {
 				text := body(r)
@@ -85,7 +88,12 @@ var _ = Describe("reasoning models through fake servers", func() {
 			Expect(err).NotTo(HaveOccurred())
 
 			Expect(string(rec.ReasoningContent)).To(MatchJSON(`[["I should list the folder.", "The listing shows one file."], [""]]`))
-			for _, r := range srv.Received() {
+			for i, r := range srv.Received() {
+				if echoed {
+					Expect(strings.Contains(string(r.Body), "list the folder")).To(Equal(i > 0), "request %d", i)
+					Expect(strings.Contains(string(r.Body), "one file")).To(Equal(i > 1), "request %d", i)
+					continue
+				}
 				Expect(string(r.Body)).NotTo(ContainSubstring("list the folder"))
 				Expect(string(r.Body)).NotTo(ContainSubstring("one file"))
 			}
@@ -118,9 +126,9 @@ var _ = Describe("reasoning models through fake servers", func() {
 			Expect(json.Unmarshal(log[3], &turn1)).To(Succeed())
 			Expect(turn1["step_0"][1]).To(Equal(map[string]any{"role": "assistant", "content": "You're welcome."}), "no reasoning_content key without reasoning")
 		},
-		Entry("Ollama (message.thinking)", "ollama", "", ollamaBody),
-		Entry("OpenAI-compatible (reasoning_content)", "openai", "/v1", openAIBody("reasoning_content")),
-		Entry("OpenAI-compatible (reasoning)", "openai", "/v1", openAIBody("reasoning")),
+		Entry("Ollama (message.thinking)", "ollama", "", ollamaBody, false),
+		Entry("OpenAI-compatible (reasoning_content)", "openai", "/v1", openAIBody("reasoning_content"), true),
+		Entry("OpenAI-compatible (reasoning)", "openai", "/v1", openAIBody("reasoning"), true),
 	)
 })
 

@@ -58,6 +58,7 @@ const (
 	styleOpenAICompletions toolStyle = iota // {"type":"function","function":{...}}
 	styleAnthropic                          // {name, description, input_schema}
 	styleGoogle                             // {name, description, parameters} with unsupported fields folded into descriptions
+	styleOpenAIResponses                    // {name, description, parameters, ..., "type":"function"}
 )
 
 func styleOf(provider string) (toolStyle, error) {
@@ -68,8 +69,10 @@ func styleOf(provider string) (toolStyle, error) {
 		return styleAnthropic, nil
 	case ProviderGemini:
 		return styleGoogle, nil
+	case ProviderResponses:
+		return styleOpenAIResponses, nil
 	}
-	return 0, fmt.Errorf("convert functions: unknown provider %q (want ollama, openai, anthropic or gemini)", provider)
+	return 0, fmt.Errorf("convert functions: unknown provider %q (want ollama, openai, responses, anthropic or gemini)", provider)
 }
 
 // ConvertFunctions turns BFCL function docs into the tool list a provider
@@ -81,6 +84,8 @@ func styleOf(provider string) (toolStyle, error) {
 // forced to "object", and per provider:
 //   - openai, ollama: {"type":"function","function":<doc>} (a "response"
 //     field stays in place);
+//   - responses: the doc itself with "type":"function" added (the
+//     Responses API's flat tool);
 //   - anthropic: parameters renamed input_schema, response schema folded
 //     into the description;
 //   - gemini: the parameters' optional field dropped and, on each top-level
@@ -88,23 +93,24 @@ func styleOf(provider string) (toolStyle, error) {
 //     additionalProperties, enum on non-string types and format on strings
 //     folded into the description; response folded into the description.
 //
-// When underscoreToDot is set, dots in function names become underscores
-// (upstream does this for every model style of these providers; the
-// model's underscore_to_dot setting tells the checker to map them back).
+// Dots in function names always become underscores: upstream's
+// convert_to_tool does this for every model style of these providers,
+// whatever the model's underscore_to_dot (which only tells the checker to
+// map the names back; a model without it is scored on the names it saw).
 // Key order of every object is preserved; new keys are appended, as
 // Python's dicts do. Each result is the JSON of one tool.
 //
 // A conversion is pure, and a multi-turn entry sends the same documents at
 // every step, so each document's conversion is computed once per process
 // and shared: callers must not modify the returned bytes.
-func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot bool) ([]json.RawMessage, error) {
+func ConvertFunctions(docs []json.RawMessage, provider string) ([]json.RawMessage, error) {
 	style, err := styleOf(provider)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]json.RawMessage, 0, len(docs))
 	for i, raw := range docs {
-		c, err := converted(raw, i, style, underscoreToDot)
+		c, err := converted(raw, i, style)
 		if err != nil {
 			return nil, err
 		}
@@ -121,7 +127,7 @@ func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot b
 // slice: the array is remembered for that slice (its first element's
 // address and its length, the slice kept alive so the address stays its
 // own), and callers must not modify docs' elements after the call.
-func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, underscoreToDot bool) ([]byte, error) {
+func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string) ([]byte, error) {
 	style, err := styleOf(provider)
 	if err != nil {
 		return nil, err
@@ -129,12 +135,12 @@ func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, unders
 	if len(docs) == 0 {
 		return append(dst, "[]"...), nil
 	}
-	key := arrayKey{style: style, underscoreToDot: underscoreToDot, first: &docs[0], n: len(docs)}
+	key := arrayKey{style: style, first: &docs[0], n: len(docs)}
 	if a, ok := toolArrays.Get(key); ok {
 		return append(dst, a.json...), nil
 	}
 	start := len(dst)
-	dst, err = appendToolsJSON(dst, docs, style, underscoreToDot)
+	dst, err = appendToolsJSON(dst, docs, style)
 	if err != nil {
 		return nil, err
 	}
@@ -144,10 +150,9 @@ func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, unders
 
 // arrayKey names one slice of documents converted one way.
 type arrayKey struct {
-	style           toolStyle
-	underscoreToDot bool
-	first           *json.RawMessage
-	n               int
+	style toolStyle
+	first *json.RawMessage
+	n     int
 }
 
 // cachedArray is a remembered tools array.
@@ -160,14 +165,14 @@ type cachedArray struct {
 // sent (the entries in progress are at most a few hundred).
 var toolArrays = memo.Recent[arrayKey, cachedArray]{Max: 16 << 20}
 
-func appendToolsJSON(dst []byte, docs []json.RawMessage, style toolStyle, underscoreToDot bool) ([]byte, error) {
+func appendToolsJSON(dst []byte, docs []json.RawMessage, style toolStyle) ([]byte, error) {
 	// Two passes, so dst grows once: a multi-turn step resends every
 	// document, tens of kilobytes.
 	var small [32][]byte
 	parts := small[:0]
 	n := len(docs) + 1
 	for i, raw := range docs {
-		c, err := converted(raw, i, style, underscoreToDot)
+		c, err := converted(raw, i, style)
 		if err != nil {
 			return nil, err
 		}
@@ -186,8 +191,7 @@ func appendToolsJSON(dst []byte, docs []json.RawMessage, style toolStyle, unders
 }
 
 type convKey struct {
-	style           toolStyle
-	underscoreToDot bool
+	style toolStyle
 }
 
 type conversion struct {
@@ -197,9 +201,9 @@ type conversion struct {
 
 var conversions memo.Table[convKey, conversion]
 
-func converted(raw json.RawMessage, i int, style toolStyle, underscoreToDot bool) (conversion, error) {
-	return conversions.Get(convKey{style, underscoreToDot}, raw, func() (conversion, error) {
-		tool, err := convertDoc(raw, i, style, underscoreToDot)
+func converted(raw json.RawMessage, i int, style toolStyle) (conversion, error) {
+	return conversions.Get(convKey{style}, raw, func() (conversion, error) {
+		tool, err := convertDoc(raw, i, style)
 		if err != nil {
 			return conversion{}, err
 		}
@@ -211,7 +215,7 @@ func converted(raw json.RawMessage, i int, style toolStyle, underscoreToDot bool
 	})
 }
 
-func convertDoc(raw json.RawMessage, i int, style toolStyle, underscoreToDot bool) (json.RawMessage, error) {
+func convertDoc(raw json.RawMessage, i int, style toolStyle) (json.RawMessage, error) {
 	v, err := pyval.FromJSON(raw)
 	if err != nil {
 		return nil, fmt.Errorf("convert functions: function doc %d is not JSON: %w", i, err)
@@ -220,7 +224,7 @@ func convertDoc(raw json.RawMessage, i int, style toolStyle, underscoreToDot boo
 	if !ok {
 		return nil, fmt.Errorf("convert functions: function doc %d is a %s, not an object", i, v.TypeName())
 	}
-	tool, err := convertOne(item, style, underscoreToDot)
+	tool, err := convertOne(item, style)
 	if err != nil {
 		name, _ := item.GetStr("name")
 		return nil, fmt.Errorf("convert functions: function %s (doc %d): %w", pyval.StrOf(orNone(name)), i, err)
@@ -239,8 +243,8 @@ func orNone(v pyval.Value) pyval.Value {
 	return v
 }
 
-func convertOne(item *pyval.Dict, style toolStyle, underscoreToDot bool) (pyval.Value, error) {
-	if underscoreToDot {
+func convertOne(item *pyval.Dict, style toolStyle) (pyval.Value, error) {
+	{ // every style of these providers: upstream's convert_to_tool replaces dots
 		if name, ok := item.GetStr("name"); ok {
 			if s, ok := name.(pyval.Str); ok && strings.Contains(string(s), ".") {
 				item.SetStr("name", pyval.Str(strings.ReplaceAll(string(s), ".", "_")))
@@ -278,6 +282,10 @@ func convertOne(item *pyval.Dict, style toolStyle, underscoreToDot bool) (pyval.
 			return nil, err
 		}
 		item.Delete(pyval.Str("response"))
+	}
+	if style == styleOpenAIResponses {
+		item.SetStr("type", pyval.Str("function"))
+		return item, nil
 	}
 	if style == styleOpenAICompletions {
 		wrap := &pyval.Dict{}

@@ -69,7 +69,7 @@ var _ = Describe("ConvertFunctions", func() {
 			}{{"openai", c.OpenAI}, {"ollama", c.OpenAI}, {"anthropic", c.Anthropic}, {"gemini", c.Gemini}} {
 				var want []string
 				Expect(json.Unmarshal(p.want, &want)).To(Succeed(), "%s %s: golden holds an error, none expected", c.Source, p.provider)
-				got, err := core.ConvertFunctions(c.Functions, p.provider, true)
+				got, err := core.ConvertFunctions(c.Functions, p.provider)
 				Expect(err).NotTo(HaveOccurred(), "%s %s", c.Source, p.provider)
 				Expect(toStrings(got)).To(Equal(want), "%s %s", c.Source, p.provider)
 				compared += len(want)
@@ -78,14 +78,17 @@ var _ = Describe("ConvertFunctions", func() {
 		Expect(compared).To(BeNumerically(">", 1000))
 	})
 
-	It("keeps dots in names when underscoreToDot is off and replaces every dot when on", func() {
+	It("replaces every dot in names for every provider, as upstream's convert_to_tool", func() {
 		doc := json.RawMessage(`{"name":"math.stats.mean","description":"d","parameters":{"type":"dict","properties":{"x":{"type":"float","description":"v"}},"required":["x"]}}`)
-		off, err := core.ConvertFunctions([]json.RawMessage{doc}, "openai", false)
+		oa, err := core.ConvertFunctions([]json.RawMessage{doc}, "openai")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(off[0])).To(Equal(`{"type": "function", "function": {"name": "math.stats.mean", "description": "d", "parameters": {"type": "object", "properties": {"x": {"type": "number", "description": "v This is a float type value.", "format": "float"}}, "required": ["x"]}}}`))
-		on, err := core.ConvertFunctions([]json.RawMessage{doc}, "anthropic", true)
+		Expect(string(oa[0])).To(Equal(`{"type": "function", "function": {"name": "math_stats_mean", "description": "d", "parameters": {"type": "object", "properties": {"x": {"type": "number", "description": "v This is a float type value.", "format": "float"}}, "required": ["x"]}}}`))
+		an, err := core.ConvertFunctions([]json.RawMessage{doc}, "anthropic")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(on[0])).To(Equal(`{"name": "math_stats_mean", "description": "d", "input_schema": {"type": "object", "properties": {"x": {"type": "number", "description": "v This is a float type value.", "format": "float"}}, "required": ["x"]}}`))
+		Expect(string(an[0])).To(Equal(`{"name": "math_stats_mean", "description": "d", "input_schema": {"type": "object", "properties": {"x": {"type": "number", "description": "v This is a float type value.", "format": "float"}}, "required": ["x"]}}`))
+		rs, err := core.ConvertFunctions([]json.RawMessage{doc}, "responses")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(rs[0])).To(Equal(`{"name": "math_stats_mean", "description": "d", "parameters": {"type": "object", "properties": {"x": {"type": "number", "description": "v This is a float type value.", "format": "float"}}, "required": ["x"]}, "type": "function"}`))
 	})
 
 	It("folds Gemini-rejected fields into the description in upstream's order and wording", func() {
@@ -94,7 +97,7 @@ var _ = Describe("ConvertFunctions", func() {
 			`"b":{"type":"string","format":"date","enum":["x","y"],"optional":true},` +
 			`"c":{"type":"array","items":{"type":"tuple"},"minItems":1,"maxItems":3,"required":true}},"required":[]},` +
 			`"response":{"type":"dict","properties":{"ok":{"type":"boolean"}}}}`)
-		got, err := core.ConvertFunctions([]json.RawMessage{doc}, "gemini", true)
+		got, err := core.ConvertFunctions([]json.RawMessage{doc}, "gemini")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(got[0])).To(Equal(`{"name": "f", "description": "d The response field has the following schema: {\"type\": \"dict\", \"properties\": {\"ok\": {\"type\": \"boolean\"}}}", "parameters": {"type": "object", "properties": {` +
 			`"a": {"type": "integer", "description": "A Default is: 5. Maximum value: 10. Enum values: [1, 2]."}, ` +
@@ -104,13 +107,13 @@ var _ = Describe("ConvertFunctions", func() {
 
 	It("fails like upstream on docs upstream cannot convert, naming the function", func() {
 		noDesc := json.RawMessage(`{"name":"g","description":"d","parameters":{"type":"dict","properties":{"x":{"type":"float"}}}}`)
-		_, err := core.ConvertFunctions([]json.RawMessage{noDesc}, "openai", false)
+		_, err := core.ConvertFunctions([]json.RawMessage{noDesc}, "openai")
 		Expect(err).To(MatchError(ContainSubstring(`function g`)))
 		Expect(err).To(MatchError(ContainSubstring(`KeyError 'description'`)))
 		badItems := json.RawMessage(`{"name":"h","description":"d","parameters":{"type":"dict","properties":{"x":{"type":"array","description":"","items":{"type":"complex"}}}}}`)
-		_, err = core.ConvertFunctions([]json.RawMessage{badItems}, "openai", false)
+		_, err = core.ConvertFunctions([]json.RawMessage{badItems}, "openai")
 		Expect(err).To(MatchError(ContainSubstring(`unknown item type 'complex'`)))
-		_, err = core.ConvertFunctions([]json.RawMessage{noDesc}, "mistral", false)
+		_, err = core.ConvertFunctions([]json.RawMessage{noDesc}, "mistral")
 		Expect(err).To(MatchError(ContainSubstring(`unknown provider "mistral"`)))
 	})
 
@@ -137,7 +140,7 @@ var _ = Describe("ConvertFunctions", func() {
 				}
 				Expect(json.Unmarshal(sc.Bytes(), &e)).To(Succeed())
 				for _, p := range []string{"openai", "anthropic", "gemini"} {
-					got, err := core.ConvertFunctions(e.Function, p, true)
+					got, err := core.ConvertFunctions(e.Function, p)
 					Expect(err).NotTo(HaveOccurred(), "%s %s", e.ID, p)
 					Expect(got).To(HaveLen(len(e.Function)))
 				}
@@ -155,14 +158,14 @@ var _ = Describe("AppendToolsJSON", func() {
 			return json.RawMessage(`{"name":"` + name + `","description":"d","parameters":{"type":"dict","properties":{},"required":[]}}`)
 		}
 		want := func(docs []json.RawMessage) string {
-			tools, err := core.ConvertFunctions(docs, core.ProviderOpenAI, false)
+			tools, err := core.ConvertFunctions(docs, core.ProviderOpenAI)
 			Expect(err).NotTo(HaveOccurred())
 			b, err := json.Marshal(tools)
 			Expect(err).NotTo(HaveOccurred())
 			return string(b)
 		}
 		got := func(docs []json.RawMessage) string {
-			b, err := core.AppendToolsJSON([]byte("x"), docs, core.ProviderOpenAI, false)
+			b, err := core.AppendToolsJSON([]byte("x"), docs, core.ProviderOpenAI)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(b[0]).To(Equal(byte('x')), "appends")
 			return string(b[1:])

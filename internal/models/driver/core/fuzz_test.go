@@ -19,7 +19,7 @@ func FuzzConvertFunctions(f *testing.F) {
 			return
 		}
 		for _, p := range []string{"openai", "anthropic", "gemini"} {
-			tools, err := core.ConvertFunctions([]json.RawMessage{json.RawMessage(doc)}, p, true)
+			tools, err := core.ConvertFunctions([]json.RawMessage{json.RawMessage(doc)}, p)
 			if err != nil {
 				continue
 			}

@@ -34,6 +34,12 @@ const (
 	ProviderOpenAI    = "openai"
 	ProviderAnthropic = "anthropic"
 	ProviderGemini    = "gemini"
+	// ProviderResponses is the OpenAI Responses API (upstream's
+	// OpenAIResponsesHandler).
+	ProviderResponses = "responses"
+	// ProviderCompletions is raw prompts to /v1/completions (upstream's
+	// local-model handlers).
+	ProviderCompletions = "completions"
 )
 
 // Message is one chat message in provider-neutral form.
@@ -82,6 +88,10 @@ type Request struct {
 	// (Anthropic requires a value: 0 means upstream's 64000).
 	MaxTokens int
 	Seed      *int64
+	// EntryID is the data-set entry the request belongs to: upstream's
+	// ClaudeHandler marks cache points only in multi-turn and agentic
+	// entries (contain_multi_turn_interaction of the id's category).
+	EntryID string
 }
 
 // Response is the model's answer.
@@ -137,6 +147,9 @@ type Config struct {
 	// MaxInFlight, when positive, caps the requests in flight and adapts
 	// the cap to the server's 429s (internal/run/limiter).
 	MaxInFlight int
+	// Headers are extra HTTP headers of every request (upstream's
+	// OPENAI_DEFAULT_HEADERS).
+	Headers map[string]string
 }
 
 // Defaults applied by Normalize.

@@ -40,7 +40,7 @@ func TestBuildRequestSplicesTheSameBytes(t *testing.T) {
 				}
 				w := wireRequest{Model: "m", Temperature: req.Temperature, MaxTokens: req.MaxTokens, Seed: req.Seed}
 				if mode == core.ModeFC && len(req.Functions) > 0 {
-					if w.Tools, err = core.ConvertFunctions(req.Functions, core.ProviderOpenAI, u2d); err != nil {
+					if w.Tools, err = core.ConvertFunctions(req.Functions, core.ProviderOpenAI); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -99,7 +99,7 @@ func TestBuildRequestEncodesMessagesAsEncodingJSON(t *testing.T) {
 				}
 			}
 			if m.Role == core.RoleTool {
-				wm.ToolCallID, wm.Name = m.ToolCallID, m.Name
+				wm.ToolCallID = m.ToolCallID
 			}
 			w.Messages = append(w.Messages, wm)
 		}
@@ -128,7 +128,7 @@ func TestBuildRequestEncodesMessagesAsEncodingJSON(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := messageEncodings.Get(messageKey{role: core.RoleTool, toolCallID: "c2", name: "ls", content: unsafe.StringData(result), n: len(result)}); !ok {
+	if _, ok := messageEncodings.Get(messageKey{role: core.RoleTool, toolCallID: "c2", content: unsafe.StringData(result), n: len(result)}); !ok {
 		t.Error("the long tool result was not remembered")
 	}
 }

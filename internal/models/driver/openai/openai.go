@@ -3,8 +3,11 @@
 // net/http, shaped like upstream's OpenAICompletionsHandler
 // (bfcl_eval/model_handler/api_inference/openai_completion.py): messages and
 // temperature, store=false, tools only when there are some; tool_calls
-// (absent, null or []) decide between a call and a text answer; a
-// reasoning_content (or reasoning) field is kept for logs and never sent back.
+// (absent, null or []) decide between a call and a text answer; the
+// assistant message goes back into the history exactly as the server
+// returned it (Response.Replay: a vLLM reasoning_content, an empty
+// tool_calls list, refusal and the like included), and tool results carry
+// tool_call_id but no name, as upstream's handler sends them.
 package openai
 
 import (
@@ -74,7 +77,6 @@ type wireMessage struct {
 	Content    *string        `json:"content"`
 	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string         `json:"tool_call_id,omitempty"`
-	Name       string         `json:"name,omitempty"`
 }
 
 type wireRequest struct {
@@ -136,7 +138,7 @@ type wireTail struct {
 func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	size := 128 + len(d.cfg.Model)
 	for _, m := range req.Messages {
-		size += 64 + len(m.Content) + len(m.ToolCallID) + len(m.Name)
+		size += 64 + len(m.Content) + len(m.ToolCallID) + len(m.Replay)
 		for _, tc := range m.ToolCalls {
 			size += 64 + len(tc.ID) + len(tc.Name) + len(tc.Arguments)
 		}
@@ -166,7 +168,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
 		var err error
 		body = append(body, `,"tools":`...)
-		if body, err = core.AppendToolsJSON(body, req.Functions, core.ProviderOpenAI, d.cfg.UnderscoreToDot); err != nil {
+		if body, err = core.AppendToolsJSON(body, req.Functions, core.ProviderOpenAI); err != nil {
 			return nil, fmt.Errorf("openai driver: %w", err)
 		}
 	}
@@ -190,6 +192,11 @@ func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 	switch m.Role {
 	case core.RoleSystem, core.RoleUser:
 	case core.RoleAssistant:
+		if len(m.Replay) > 0 {
+			// The message as the server returned it, as upstream's handler
+			// sends it back (reasoning_content, tool_calls: [], refusal, ...).
+			return append(b, m.Replay...), nil
+		}
 		if len(m.ToolCalls) > 0 {
 			if content == "" {
 				wm.Content = nil
@@ -200,7 +207,7 @@ func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 			}
 		}
 	case core.RoleTool:
-		wm.ToolCallID, wm.Name = m.ToolCallID, m.Name
+		wm.ToolCallID = m.ToolCallID // upstream sends no name
 	default:
 		return nil, fmt.Errorf("openai driver: message %d has unknown role %q", i, m.Role)
 	}
@@ -211,7 +218,7 @@ func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 		}
 		return b, nil
 	}
-	k := messageKey{role: wm.Role, toolCallID: wm.ToolCallID, name: wm.Name, content: unsafe.StringData(content), n: len(content)}
+	k := messageKey{role: wm.Role, toolCallID: wm.ToolCallID, content: unsafe.StringData(content), n: len(content)}
 	if r, ok := messageEncodings.Get(k); ok {
 		return append(b, r.enc...), nil
 	}
@@ -249,9 +256,9 @@ const (
 )
 
 type messageKey struct {
-	role, toolCallID, name string
-	content                *byte
-	n                      int
+	role, toolCallID string
+	content          *byte
+	n                int
 }
 
 type rememberedMessage struct {
@@ -313,6 +320,17 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 	}
 	msg := w.Choices[0].Message
 	out := core.Response{Latency: latency, Raw: json.RawMessage(body)}
+	var raw struct {
+		Choices []struct {
+			Message json.RawMessage `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(body, &raw); err == nil && len(raw.Choices) > 0 {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw.Choices[0].Message); err == nil {
+			out.Replay = buf.Bytes()
+		}
+	}
 	if msg.Content != nil {
 		out.Text = *msg.Content
 	}
