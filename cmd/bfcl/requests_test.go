@@ -37,6 +37,17 @@ var hostedConfigs = []hostedConfig{
 	{key: "GeminiHandler-prompt", model: "gemini-2.5-flash", urlEnv: "GOOGLE_GEMINI_BASE_URL", serverModel: "gemini-2.5-flash"},
 }
 
+var _ = Describe("bfcl generate with an upstream local-model name", func() {
+	It("resolves the entry and says that this binary has no completions driver", func() {
+		data := needData()
+		work := GinkgoT().TempDir()
+		r := bfcl(work, cliEnv(data, "BFCL_PROJECT_ROOT="+work), "generate", "--model", "Qwen/Qwen3-8B-FC", "--ids", "simple_python_2",
+			"--result-dir", filepath.Join(work, "result"))
+		Expect(r.exit).NotTo(Equal(0))
+		Expect(r.stderr).To(ContainSubstring("provider completions: not built in this binary yet"))
+	})
+})
+
 // The hosted-API requests of `bfcl generate` equal, row by row, those
 // upstream's handler classes sent for the same entries and replies.
 var _ = Describe("bfcl generate against hosted APIs (requests as upstream's handlers send them)", Label("reference"), func() {
@@ -54,6 +65,9 @@ var _ = Describe("bfcl generate against hosted APIs (requests as upstream's hand
 			if c.urlEnv != "" {
 				extra = append(extra, c.urlEnv+"="+srv.URL+c.urlPath)
 			}
+			if c.urlEnv == "OPENAI_BASE_URL" {
+				extra = append(extra, `OPENAI_DEFAULT_HEADERS={"X-Bfcl-Test": "yes"}`)
+			}
 			if c.yaml != "" {
 				p := filepath.Join(work, "models.yaml")
 				Expect(os.WriteFile(p, []byte("models:\n"+fmt.Sprintf(c.yaml, srv.URL)+"\n"), 0o644)).To(Succeed())
@@ -66,6 +80,12 @@ var _ = Describe("bfcl generate against hosted APIs (requests as upstream's hand
 			AddReportEntry(c.key, fmt.Sprintf("%d/%d rows equal", res.Equal, res.Total))
 			fmt.Fprintf(GinkgoWriter, "%s: %d/%d rows equal\n", c.key, res.Equal, res.Total)
 			Expect(res.Failures).To(BeEmpty(), "%s: %d/%d rows equal:\n%s", c.key, res.Equal, res.Total, strings.Join(res.Failures, "\n"))
+			if c.urlEnv == "OPENAI_BASE_URL" {
+				for _, h := range srv.Headers() {
+					Expect(h.Get("X-Bfcl-Test")).To(Equal("yes"), "OPENAI_DEFAULT_HEADERS on every request")
+					Expect(h.Get("Authorization")).To(Equal("Bearer sk-test"))
+				}
+			}
 		})
 	}
 })

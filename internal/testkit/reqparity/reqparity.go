@@ -204,8 +204,9 @@ type Server struct {
 	// answer of the rows: it carries the configuration's extra fields).
 	defaultChat json.RawMessage
 
-	mu   sync.Mutex
-	seen []any // request bodies, decoded (Gemini: {"model", "body"})
+	mu     sync.Mutex
+	seen   []any         // request bodies, decoded (Gemini: {"model", "body"})
+	header []http.Header // their headers
 }
 
 // NewServer starts a fake of rows' API answering as described in the
@@ -243,6 +244,13 @@ func (s *Server) Requests() []any {
 	return append([]any(nil), s.seen...)
 }
 
+// Headers returns the headers of the requests seen so far.
+func (s *Server) Headers() []http.Header {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]http.Header(nil), s.header...)
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	w.Header().Set("Content-Type", "application/json")
@@ -268,6 +276,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	s.seen = append(s.seen, v)
+	s.header = append(s.header, r.Header.Clone())
 	if p := os.Getenv("REQPARITY_DUMP"); p != "" {
 		if f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644); err == nil {
 			b, _ := json.Marshal(v)
