@@ -288,13 +288,14 @@ func takeUpstream(m *Model) []string {
 	if m.Handler != "" && m.Handler != e.Handler {
 		errs = append(errs, fmt.Sprintf("handler %s contradicts upstream entry %s (%s)", m.Handler, e.Name, e.Handler))
 	}
-	m.Mode, m.UnderscoreToDot, m.Handler = e.Mode(), e.UnderscoreToDot, e.Handler
+	d := e.Decoding()
+	m.Mode, m.UnderscoreToDot, m.Handler = d.Mode, d.UnderscoreToDot, d.Handler
 	return errs
 }
 
 // Decoding is how this model's results are decoded and checked: mode,
 // underscore_to_dot and upstream handler class (those of its upstream
 // registry entry when `upstream:` names one; Parse filled them in).
-func (m Model) Decoding() (mode string, underscoreToDot bool, handler string) {
-	return m.Mode, m.UnderscoreToDot, m.Handler
+func (m Model) Decoding() decode.Spec {
+	return decode.Spec{Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, Handler: m.Handler}
 }

@@ -83,7 +83,7 @@ func DriverFor(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver
 			}
 			dc := driver.Config{
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(),
-				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
+				Mode: m.Mode, NumCtx: m.NumCtx, Timeout: timeout,
 				BaseURLs: m.BaseURLs, MaxInFlight: m.Concurrency, // replicas; an adaptive cap on the requests in flight (halved on 429)
 				Headers: m.Headers,
 			}
@@ -120,17 +120,15 @@ func (inferProducer) produce(ctx context.Context, h *Harness, e *dataset.Entry) 
 // inferOptions are the inference-loop options of entry e for this model.
 func (h *Harness) inferOptions(e *dataset.Entry) infer.Options {
 	m := h.cfg.Model
-	mode := m.Mode
+	spec := m.Decoding() // models.yaml handler: / upstream:
 	if e.Category == prompt.FormatSensitivityCategory {
-		mode = "prompt" // the category exists only in prompt mode
+		spec.Mode = "prompt" // the category exists only in prompt mode
 	}
 	return infer.Options{
-		Mode:            mode,
+		Spec:            spec,
 		Temperature:     m.Temperature,
 		MaxTokens:       m.MaxTokens,
 		Seed:            m.Seed,
-		UnderscoreToDot: m.UnderscoreToDot,
-		Handler:         m.Handler, // models.yaml handler: / upstream:
 		NewExecutor:     h.cfg.NewExecutor,
 		IncludeInputLog: h.cfg.IncludeInputLog,
 		ExcludeStateLog: h.cfg.ExcludeStateLog,

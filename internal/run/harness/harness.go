@@ -253,10 +253,9 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 	}
 	defer ticket.Release()
 	v, err := score.Entry(e, rec, score.Options{
-		LongContext:     h.lc,
-		ModelName:       results.ModelDir(h.cfg.Model.Name),
-		Mode:            h.cfg.Model.Mode,
-		UnderscoreToDot: h.cfg.Model.UnderscoreToDot,
+		Spec:        h.cfg.Model.Decoding(),
+		LongContext: h.lc,
+		ModelName:   results.ModelDir(h.cfg.Model.Name),
 	})
 	if err != nil {
 		return Outcome{}, err
@@ -330,8 +329,8 @@ func (h *Harness) runIsolated(ctx context.Context, e *dataset.Entry, start time.
 	}
 	out := Outcome{Stats: st, Verdict: verdict.Verdict{ID: e.ID, Category: e.Category, Valid: true}}
 	for t, rec := range recs {
-		v, err := turniso.Score(e, t, rec, multiturn.Options{ModelName: results.ModelDir(h.cfg.Model.Name), Mode: h.cfg.Model.Mode,
-			UnderscoreToDot: h.cfg.Model.UnderscoreToDot, LongContext: h.lc})
+		v, err := turniso.Score(e, t, rec, multiturn.Options{Spec: h.cfg.Model.Decoding(), ModelName: results.ModelDir(h.cfg.Model.Name),
+			LongContext: h.lc})
 		if err != nil {
 			return Outcome{}, err
 		}

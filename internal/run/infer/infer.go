@@ -59,15 +59,13 @@ type Hooks interface {
 
 // Options shape the requests.
 type Options struct {
-	Mode            string // "fc" or "prompt"
-	Temperature     float64
-	MaxTokens       int
-	Seed            *int64
-	UnderscoreToDot bool
-	// Handler is the upstream handler class whose decode_execute reads the
-	// model's answers between steps (decode.Options.Handler); "" is the
-	// default decoder of Mode.
-	Handler string
+	// Spec is the model's mode ("fc" or "prompt"), underscore_to_dot and
+	// the upstream handler class whose decode_execute reads its answers
+	// between steps.
+	decode.Spec
+	Temperature float64
+	MaxTokens   int
+	Seed        *int64
 	// NewExecutor returns the model-side executor of a multi-turn or agentic
 	// entry. Required for those entries.
 	NewExecutor func(e *dataset.Entry) (Executor, error)
@@ -156,7 +154,7 @@ func (fcStyle) assistant(r driver.Response) driver.Message {
 	return driver.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls, Reasoning: r.Reasoning, Replay: r.Replay}
 }
 func (fcStyle) decode(res json.RawMessage, o Options) ([]string, error) {
-	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModeFC, UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler})
+	return decode.DecodeExecute(res, decode.Options{Spec: o.Spec.WithMode(decode.ModeFC)})
 }
 func (fcStyle) results(r driver.Response, _ []string, out []string) []driver.Message {
 	var msgs []driver.Message
@@ -193,7 +191,7 @@ func (promptStyle) assistant(r driver.Response) driver.Message {
 func (promptStyle) decode(res json.RawMessage, o Options) ([]string, error) {
 	// Upstream decodes execution in the Python format without the tag, for
 	// every prompt configuration.
-	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModePrompt, Handler: o.Handler})
+	return decode.DecodeExecute(res, decode.Options{Spec: decode.Spec{Mode: decode.ModePrompt, Handler: o.Handler}})
 }
 func (promptStyle) results(_ driver.Response, calls, out []string) []driver.Message {
 	return []driver.Message{prompt.ExecutionResultsMessage(out, calls)}

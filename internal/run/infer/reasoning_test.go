@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/drivertest"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
@@ -84,7 +85,7 @@ var _ = Describe("reasoning models through fake servers", func() {
 			defer srv.Close()
 			d, err := driver.New(fx.CoreConfig(provider, srv.URL))
 			Expect(err).NotTo(HaveOccurred())
-			rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Mode: "fc", NewExecutor: engineExecutor, IncludeInputLog: true})
+			rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"}, NewExecutor: engineExecutor, IncludeInputLog: true})
 			Expect(err).NotTo(HaveOccurred())
 
 			Expect(string(rec.ReasoningContent)).To(MatchJSON(`[["I should list the folder.", "The listing shows one file."], [""]]`))
@@ -182,7 +183,7 @@ var _ = Describe("the log options", func() {
 			}
 			return driver.Response{Text: "All done."}, nil
 		}}
-		rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Mode: "prompt", NewExecutor: engineExecutor, ExcludeStateLog: true})
+		rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Spec: decode.Spec{Mode: "prompt"}, NewExecutor: engineExecutor, ExcludeStateLog: true})
 		Expect(err).NotTo(HaveOccurred())
 		var log []map[string][]map[string]any
 		Expect(json.Unmarshal(rec.InferenceLog, &log)).To(Succeed())
@@ -202,7 +203,7 @@ var _ = Describe("the log options", func() {
 
 	It("logs the force-quit as upstream does", func() {
 		d := &scripted{script: func(int, driver.Request) (driver.Response, error) { return call("ls", "{}"), nil }}
-		rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Mode: "fc", NewExecutor: engineExecutor, ExcludeStateLog: true})
+		rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"}, NewExecutor: engineExecutor, ExcludeStateLog: true})
 		Expect(err).NotTo(HaveOccurred())
 		var log []map[string][]map[string]any
 		Expect(json.Unmarshal(rec.InferenceLog, &log)).To(Succeed())
@@ -220,11 +221,11 @@ var _ = Describe("the log options", func() {
 			r.Reasoning, r.Request = "because", json.RawMessage(`{"model":"x"}`)
 			return r, nil
 		}}
-		rec, _, err := infer.Run(context.Background(), d, e, infer.Options{Mode: "fc"})
+		rec, _, err := infer.Run(context.Background(), d, e, infer.Options{Spec: decode.Spec{Mode: "fc"}})
 		Expect(err).NotTo(HaveOccurred())
 		line, _ := rec.MarshalJSON()
 		Expect(topKeys(line)).To(Equal([]string{"id", "result", "input_token_count", "output_token_count", "latency", "reasoning_content"}))
-		rec, _, err = infer.Run(context.Background(), d, e, infer.Options{Mode: "fc", IncludeInputLog: true})
+		rec, _, err = infer.Run(context.Background(), d, e, infer.Options{Spec: decode.Spec{Mode: "fc"}, IncludeInputLog: true})
 		Expect(err).NotTo(HaveOccurred())
 		line, _ = rec.MarshalJSON()
 		Expect(topKeys(line)).To(Equal([]string{"id", "result", "inference_log", "input_token_count", "output_token_count", "latency", "reasoning_content"}))

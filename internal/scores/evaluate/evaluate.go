@@ -23,6 +23,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
@@ -168,9 +169,7 @@ func Run(o Options) ([]report.Row, error) {
 // Configuration says how one result folder is decoded and checked, and
 // where that came from.
 type Configuration struct {
-	Mode            string // "fc", "prompt", or "" (detected per record)
-	UnderscoreToDot bool
-	Handler         string // upstream handler class; "" = the default decoders of Mode
+	decode.Spec // mode "" is detected per record
 	// Source is where the configuration came from: "models.yaml entry X",
 	// "upstream registry entry X", "alias to upstream registry entry X",
 	// or "" (defaults); flags are applied on top.
@@ -188,7 +187,7 @@ func (o Options) ConfigurationOf(folder string) (Configuration, error) {
 	if o.Registry != nil {
 		for _, m := range o.Registry.Models {
 			if results.ModelDir(m.Name) == folder {
-				c.Mode, c.UnderscoreToDot, c.Handler = m.Decoding()
+				c.Spec = m.Decoding()
 				c.Source = "models.yaml entry " + m.Name
 				if m.Upstream != "" {
 					c.Source += " (upstream registry entry " + m.Upstream + ")"
@@ -202,11 +201,11 @@ func (o Options) ConfigurationOf(folder string) (Configuration, error) {
 		if !known {
 			return c, fmt.Errorf("evaluate: alias %s=%s: not a model of upstream's registry", folder, name)
 		}
-		c = Configuration{Mode: e.Mode(), UnderscoreToDot: e.UnderscoreToDot, Handler: e.Handler, Source: "alias to upstream registry entry " + name}
+		c = Configuration{Spec: e.Decoding(), Source: "alias to upstream registry entry " + name}
 		found = true
 	}
 	if e, ok := upstream.ByFolder(folder); ok && !found {
-		c = Configuration{Mode: e.Mode(), UnderscoreToDot: e.UnderscoreToDot, Handler: e.Handler, Source: "upstream registry entry " + e.Name}
+		c = Configuration{Spec: e.Decoding(), Source: "upstream registry entry " + e.Name}
 	}
 	if o.Mode != "" {
 		c.Mode = o.Mode
@@ -231,8 +230,7 @@ func (o Options) scoreOptions(model string) (score.Options, error) {
 	if o.Log != nil && c.Source != "" {
 		fmt.Fprintf(o.Log, "%s: scored as %s (mode %s, underscore_to_dot %v, handler %s)\n", model, c.Source, orDetect(c.Mode), c.UnderscoreToDot, orDefault(c.Handler))
 	}
-	return score.Options{ModelName: model, Mode: c.Mode, UnderscoreToDot: c.UnderscoreToDot, Handler: c.Handler,
-		StrictIrrelevance: o.StrictIrrelevance}, nil
+	return score.Options{ModelName: model, Spec: c.Spec, StrictIrrelevance: o.StrictIrrelevance}, nil
 }
 
 func orDetect(mode string) string {

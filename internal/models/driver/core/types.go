@@ -124,9 +124,6 @@ type Config struct {
 	Provider, Model, BaseURL, APIKey string
 	// Mode is fc or prompt ("" means fc).
 	Mode string
-	// UnderscoreToDot: the model's function names have dots replaced by
-	// underscores in the tool schema (and the checker maps them back).
-	UnderscoreToDot bool
 	// NumCtx is Ollama's context window (num_ctx); 0 means 8192.
 	NumCtx int
 	// Timeout bounds one HTTP attempt; 0 means 10 minutes.
