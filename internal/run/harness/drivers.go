@@ -39,32 +39,53 @@ type producer interface {
 	// waitsOnNetwork reports that entries wait for a model server between
 	// their steps of CPU work (not gold, not replay).
 	waitsOnNetwork() bool
+	// groundTruth reports that the answers are the entries' ground truth
+	// (gold): the hashed embedder and the recorded searches serve it, and
+	// its known checker failures are expected.
+	groundTruth() bool
+	// embedServer is the address of an embedder the model's own server
+	// offers ("" when it offers none): an Ollama server embeds.
+	embedServer(m registry.Model) string
+	// drivers is the per-entry driver factory of the model (DriverFor).
+	drivers(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver.Driver, error)
 }
 
-// producerFor is the one place that knows the providers apart: replay reads
-// stored records, every other provider (gold included) is a driver behind
-// the inference loop.
+// producerFor is the one place in the runner that knows the providers
+// apart (the driver factory, driver.New, picks the wire format): replay
+// reads stored records, every other provider (gold included) is a driver
+// behind the inference loop.
 func producerFor(m registry.Model) producer {
 	switch m.Provider {
 	case "replay":
 		return replayProducer{}
 	case "gold":
 		return inferProducer{all: true}
+	case driver.ProviderOllama:
+		return inferProducer{embeds: true}
 	}
 	return inferProducer{}
 }
+
+// AnswersGroundTruth reports that the model answers with the entries'
+// ground truth (gold).
+func AnswersGroundTruth(m registry.Model) bool { return producerFor(m).groundTruth() }
 
 // DriverFor returns the per-entry driver factory of a registry model: gold
 // builds one per entry from the entry's ground truth; server providers share
 // one driver (and its connection pool) across entries, recorded under
 // cacheDir ("" records nothing; see config's request-cache setting).
 func DriverFor(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver.Driver, error) {
-	if m.Provider == "replay" {
-		return func(e *dataset.Entry) (driver.Driver, error) {
-			return nil, fmt.Errorf("model %s replays stored results; it has no driver", m.Name)
-		}
+	return producerFor(m).drivers(m, cacheDir)
+}
+
+func (replayProducer) drivers(m registry.Model, _ string) func(e *dataset.Entry) (driver.Driver, error) {
+	return func(e *dataset.Entry) (driver.Driver, error) {
+		return nil, fmt.Errorf("model %s replays stored results; it has no driver", m.Name)
 	}
-	if m.Provider == "gold" {
+}
+
+func (p inferProducer) drivers(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver.Driver, error) {
+	if p.all {
 		return func(e *dataset.Entry) (driver.Driver, error) { return gold.New(e) }
 	}
 	var (
@@ -102,9 +123,18 @@ func DriverFor(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver
 	}
 }
 
-// inferProducer drives the model through the inference loop.
-type inferProducer struct{ all bool }
+// inferProducer drives the model through the inference loop. all: gold,
+// the ground truth answered in process; embeds: the model's server offers
+// embeddings (Ollama).
+type inferProducer struct{ all, embeds bool }
 
+func (p inferProducer) groundTruth() bool { return p.all }
+func (p inferProducer) embedServer(m registry.Model) string {
+	if p.embeds {
+		return m.BaseURL
+	}
+	return ""
+}
 func (p inferProducer) everyFormat() bool    { return p.all }
 func (inferProducer) usesServices() bool     { return true }
 func (p inferProducer) waitsOnNetwork() bool { return !p.all } // all: gold, answered in process
@@ -141,9 +171,11 @@ func (h *Harness) inferOptions(e *dataset.Entry) infer.Options {
 // `model`, or its name), so a run costs no model call.
 type replayProducer struct{}
 
-func (replayProducer) everyFormat() bool    { return false }
-func (replayProducer) usesServices() bool   { return false }
-func (replayProducer) waitsOnNetwork() bool { return false }
+func (replayProducer) groundTruth() bool                 { return false }
+func (replayProducer) embedServer(registry.Model) string { return "" }
+func (replayProducer) everyFormat() bool                 { return false }
+func (replayProducer) usesServices() bool                { return false }
+func (replayProducer) waitsOnNetwork() bool              { return false }
 
 func (replayProducer) produce(_ context.Context, h *Harness, e *dataset.Entry) (results.Record, infer.Stats, error) {
 	m := h.cfg.Model
