@@ -436,7 +436,8 @@ func UsageOf(paths ...string) (report.Usage, error) {
 
 func modelInfo(dir string, reg *registry.Registry) report.ModelInfo {
 	info := report.ModelInfo{Name: dir, DisplayName: dir}
-	if e, ok := upstream.ByFolder(dir); ok {
+	e, isEntry := upstream.ByFolder(dir)
+	if isEntry {
 		// A folder named after an upstream registry entry is reported as
 		// upstream's leaderboard does; a models.yaml entry of the folder
 		// replaces all of it.
@@ -449,6 +450,9 @@ func modelInfo(dir string, reg *registry.Registry) report.ModelInfo {
 	for _, m := range reg.Models {
 		if results.ModelDir(m.Name) != dir {
 			continue
+		}
+		if isEntry && m.Name == e.Name && m.Upstream == e.Name {
+			continue // the registry name itself (registry.FromUpstream): upstream's display data
 		}
 		info = report.ModelInfo{Name: dir}
 		mode := "FC"
