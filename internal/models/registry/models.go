@@ -66,6 +66,9 @@ type Model struct {
 	// Headers are extra HTTP headers of every request (upstream's
 	// OPENAI_DEFAULT_HEADERS for the OpenAI handlers).
 	Headers map[string]string `yaml:"headers"`
+	// StripReasoning: the handler sends an assistant message with
+	// reasoning_content back without it (upstream.Transport).
+	StripReasoning bool `yaml:"-"`
 	// KeyDefault is the key used when APIKeyEnv is unset or empty (upstream
 	// handlers with a fixed key: FunctionaryHandler's, the local servers'
 	// "EMPTY").
@@ -269,13 +272,14 @@ func takeUpstream(m *Model) []string {
 	var errs []string
 	// The entry's handler class decides the request format unless the
 	// entry names its provider; its model id is the default model.
+	t, err := upstream.TransportOf(e)
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
 	if m.Provider == "" {
-		t, err := upstream.TransportOf(e)
-		if err != nil {
-			errs = append(errs, err.Error())
-		}
 		m.Provider = t.Provider
 	}
+	m.StripReasoning = t.StripReasoning && m.Provider == t.Provider
 	if m.Model == "" {
 		m.Model = e.ModelName
 	}

@@ -31,6 +31,10 @@ type Transport struct {
 	// HeadersEnv names the variable holding extra headers as a JSON object
 	// (OPENAI_DEFAULT_HEADERS).
 	HeadersEnv string
+	// StripReasoning: the class rebuilds an assistant message carrying
+	// reasoning_content without it before it goes back into the history
+	// (_add_reasoning_content_if_available_FC / _prompting).
+	StripReasoning bool
 	// Differs says where upstream's class changes the request or the
 	// history beyond its base class in ways bfcl-go does not reproduce
 	// (its methods); "" when bfcl-go's requests are the class's.
@@ -65,8 +69,9 @@ var transports = func() map[string]Transport {
 		{Class: "ClaudeHandler", Provider: "anthropic", BaseURL: "https://api.anthropic.com", BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY"},
 		// genai.Client(api_key=...) keeps the SDK's GOOGLE_GEMINI_BASE_URL.
 		{Class: "GeminiHandler", Provider: "gemini", BaseURL: "https://generativelanguage.googleapis.com/", BaseURLEnv: "GOOGLE_GEMINI_BASE_URL", KeyEnv: "GOOGLE_API_KEY"},
-		compatible("DeepSeekAPIHandler", "https://api.deepseek.com", "DEEPSEEK_API_KEY", "_query_FC, _query_prompting, _pre_query_processing_prompting, _parse_query_response_*"),
-		compatible("GrokHandler", "https://api.x.ai/v1", "GROK_API_KEY", "_parse_query_response_* (reasoning kept)"),
+		{Class: "DeepSeekAPIHandler", Provider: "openai", BaseURL: "https://api.deepseek.com", KeyEnv: "DEEPSEEK_API_KEY", StripReasoning: true,
+			Differs: "_query_FC, _query_prompting, _pre_query_processing_prompting"},
+		{Class: "GrokHandler", Provider: "openai", BaseURL: "https://api.x.ai/v1", KeyEnv: "GROK_API_KEY", StripReasoning: true},
 		compatible("GLMAPIHandler", "https://open.bigmodel.cn/api/paas/v4/", "GLM_API_KEY", "_query_FC"),
 		compatible("KimiHandler", "https://api.moonshot.ai/v1", "KIMI_API_KEY", ""),
 		compatible("FireworksHandler", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY", "the FC methods (request and history)"),
@@ -75,7 +80,8 @@ var transports = func() map[string]Transport {
 		compatible("NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "NBG_API_KEY", "_query_FC, _parse_query_response_FC"),
 		compatible("NemotronHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", "_pre_query_processing_FC (system prompt)"),
 		compatible("NvidiaHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", "_pre_query_processing_prompting"),
-		compatible("LingAPIHandler", "https://bailingchat.alipay.com", "LING_API_KEY", "_query_prompting, _pre_query_processing_prompting, _parse_query_response_prompting"),
+		{Class: "LingAPIHandler", Provider: "openai", BaseURL: "https://bailingchat.alipay.com", KeyEnv: "LING_API_KEY", StripReasoning: true,
+			Differs: "_query_prompting, _pre_query_processing_prompting"},
 		{Class: "MiningHandler", Provider: "openai", BaseURLEnv: "MINING_BASE_URL", KeyEnv: "MINING_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting"},
 		{Class: "DMCitoHandler", Provider: "openai", BaseURLEnv: "DMCITO_BASE_URL", KeyEnv: "DMCITO_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting (MiningHandler's)"},
 		{Class: "FunctionaryHandler", Provider: "openai", BaseURL: "http://localhost:8000/v1", Key: "functionary"},

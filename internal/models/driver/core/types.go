@@ -147,6 +147,11 @@ type Config struct {
 	// Headers are extra HTTP headers of every request (upstream's
 	// OPENAI_DEFAULT_HEADERS).
 	Headers map[string]string
+	// StripReasoning: an assistant message that carries reasoning_content
+	// goes back into the history rebuilt without it (upstream's
+	// _add_reasoning_content_if_available_*, used by GrokHandler,
+	// DeepSeekAPIHandler and LingAPIHandler); the chat driver only.
+	StripReasoning bool
 }
 
 // Defaults applied by Normalize.

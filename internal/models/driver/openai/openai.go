@@ -304,7 +304,77 @@ func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error
 	}
 	out, err := parseResponse(ex.Body, latency)
 	out.Request = ex.RequestBody
+	if err == nil && d.cfg.StripReasoning {
+		out.Replay, err = stripReasoning(out.Replay, d.cfg.Mode)
+	}
 	return out, err
+}
+
+// stripReasoning is upstream's _add_reasoning_content_if_available_FC /
+// _prompting (openai_completion.py): in FC mode a message with tool calls
+// goes back as role, content and the calls (id, type, function name and
+// arguments) only, a message without calls but with a reasoning_content key
+// as role and content; in prompt mode a message with reasoning_content goes
+// back as role and the answer as str() would print it. Other messages are
+// sent back as returned.
+func stripReasoning(msg json.RawMessage, mode string) (json.RawMessage, error) {
+	var m struct {
+		Content   json.RawMessage `json:"content"`
+		ToolCalls []struct {
+			ID       string `json:"id"`
+			Type     string `json:"type"`
+			Function struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"function"`
+		} `json:"tool_calls"`
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(msg, &m); err != nil {
+		return nil, core.DecodeError(core.ProviderOpenAI, msg, err)
+	}
+	if err := json.Unmarshal(msg, &keys); err != nil {
+		return nil, core.DecodeError(core.ProviderOpenAI, msg, err)
+	}
+	_, hasReasoning := keys["reasoning_content"] // present, even null (hasattr)
+	content := m.Content
+	if len(content) == 0 {
+		content = json.RawMessage("null")
+	}
+	switch {
+	case mode == core.ModeFC && len(m.ToolCalls) > 0:
+		type fn struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		}
+		type call struct {
+			ID       string `json:"id"`
+			Type     string `json:"type"`
+			Function fn     `json:"function"`
+		}
+		calls := make([]call, len(m.ToolCalls))
+		for i, tc := range m.ToolCalls {
+			calls[i] = call{ID: tc.ID, Type: tc.Type, Function: fn{Name: tc.Function.Name, Arguments: tc.Function.Arguments}}
+		}
+		return appendNoHTML(nil, struct {
+			Role      string          `json:"role"`
+			Content   json.RawMessage `json:"content"`
+			ToolCalls []call          `json:"tool_calls"`
+		}{core.RoleAssistant, content, calls})
+	case !hasReasoning:
+		return msg, nil
+	case mode == core.ModePrompt:
+		text := "None" // str(None)
+		var s *string
+		if json.Unmarshal(content, &s) == nil && s != nil {
+			text = *s
+		}
+		content, _ = appendNoHTML(nil, text)
+	}
+	return appendNoHTML(nil, struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}{core.RoleAssistant, content})
 }
 
 func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
