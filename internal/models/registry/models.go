@@ -4,6 +4,7 @@ package registry
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -125,7 +126,7 @@ func Parse(b []byte) (*Registry, error) {
 	var errs []string
 	for i := range f.Models {
 		m := &f.Models[i]
-		for _, e := range takeUpstream(m) {
+		for _, e := range takeUpstream(m, os.LookupEnv) {
 			errs = append(errs, fmt.Sprintf("models[%d] (%s): %s", i, m.Name, e))
 		}
 		applyDefaults(m)
@@ -261,7 +262,12 @@ func Gold() Model {
 // registry entry `upstream:` names, so every user of the entry (generate,
 // evaluate, the suites) decodes and checks as upstream does for that
 // entry. Keys that contradict the entry are errors.
-func takeUpstream(m *Model) []string {
+//
+// An entry that keeps the handler's provider and gives no address of its
+// own also takes the handler's address, key and headers, as upstream's
+// handler reads them (getenv); with its own base_url it brings its own key
+// (api_key_env), so no provider's key goes to another host.
+func takeUpstream(m *Model, getenv func(string) (string, bool)) []string {
 	if m.Upstream == "" {
 		return nil
 	}
@@ -283,6 +289,9 @@ func takeUpstream(m *Model) []string {
 	if m.Model == "" {
 		m.Model = e.ModelName
 	}
+	if m.Provider == t.Provider && m.BaseURL == "" && len(m.BaseURLs) == 0 {
+		errs = append(errs, handlerAccess(m, t, getenv)...)
+	}
 	if m.Mode != "" && m.Mode != e.Mode() {
 		errs = append(errs, fmt.Sprintf("mode %s contradicts upstream entry %s (%s)", m.Mode, e.Name, e.Mode()))
 	}
@@ -295,6 +304,33 @@ func takeUpstream(m *Model) []string {
 	d := e.Decoding()
 	m.Mode, m.UnderscoreToDot, m.Handler = d.Mode, d.UnderscoreToDot, d.Handler
 	return errs
+}
+
+// handlerAccess fills the address, the key variable and the extra headers
+// of transport t, as the handler's __init__ reads them.
+func handlerAccess(m *Model, t upstream.Transport, getenv func(string) (string, bool)) []string {
+	get := func(k string) string {
+		if k == "" || getenv == nil {
+			return ""
+		}
+		v, _ := getenv(k)
+		return v
+	}
+	m.BaseURL = t.BaseURL
+	if v := get(t.BaseURLEnv); v != "" {
+		m.BaseURL = v
+	} else if t.Provider == "completions" {
+		m.BaseURL = upstream.LocalBaseURL(func(k string) (string, bool) { v := get(k); return v, v != "" })
+	}
+	if m.APIKeyEnv == "" {
+		m.APIKeyEnv, m.KeyDefault = t.KeyEnv, t.Key
+	}
+	if v := get(t.HeadersEnv); v != "" && m.Headers == nil {
+		if err := json.Unmarshal([]byte(v), &m.Headers); err != nil {
+			return []string{fmt.Sprintf("%s=%q is not a JSON object of header values: %v", t.HeadersEnv, v, err)}
+		}
+	}
+	return nil
 }
 
 // Decoding is how this model's results are decoded and checked: mode,

@@ -1,8 +1,8 @@
 package registry
 
 import (
-	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
 )
@@ -14,39 +14,16 @@ import (
 // handler's variables give the address, the key and the extra headers
 // (getenv reads them; .env is already applied by the caller).
 func FromUpstream(name string, getenv func(string) (string, bool)) (Model, error) {
-	e, ok := upstream.Lookup(name)
-	if !ok {
+	if _, ok := upstream.Lookup(name); !ok {
 		return Model{}, fmt.Errorf("models: %q is not a model of upstream's registry (see `bfcl models --upstream`)", name)
 	}
-	t, err := upstream.TransportOf(e)
-	if err != nil {
-		return Model{}, fmt.Errorf("models: %w", err)
-	}
-	get := func(k string) string {
-		if k == "" || getenv == nil {
-			return ""
-		}
-		v, _ := getenv(k)
-		return v
-	}
-	m := Model{Name: e.Name, Upstream: e.Name, Provider: t.Provider, Model: e.ModelName, BaseURL: t.BaseURL,
-		APIKeyEnv: t.KeyEnv, KeyDefault: t.Key}
-	if v := get(t.BaseURLEnv); v != "" {
-		m.BaseURL = v
-	} else if t.Provider == "completions" {
-		m.BaseURL = upstream.LocalBaseURL(func(k string) (string, bool) { v := get(k); return v, v != "" })
-	}
-	if v := get(t.HeadersEnv); v != "" {
-		if err := json.Unmarshal([]byte(v), &m.Headers); err != nil {
-			return Model{}, fmt.Errorf("models: %s=%q is not a JSON object of header values: %w", t.HeadersEnv, v, err)
-		}
-	}
-	if errs := takeUpstream(&m); len(errs) > 0 {
-		return Model{}, fmt.Errorf("models: %s: %v", name, errs)
+	m := Model{Name: name, Upstream: name}
+	if errs := takeUpstream(&m, getenv); len(errs) > 0 {
+		return Model{}, fmt.Errorf("models: upstream entry %s: %s", name, strings.Join(errs, "; "))
 	}
 	applyDefaults(&m)
 	if errs := validate(m); len(errs) > 0 {
-		return Model{}, fmt.Errorf("models: upstream entry %s: %v", name, errs)
+		return Model{}, fmt.Errorf("models: upstream entry %s: %s", name, strings.Join(errs, "; "))
 	}
 	return m, nil
 }
