@@ -325,9 +325,27 @@ func handlerAccess(m *Model, t upstream.Transport, getenv func(string) (string, 
 	if m.APIKeyEnv == "" {
 		m.APIKeyEnv, m.KeyDefault = t.KeyEnv, t.Key
 	}
-	if v := get(t.HeadersEnv); v != "" && m.Headers == nil {
-		if err := json.Unmarshal([]byte(v), &m.Headers); err != nil {
+	if m.Headers != nil {
+		return nil
+	}
+	for env, header := range t.HeaderVars {
+		if v := get(env); v != "" {
+			if m.Headers == nil {
+				m.Headers = map[string]string{}
+			}
+			m.Headers[header] = v
+		}
+	}
+	if v := get(t.HeadersEnv); v != "" {
+		var extra map[string]string
+		if err := json.Unmarshal([]byte(v), &extra); err != nil {
 			return []string{fmt.Sprintf("%s=%q is not a JSON object of header values: %v", t.HeadersEnv, v, err)}
+		}
+		if m.Headers == nil {
+			m.Headers = map[string]string{}
+		}
+		for k, x := range extra {
+			m.Headers[k] = x
 		}
 	}
 	return nil

@@ -52,9 +52,9 @@ var _ = Describe("FromUpstream", func() {
 	)
 
 	It("reads OPENAI_DEFAULT_HEADERS as a JSON object and names the variable when it is not one", func() {
-		m, err := registry.FromUpstream("gpt-4o-2024-11-20", env(map[string]string{"OPENAI_DEFAULT_HEADERS": `{"X-Team": "bfcl"}`}))
+		m, err := registry.FromUpstream("gpt-4o-2024-11-20", env(map[string]string{"OPENAI_DEFAULT_HEADERS": `{"X-Team": "bfcl"}`, "OPENAI_ORG_ID": "org-1"}))
 		Expect(err).NotTo(HaveOccurred())
-		Expect(m.Headers).To(Equal(map[string]string{"X-Team": "bfcl"}))
+		Expect(m.Headers).To(Equal(map[string]string{"X-Team": "bfcl", "OpenAI-Organization": "org-1"}))
 		_, err = registry.FromUpstream("gpt-4o-2024-11-20", env(map[string]string{"OPENAI_DEFAULT_HEADERS": `X-Team: bfcl`}))
 		Expect(err).To(MatchError(ContainSubstring("OPENAI_DEFAULT_HEADERS")))
 	})

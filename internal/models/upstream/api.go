@@ -31,6 +31,10 @@ type Transport struct {
 	// HeadersEnv names the variable holding extra headers as a JSON object
 	// (OPENAI_DEFAULT_HEADERS).
 	HeadersEnv string
+	// HeaderVars are variables the handler's SDK sends as one header each
+	// (the OpenAI SDK's OPENAI_ORG_ID and OPENAI_PROJECT_ID): variable ->
+	// header.
+	HeaderVars map[string]string
 	// StripReasoning: the class rebuilds an assistant message carrying
 	// reasoning_content without it before it goes back into the history
 	// (_add_reasoning_content_if_available_FC / _prompting).
@@ -49,6 +53,9 @@ const (
 	envOpenAIHeaders = "OPENAI_DEFAULT_HEADERS"
 )
 
+// openAISDKHeaders are the variables the openai SDK turns into headers.
+var openAISDKHeaders = map[string]string{"OPENAI_ORG_ID": "OpenAI-Organization", "OPENAI_PROJECT_ID": "OpenAI-Project"}
+
 // LocalServerPort is upstream's LOCAL_SERVER_PORT
 // (bfcl_eval/constants/eval_config.py): where a local model's server
 // listens unless LOCAL_SERVER_PORT or REMOTE_OPENAI_BASE_URL say otherwise.
@@ -63,8 +70,10 @@ func compatible(class, base, keyEnv, differs string) Transport {
 var transports = func() map[string]Transport {
 	m := map[string]Transport{}
 	for _, t := range []Transport{
-		{Class: "OpenAICompletionsHandler", Provider: "openai", BaseURL: "https://api.openai.com/v1", BaseURLEnv: envOpenAIBase, KeyEnv: envOpenAIKey, HeadersEnv: envOpenAIHeaders},
-		{Class: "OpenAIResponsesHandler", Provider: "responses", BaseURL: "https://api.openai.com/v1", BaseURLEnv: envOpenAIBase, KeyEnv: envOpenAIKey, HeadersEnv: envOpenAIHeaders},
+		{Class: "OpenAICompletionsHandler", Provider: "openai", BaseURL: "https://api.openai.com/v1", BaseURLEnv: envOpenAIBase, KeyEnv: envOpenAIKey,
+			HeadersEnv: envOpenAIHeaders, HeaderVars: openAISDKHeaders},
+		{Class: "OpenAIResponsesHandler", Provider: "responses", BaseURL: "https://api.openai.com/v1", BaseURLEnv: envOpenAIBase, KeyEnv: envOpenAIKey,
+			HeadersEnv: envOpenAIHeaders, HeaderVars: openAISDKHeaders},
 		// anthropic.Anthropic(api_key=...) keeps the SDK's ANTHROPIC_BASE_URL.
 		{Class: "ClaudeHandler", Provider: "anthropic", BaseURL: "https://api.anthropic.com", BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY"},
 		// genai.Client(api_key=...) keeps the SDK's GOOGLE_GEMINI_BASE_URL.
