@@ -106,7 +106,7 @@ func (p inferProducer) drivers(m registry.Model, cacheDir string) func(e *datase
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(),
 				Mode: m.Mode, NumCtx: m.NumCtx, Timeout: timeout,
 				BaseURLs: m.BaseURLs, MaxInFlight: m.Concurrency, // replicas; an adaptive cap on the requests in flight (halved on 429)
-				Headers: m.Headers, StripReasoning: m.StripReasoning,
+				Headers: m.Headers, StripReasoning: m.StripReasoning, Handler: m.Handler,
 			}
 			if d, err = driver.New(dc); err != nil {
 				return

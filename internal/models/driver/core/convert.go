@@ -59,7 +59,13 @@ const (
 	styleAnthropic                          // {name, description, input_schema}
 	styleGoogle                             // {name, description, parameters} with unsupported fields folded into descriptions
 	styleOpenAIResponses                    // {name, description, parameters, ..., "type":"function"}
+	styleNovita                             // styleOpenAICompletions with the response folded into the description
 )
+
+// StyleNovita is the tool style of upstream's NovitaHandler
+// (ModelStyle.NOVITA_AI), accepted by ConvertFunctions in place of a
+// provider.
+const StyleNovita = "novita"
 
 func styleOf(provider string) (toolStyle, error) {
 	switch provider {
@@ -71,6 +77,8 @@ func styleOf(provider string) (toolStyle, error) {
 		return styleGoogle, nil
 	case ProviderResponses:
 		return styleOpenAIResponses, nil
+	case StyleNovita:
+		return styleNovita, nil
 	}
 	return 0, fmt.Errorf("convert functions: unknown provider %q (want ollama, openai, responses, anthropic or gemini)", provider)
 }
@@ -86,6 +94,8 @@ func styleOf(provider string) (toolStyle, error) {
 //     field stays in place);
 //   - responses: the doc itself with "type":"function" added (the
 //     Responses API's flat tool);
+//   - novita (StyleNovita): as openai, the response folded into the
+//     description;
 //   - anthropic: parameters renamed input_schema, response schema folded
 //     into the description;
 //   - gemini: the parameters' optional field dropped and, on each top-level
@@ -273,7 +283,7 @@ func convertOne(item *pyval.Dict, style toolStyle) (pyval.Value, error) {
 			return nil, err
 		}
 	}
-	if resp, ok := item.GetStr("response"); ok && (style == styleAnthropic || style == styleGoogle) {
+	if resp, ok := item.GetStr("response"); ok && (style == styleAnthropic || style == styleGoogle || style == styleNovita) {
 		js, err := pyval.JSONDumps(resp)
 		if err != nil {
 			return nil, fmt.Errorf("response: %w", err)
@@ -287,7 +297,7 @@ func convertOne(item *pyval.Dict, style toolStyle) (pyval.Value, error) {
 		item.SetStr("type", pyval.Str("function"))
 		return item, nil
 	}
-	if style == styleOpenAICompletions {
+	if style == styleOpenAICompletions || style == styleNovita {
 		wrap := &pyval.Dict{}
 		wrap.SetStr("type", pyval.Str("function"))
 		wrap.SetStr("function", item)

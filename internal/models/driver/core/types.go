@@ -147,6 +147,11 @@ type Config struct {
 	// Headers are extra HTTP headers of every request (upstream's
 	// OPENAI_DEFAULT_HEADERS).
 	Headers map[string]string
+	// Handler is the upstream handler class whose request variant the
+	// driver sends where a subclass changes its base class's request
+	// (NovitaHandler, GLMAPIHandler for the chat driver); other classes
+	// and "" send the base format.
+	Handler string
 	// StripReasoning: an assistant message that carries reasoning_content
 	// goes back into the history rebuilt without it (upstream's
 	// _add_reasoning_content_if_available_*, used by GrokHandler,

@@ -160,15 +160,28 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 			return nil, err
 		}
 	}
-	body = append(body, `],"temperature":`...)
-	if body, err = appendNoHTML(body, req.Temperature); err != nil {
-		return nil, fmt.Errorf("openai driver: encode request: %w", err)
+	body = append(body, ']')
+	thinking := d.cfg.Handler == "GLMAPIHandler" && d.cfg.Mode == core.ModeFC && strings.Contains(d.cfg.Model, "glm-4.6")
+	if !thinking { // GLMAPIHandler._query_FC: glm-4.6 thinks instead of a temperature
+		body = append(body, `,"temperature":`...)
+		if body, err = appendNoHTML(body, req.Temperature); err != nil {
+			return nil, fmt.Errorf("openai driver: encode request: %w", err)
+		}
 	}
-	body = append(body, `,"store":false`...)
+	if d.cfg.Handler != "NovitaHandler" { // NovitaHandler's queries send no store
+		body = append(body, `,"store":false`...)
+	}
+	if thinking {
+		body = append(body, `,"thinking":{"type":"enabled"}`...)
+	}
 	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
 		var err error
+		style := core.ProviderOpenAI
+		if d.cfg.Handler == "NovitaHandler" {
+			style = core.StyleNovita
+		}
 		body = append(body, `,"tools":`...)
-		if body, err = core.AppendToolsJSON(body, req.Functions, core.ProviderOpenAI); err != nil {
+		if body, err = core.AppendToolsJSON(body, req.Functions, style); err != nil {
 			return nil, fmt.Errorf("openai driver: %w", err)
 		}
 	}

@@ -1,0 +1,36 @@
+package openai_test
+
+import (
+	"encoding/json"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
+	"github.com/bfcl-go/bfcl/internal/models/driver/openai"
+)
+
+var _ = Describe("OpenAI-compatible subclasses' request variants", func() {
+	doc := json.RawMessage(`{"name": "get.x", "description": "Get x.", "parameters": {"type": "dict", "properties": {"a": {"type": "integer", "description": "A"}}, "required": ["a"]}, "response": {"type": "dict", "properties": {}}}`)
+	msgs := []core.Message{{Role: core.RoleUser, Content: "x?"}}
+	build := func(cfg core.Config) string {
+		cfg.BaseURL = "http://127.0.0.1:9/v1"
+		d, err := openai.New(cfg)
+		Expect(err).NotTo(HaveOccurred())
+		b, err := d.BuildRequest(core.Request{Messages: msgs, Functions: []json.RawMessage{doc}, Temperature: 0.001})
+		Expect(err).NotTo(HaveOccurred())
+		return string(b)
+	}
+	It("NovitaHandler: no store, the response folded into the tool description (ModelStyle.NOVITA_AI)", func() {
+		Expect(build(core.Config{Model: "m", Mode: core.ModeFC, Handler: "NovitaHandler"})).To(MatchJSON(`{"model":"m","messages":[{"role":"user","content":"x?"}],"temperature":0.001,
+			"tools":[{"type":"function","function":{"name":"get_x","description":"Get x. The response field has the following schema: {\"type\": \"dict\", \"properties\": {}}",
+			"parameters":{"type":"object","properties":{"a":{"type":"integer","description":"A"}},"required":["a"]}}}]}`))
+		Expect(build(core.Config{Model: "m", Mode: core.ModePrompt, Handler: "NovitaHandler"})).To(MatchJSON(`{"model":"m","messages":[{"role":"user","content":"x?"}],"temperature":0.001}`))
+	})
+	It("GLMAPIHandler: glm-4.6 in FC mode asks for thinking instead of a temperature; other models and prompt mode are the base request", func() {
+		Expect(build(core.Config{Model: "glm-4.6", Mode: core.ModeFC, Handler: "GLMAPIHandler"})).To(MatchJSON(`{"model":"glm-4.6","messages":[{"role":"user","content":"x?"}],"store":false,"thinking":{"type":"enabled"},
+			"tools":[{"type":"function","function":{"name":"get_x","description":"Get x.","parameters":{"type":"object","properties":{"a":{"type":"integer","description":"A"}},"required":["a"]},"response":{"type":"dict","properties":{}}}}]}`))
+		Expect(build(core.Config{Model: "glm-4.6", Mode: core.ModePrompt, Handler: "GLMAPIHandler"})).To(MatchJSON(`{"model":"glm-4.6","messages":[{"role":"user","content":"x?"}],"temperature":0.001,"store":false}`))
+		Expect(build(core.Config{Model: "glm-4.5", Mode: core.ModeFC, Handler: "GLMAPIHandler"})).To(ContainSubstring(`"temperature":0.001,"store":false,"tools"`))
+	})
+})
