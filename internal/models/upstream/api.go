@@ -78,8 +78,8 @@ var transports = func() map[string]Transport {
 		{Class: "ClaudeHandler", Provider: "anthropic", BaseURL: "https://api.anthropic.com", BaseURLEnv: "ANTHROPIC_BASE_URL", KeyEnv: "ANTHROPIC_API_KEY"},
 		// genai.Client(api_key=...) keeps the SDK's GOOGLE_GEMINI_BASE_URL.
 		{Class: "GeminiHandler", Provider: "gemini", BaseURL: "https://generativelanguage.googleapis.com/", BaseURLEnv: "GOOGLE_GEMINI_BASE_URL", KeyEnv: "GOOGLE_API_KEY"},
-		{Class: "DeepSeekAPIHandler", Provider: "openai", BaseURL: "https://api.deepseek.com", KeyEnv: "DEEPSEEK_API_KEY", StripReasoning: true,
-			Differs: "_query_FC, _query_prompting, _pre_query_processing_prompting"},
+		// no store; prompt mode: no temperature, consecutive user messages combined (chat driver)
+		{Class: "DeepSeekAPIHandler", Provider: "openai", BaseURL: "https://api.deepseek.com", KeyEnv: "DEEPSEEK_API_KEY", StripReasoning: true},
 		{Class: "GrokHandler", Provider: "openai", BaseURL: "https://api.x.ai/v1", KeyEnv: "GROK_API_KEY", StripReasoning: true},
 		compatible("GLMAPIHandler", "https://open.bigmodel.cn/api/paas/v4/", "GLM_API_KEY", ""), // glm-4.6 FC: thinking, no temperature (chat driver)
 		compatible("KimiHandler", "https://api.moonshot.ai/v1", "KIMI_API_KEY", ""),

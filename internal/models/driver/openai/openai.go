@@ -152,7 +152,12 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		return nil, fmt.Errorf("openai driver: encode request: %w", err)
 	}
 	body = append(body, `,"messages":[`...)
-	for i, m := range req.Messages {
+	msgs := req.Messages
+	deepSeekPrompt := d.cfg.Handler == "DeepSeekAPIHandler" && d.cfg.Mode == core.ModePrompt
+	if deepSeekPrompt {
+		msgs = combineUserMessages(msgs)
+	}
+	for i, m := range msgs {
 		if i > 0 {
 			body = append(body, ',')
 		}
@@ -161,14 +166,18 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		}
 	}
 	body = append(body, ']')
+	// The subclasses' own queries: GLMAPIHandler._query_FC lets glm-4.6
+	// think instead of sending a temperature; DeepSeekAPIHandler's prompt
+	// queries (deepseek-reasoner) send none either; NovitaHandler's and
+	// DeepSeekAPIHandler's send no store.
 	thinking := d.cfg.Handler == "GLMAPIHandler" && d.cfg.Mode == core.ModeFC && strings.Contains(d.cfg.Model, "glm-4.6")
-	if !thinking { // GLMAPIHandler._query_FC: glm-4.6 thinks instead of a temperature
+	if !thinking && !deepSeekPrompt {
 		body = append(body, `,"temperature":`...)
 		if body, err = appendNoHTML(body, req.Temperature); err != nil {
 			return nil, fmt.Errorf("openai driver: encode request: %w", err)
 		}
 	}
-	if d.cfg.Handler != "NovitaHandler" { // NovitaHandler's queries send no store
+	if d.cfg.Handler != "NovitaHandler" && d.cfg.Handler != "DeepSeekAPIHandler" {
 		body = append(body, `,"store":false`...)
 	}
 	if thinking {
@@ -196,6 +205,22 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		body = append(body, '}')
 	}
 	return body, nil
+}
+
+// combineUserMessages is upstream's combine_consecutive_user_prompts
+// (DeepSeekAPIHandler's prompt mode): consecutive user messages become one,
+// their contents joined by a blank line. In the history they only follow
+// each other within one turn's question, where upstream combines them.
+func combineUserMessages(msgs []core.Message) []core.Message {
+	out := make([]core.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if n := len(out); m.Role == core.RoleUser && n > 0 && out[n-1].Role == core.RoleUser {
+			out[n-1].Content += "\n\n" + m.Content
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // appendMessage appends the wire encoding of message i.

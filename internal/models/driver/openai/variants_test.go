@@ -27,6 +27,15 @@ var _ = Describe("OpenAI-compatible subclasses' request variants", func() {
 			"parameters":{"type":"object","properties":{"a":{"type":"integer","description":"A"}},"required":["a"]}}}]}`))
 		Expect(build(core.Config{Model: "m", Mode: core.ModePrompt, Handler: "NovitaHandler"})).To(MatchJSON(`{"model":"m","messages":[{"role":"user","content":"x?"}],"temperature":0.001}`))
 	})
+	It("DeepSeekAPIHandler: no store; in prompt mode no temperature and consecutive user messages combined", func() {
+		Expect(build(core.Config{Model: "deepseek-chat", Mode: core.ModeFC, Handler: "DeepSeekAPIHandler"})).To(ContainSubstring(`"temperature":0.001,"tools"`))
+		d, err := openai.New(core.Config{Model: "deepseek-reasoner", Mode: core.ModePrompt, Handler: "DeepSeekAPIHandler", BaseURL: "http://127.0.0.1:9/v1"})
+		Expect(err).NotTo(HaveOccurred())
+		b, err := d.BuildRequest(core.Request{Temperature: 0.001, Messages: []core.Message{{Role: core.RoleSystem, Content: "s"}, {Role: core.RoleUser, Content: "a"}, {Role: core.RoleUser, Content: "b"},
+			{Role: core.RoleAssistant, Content: "[f()]"}, {Role: core.RoleUser, Content: "r"}}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).To(MatchJSON(`{"model":"deepseek-reasoner","messages":[{"role":"system","content":"s"},{"role":"user","content":"a\n\nb"},{"role":"assistant","content":"[f()]"},{"role":"user","content":"r"}]}`))
+	})
 	It("GLMAPIHandler: glm-4.6 in FC mode asks for thinking instead of a temperature; other models and prompt mode are the base request", func() {
 		Expect(build(core.Config{Model: "glm-4.6", Mode: core.ModeFC, Handler: "GLMAPIHandler"})).To(MatchJSON(`{"model":"glm-4.6","messages":[{"role":"user","content":"x?"}],"store":false,"thinking":{"type":"enabled"},
 			"tools":[{"type":"function","function":{"name":"get_x","description":"Get x.","parameters":{"type":"object","properties":{"a":{"type":"integer","description":"A"}},"required":["a"]},"response":{"type":"dict","properties":{}}}}]}`))
