@@ -154,7 +154,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	body = append(body, `,"messages":[`...)
 	msgs := req.Messages
 	deepSeekPrompt := d.cfg.Handler == "DeepSeekAPIHandler" && d.cfg.Mode == core.ModePrompt
-	if deepSeekPrompt {
+	if deepSeekPrompt || (d.cfg.Handler == "NvidiaHandler" && d.cfg.Mode == core.ModePrompt) {
 		msgs = combineUserMessages(msgs)
 	}
 	for i, m := range msgs {
@@ -208,7 +208,8 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 }
 
 // combineUserMessages is upstream's combine_consecutive_user_prompts
-// (DeepSeekAPIHandler's prompt mode): consecutive user messages become one,
+// (DeepSeekAPIHandler's and NvidiaHandler's prompt mode): consecutive user
+// messages become one,
 // their contents joined by a blank line. In the history they only follow
 // each other within one turn's question, where upstream combines them.
 func combineUserMessages(msgs []core.Message) []core.Message {

@@ -36,6 +36,13 @@ var _ = Describe("OpenAI-compatible subclasses' request variants", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(b)).To(MatchJSON(`{"model":"deepseek-reasoner","messages":[{"role":"system","content":"s"},{"role":"user","content":"a\n\nb"},{"role":"assistant","content":"[f()]"},{"role":"user","content":"r"}]}`))
 	})
+	It("NvidiaHandler: prompt mode combines consecutive user messages and keeps temperature and store", func() {
+		d, err := openai.New(core.Config{Model: "nv", Mode: core.ModePrompt, Handler: "NvidiaHandler", BaseURL: "http://127.0.0.1:9/v1"})
+		Expect(err).NotTo(HaveOccurred())
+		b, err := d.BuildRequest(core.Request{Temperature: 0.001, Messages: []core.Message{{Role: core.RoleUser, Content: "a"}, {Role: core.RoleUser, Content: "b"}}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).To(MatchJSON(`{"model":"nv","messages":[{"role":"user","content":"a\n\nb"}],"temperature":0.001,"store":false}`))
+	})
 	It("GLMAPIHandler: glm-4.6 in FC mode asks for thinking instead of a temperature; other models and prompt mode are the base request", func() {
 		Expect(build(core.Config{Model: "glm-4.6", Mode: core.ModeFC, Handler: "GLMAPIHandler"})).To(MatchJSON(`{"model":"glm-4.6","messages":[{"role":"user","content":"x?"}],"store":false,"thinking":{"type":"enabled"},
 			"tools":[{"type":"function","function":{"name":"get_x","description":"Get x.","parameters":{"type":"object","properties":{"a":{"type":"integer","description":"A"}},"required":["a"]},"response":{"type":"dict","properties":{}}}}]}`))
