@@ -89,8 +89,8 @@ var transports = func() map[string]Transport {
 		compatible("NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "NBG_API_KEY", "_query_FC, _parse_query_response_FC"),
 		compatible("NemotronHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", "_pre_query_processing_FC (system prompt)"),
 		compatible("NvidiaHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""), // prompt mode: consecutive user messages combined (chat driver)
-		{Class: "LingAPIHandler", Provider: "openai", BaseURL: "https://bailingchat.alipay.com", KeyEnv: "LING_API_KEY", StripReasoning: true,
-			Differs: "_query_prompting, _pre_query_processing_prompting"},
+		// prompt: its API's model name, no temperature or store, consecutive user messages combined (chat driver)
+		{Class: "LingAPIHandler", Provider: "openai", BaseURL: "https://bailingchat.alipay.com", KeyEnv: "LING_API_KEY", StripReasoning: true},
 		{Class: "MiningHandler", Provider: "openai", BaseURLEnv: "MINING_BASE_URL", KeyEnv: "MINING_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting"},
 		{Class: "DMCitoHandler", Provider: "openai", BaseURLEnv: "DMCITO_BASE_URL", KeyEnv: "DMCITO_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting (MiningHandler's)"},
 		{Class: "FunctionaryHandler", Provider: "openai", BaseURL: "http://localhost:8000/v1", Key: "functionary"},

@@ -147,14 +147,24 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	// message can come from messageEncodings.
 	body := make([]byte, 0, size)
 	body = append(body, `{"model":`...)
+	model := d.cfg.Model
+	lingPrompt := d.cfg.Handler == "LingAPIHandler" && d.cfg.Mode == core.ModePrompt
+	if lingPrompt {
+		// LingAPIHandler._query_prompting: the one model it serves, under
+		// its API name.
+		if !strings.Contains(model, "Ling/ling-lite-v1.5") {
+			return nil, fmt.Errorf("openai driver: LingAPIHandler serves Ling/ling-lite-v1.5 only, not %q (as upstream)", model)
+		}
+		model = "Ling-lite-1.5-250604"
+	}
 	var err error
-	if body, err = appendNoHTML(body, d.cfg.Model); err != nil {
+	if body, err = appendNoHTML(body, model); err != nil {
 		return nil, fmt.Errorf("openai driver: encode request: %w", err)
 	}
 	body = append(body, `,"messages":[`...)
 	msgs := req.Messages
 	deepSeekPrompt := d.cfg.Handler == "DeepSeekAPIHandler" && d.cfg.Mode == core.ModePrompt
-	if deepSeekPrompt || (d.cfg.Handler == "NvidiaHandler" && d.cfg.Mode == core.ModePrompt) {
+	if deepSeekPrompt || lingPrompt || (d.cfg.Handler == "NvidiaHandler" && d.cfg.Mode == core.ModePrompt) {
 		msgs = combineUserMessages(msgs)
 	}
 	for i, m := range msgs {
@@ -168,16 +178,17 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	body = append(body, ']')
 	// The subclasses' own queries: GLMAPIHandler._query_FC lets glm-4.6
 	// think instead of sending a temperature; DeepSeekAPIHandler's prompt
-	// queries (deepseek-reasoner) send none either; NovitaHandler's and
-	// DeepSeekAPIHandler's send no store.
+	// queries (deepseek-reasoner) and LingAPIHandler's send none either;
+	// NovitaHandler's, DeepSeekAPIHandler's and LingAPIHandler's prompt
+	// queries send no store.
 	thinking := d.cfg.Handler == "GLMAPIHandler" && d.cfg.Mode == core.ModeFC && strings.Contains(d.cfg.Model, "glm-4.6")
-	if !thinking && !deepSeekPrompt {
+	if !thinking && !deepSeekPrompt && !lingPrompt {
 		body = append(body, `,"temperature":`...)
 		if body, err = appendNoHTML(body, req.Temperature); err != nil {
 			return nil, fmt.Errorf("openai driver: encode request: %w", err)
 		}
 	}
-	if d.cfg.Handler != "NovitaHandler" && d.cfg.Handler != "DeepSeekAPIHandler" {
+	if d.cfg.Handler != "NovitaHandler" && d.cfg.Handler != "DeepSeekAPIHandler" && !lingPrompt {
 		body = append(body, `,"store":false`...)
 	}
 	if thinking {
@@ -208,7 +219,8 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 }
 
 // combineUserMessages is upstream's combine_consecutive_user_prompts
-// (DeepSeekAPIHandler's and NvidiaHandler's prompt mode): consecutive user
+// (DeepSeekAPIHandler's, NvidiaHandler's and LingAPIHandler's prompt
+// mode): consecutive user
 // messages become one,
 // their contents joined by a blank line. In the history they only follow
 // each other within one turn's question, where upstream combines them.

@@ -43,6 +43,17 @@ var _ = Describe("OpenAI-compatible subclasses' request variants", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(b)).To(MatchJSON(`{"model":"nv","messages":[{"role":"user","content":"a\n\nb"}],"temperature":0.001,"store":false}`))
 	})
+	It("LingAPIHandler: prompt queries name the API's model and send no temperature or store; other models are refused as upstream does", func() {
+		d, err := openai.New(core.Config{Model: "Ling/ling-lite-v1.5", Mode: core.ModePrompt, Handler: "LingAPIHandler", BaseURL: "http://127.0.0.1:9/v1"})
+		Expect(err).NotTo(HaveOccurred())
+		b, err := d.BuildRequest(core.Request{Temperature: 0.001, Messages: []core.Message{{Role: core.RoleUser, Content: "a"}, {Role: core.RoleUser, Content: "b"}}})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(b)).To(MatchJSON(`{"model":"Ling-lite-1.5-250604","messages":[{"role":"user","content":"a\n\nb"}]}`))
+		d, err = openai.New(core.Config{Model: "Ling/other", Mode: core.ModePrompt, Handler: "LingAPIHandler", BaseURL: "http://127.0.0.1:9/v1"})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = d.BuildRequest(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: "a"}}})
+		Expect(err).To(MatchError(ContainSubstring("Ling/ling-lite-v1.5 only")))
+	})
 	It("GLMAPIHandler: glm-4.6 in FC mode asks for thinking instead of a temperature; other models and prompt mode are the base request", func() {
 		Expect(build(core.Config{Model: "glm-4.6", Mode: core.ModeFC, Handler: "GLMAPIHandler"})).To(MatchJSON(`{"model":"glm-4.6","messages":[{"role":"user","content":"x?"}],"store":false,"thinking":{"type":"enabled"},
 			"tools":[{"type":"function","function":{"name":"get_x","description":"Get x.","parameters":{"type":"object","properties":{"a":{"type":"integer","description":"A"}},"required":["a"]},"response":{"type":"dict","properties":{}}}}]}`))
