@@ -94,6 +94,9 @@ type functionCallOutput struct {
 // reasoning instead of temperature. Upstream sends no token limit; a
 // configured MaxTokens goes out as max_output_tokens.
 func (d *Responses) BuildRequest(req core.Request) ([]byte, error) {
+	if req.Seed != nil {
+		return nil, fmt.Errorf("responses driver: the Responses API takes no seed (model %s): remove seed from its models.yaml entry", d.cfg.Model)
+	}
 	w := responsesRequest{Model: d.cfg.Model, MaxOutput: req.MaxTokens}
 	if IsReasoningModel(d.cfg.Model) {
 		w.Include, w.Reasoning = responsesInclude, responsesReasoning

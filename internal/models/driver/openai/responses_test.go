@@ -111,6 +111,14 @@ var _ = Describe("Responses driver (upstream's OpenAIResponsesHandler)", func() 
 		Entry(nil, "gpt-4o-2024-11-20", false), Entry(nil, "gpt-4.1-2025-04-14", false),
 	)
 
+	It("refuses a seed, which the Responses API does not take", func() {
+		d, err := openai.NewResponses(core.Config{Model: "gpt-4o", BaseURL: "http://127.0.0.1:9/v1"})
+		Expect(err).NotTo(HaveOccurred())
+		seed := int64(1)
+		_, err = d.BuildRequest(core.Request{Messages: []core.Message{{Role: core.RoleUser, Content: "hi"}}, Seed: &seed})
+		Expect(err).To(MatchError(ContainSubstring("takes no seed")))
+	})
+
 	It("refuses a reply without output, naming the provider", func() {
 		srv, _, _ := responsesServer(`{"id":"x","status":"completed"}`)
 		defer srv.Close()
