@@ -21,22 +21,28 @@ import (
 // Run is a resolved configuration: what every verb and suite needs to know,
 // with the precedence of the package comment applied.
 type Run struct {
-	Base         Base
-	ModelsFile   string             // the registry that was read ("" when none exists)
-	Registry     *registry.Registry // the registry file's models, and the built-in gold
-	Models       []registry.Model   // the chosen models, overrides applied
-	DataDir      string             // "" means $BFCL_DATA_DIR's fallbacks (the download cache)
-	ResultDir    string
-	ScoreDir     string
-	Rerun        bool
-	InputLog     bool // --include-input-log
-	NoStateLog   bool // --exclude-state-log
-	TurnIsolated bool // --turn-isolated
-	Repeats      int  // --repeats (at least 1)
-	RequestCache string
-	Agentic      Agentic
+	Base       Base
+	ModelsFile string             // the registry that was read ("" when none exists)
+	Registry   *registry.Registry // the registry file's models, and the built-in gold
+	Models     []registry.Model   // the chosen models, overrides applied
+	DataDir    string             // "" means $BFCL_DATA_DIR's fallbacks (the download cache)
+	// Storage is handed to the runner as it is (harness.Config embeds it).
+	Storage
+	Repeats int // --repeats (at least 1)
+	Agentic Agentic
 
 	getenv func(string) (string, bool) // the environment upstream registry names read
+}
+
+// Storage is where a run keeps its records and scores and what it records:
+// the settings the runner (internal/run/harness) takes unchanged.
+type Storage struct {
+	ResultDir, ScoreDir string
+	Rerun               bool   // --allow-overwrite
+	RequestCache        string // record/replay folder of model requests ("" for none)
+	TurnIsolated        bool   // --turn-isolated
+	IncludeInputLog     bool   // --include-input-log
+	ExcludeStateLog     bool   // --exclude-state-log
 }
 
 // Agentic are the settings of the agentic backends' services.
@@ -83,7 +89,7 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 	for _, b := range []struct {
 		s   *Setting
 		dst *bool
-	}{{Rerun, &r.Rerun}, {IncludeInputLog, &r.InputLog}, {ExcludeStateLog, &r.NoStateLog}, {TurnIsolated, &r.TurnIsolated}} {
+	}{{Rerun, &r.Rerun}, {IncludeInputLog, &r.IncludeInputLog}, {ExcludeStateLog, &r.ExcludeStateLog}, {TurnIsolated, &r.TurnIsolated}} {
 		v, _, err := f.Bool(b.s)
 		if err != nil {
 			return nil, err

@@ -32,18 +32,18 @@ import (
 
 // Config is what a run needs.
 type Config struct {
-	Model     registry.Model
-	Registry  *registry.Registry // the registry Model came from; nil for the built-in gold
-	Source    *dataset.Source
-	ResultDir string // result root ("result")
-	ScoreDir  string // score root ("score")
-	Rerun     bool   // ignore stored results and call the model again
-	// TurnIsolated asks multi-turn entries turn by turn with the ground
-	// truth's history (internal/run/turniso); records and scores go to their own
-	// folders, never into the official ones.
-	TurnIsolated bool
-	// RequestCache is the request record/replay folder ("" for none).
-	RequestCache string
+	Model    registry.Model
+	Registry *registry.Registry // the registry Model came from; nil for the built-in gold
+	Source   *dataset.Source
+	// Storage: the result root ("result") and score root ("score"); Rerun
+	// ignores stored results and calls the model again; TurnIsolated asks
+	// multi-turn entries turn by turn with the ground truth's history
+	// (internal/run/turniso), records and scores in their own folders,
+	// never the official ones; RequestCache is the request record/replay
+	// folder ("" for none); IncludeInputLog and ExcludeStateLog shape the
+	// inference log of the records (upstream's --include-input-log,
+	// --exclude-state-log; see infer.Options).
+	config.Storage
 	// NewDriver returns the driver for one entry (gold needs the entry;
 	// servers ignore it). Defaults to DriverFor(Model, RequestCache).
 	NewDriver func(e *dataset.Entry) (driver.Driver, error)
@@ -52,10 +52,6 @@ type Config struct {
 	NewExecutor func(e *dataset.Entry) (infer.Executor, error)
 	// Agentic are the agentic backends' services (embedder, web search).
 	Agentic *AgenticServices
-	// IncludeInputLog and ExcludeStateLog shape the inference log of the
-	// records (upstream's --include-input-log, --exclude-state-log); see
-	// infer.Options.
-	IncludeInputLog, ExcludeStateLog bool
 }
 
 // Outcome is the result of one entry.
@@ -283,18 +279,11 @@ func FromConfig(rc *config.Run, m registry.Model) (*Harness, error) {
 		return nil, err
 	}
 	return New(Config{
-		Model:        m,
-		Registry:     rc.Registry,
-		Source:       src,
-		ResultDir:    rc.ResultDir,
-		ScoreDir:     rc.ScoreDir,
-		Rerun:        rc.Rerun,
-		RequestCache: rc.RequestCache,
-		TurnIsolated: rc.TurnIsolated,
-		Agentic:      NewAgenticServices(m, rc.Agentic, config.ModuleRootBase.Dir()),
-		// the inference-log settings
-		IncludeInputLog: rc.InputLog,
-		ExcludeStateLog: rc.NoStateLog,
+		Model:    m,
+		Registry: rc.Registry,
+		Source:   src,
+		Storage:  rc.Storage,
+		Agentic:  NewAgenticServices(m, rc.Agentic, config.ModuleRootBase.Dir()),
 	})
 }
 
