@@ -15,6 +15,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/run/turniso"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/scores/turns"
@@ -172,7 +173,7 @@ func isolatedTurns(src *dataset.Source, resultDir, scoreDir, model, mode string,
 			if err != nil {
 				return err
 			}
-			s, err := turniso.Evaluate(c, entries, recs, multiturn.Options{ModelName: m, Mode: mode, UnderscoreToDot: u2d, LongContext: lc}, scoreRoot, m)
+			s, err := turniso.Evaluate(c, entries, recs, multiturn.Options{Spec: decode.Spec{Mode: mode, UnderscoreToDot: u2d}, ModelName: m, LongContext: lc}, scoreRoot, m)
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/score"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/gold"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
@@ -36,7 +37,7 @@ var _ = Describe("bfcl turns --isolated (built binary)", Label("dataset"), func(
 		store := results.NewStore(turniso.IsolatedRoot(filepath.Join(tmp, "result")), "gold")
 		entries, err := src.Load(string(category.MultiTurnBase))
 		Expect(err).NotTo(HaveOccurred())
-		opts := infer.Options{Mode: "fc", NewExecutor: func(e *dataset.Entry) (infer.Executor, error) {
+		opts := infer.Options{Spec: decode.Spec{Mode: "fc"}, NewExecutor: func(e *dataset.Entry) (infer.Executor, error) {
 			cfg, err := e.InitialConfigDict()
 			if err != nil {
 				return nil, err

@@ -50,7 +50,7 @@ type Setting struct {
 // it does).
 var (
 	Model = &Setting{Name: "model", Env: "BFCL_MODEL", Kind: List, Default: "gold",
-		Usage: "model name(s) in models.yaml (comma-separated for several)"}
+		Usage: "model name(s): models.yaml entries or upstream registry names (comma-separated for several)"}
 	ModelsFile = &Setting{Name: "models-file", Env: "BFCL_MODELS_FILE",
 		Usage: "models registry (default ./models.yaml, else models.yaml at the module root)"}
 	DataDir = &Setting{Name: "data-dir", Env: "BFCL_DATA_DIR",

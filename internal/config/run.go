@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+
+	"github.com/joho/godotenv"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
 	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
+	"github.com/bfcl-go/bfcl/internal/models/upstream"
 	"github.com/bfcl-go/bfcl/internal/run/shard"
 	"github.com/bfcl-go/bfcl/internal/services/websearch"
 )
@@ -18,24 +22,32 @@ import (
 // Run is a resolved configuration: what every verb and suite needs to know,
 // with the precedence of the package comment applied.
 type Run struct {
-	Base         Base
-	ModelsFile   string             // the registry that was read ("" when none exists)
-	Registry     *registry.Registry // the registry file's models, and the built-in gold
-	Models       []registry.Model   // the chosen models, overrides applied
-	DataDir      string             // "" means $BFCL_DATA_DIR's fallbacks (the download cache)
-	ResultDir    string
-	ScoreDir     string
-	Rerun        bool
-	InputLog     bool // --include-input-log
-	NoStateLog   bool // --exclude-state-log
-	TurnIsolated bool // --turn-isolated
-	Repeats      int  // --repeats (at least 1)
-	RequestCache string
-	Agentic      Agentic
+	Base       Base
+	ModelsFile string             // the registry that was read ("" when none exists)
+	Registry   *registry.Registry // the registry file's models, and the built-in gold
+	Models     []registry.Model   // the chosen models, overrides applied
+	DataDir    string             // "" means $BFCL_DATA_DIR's fallbacks (the download cache)
+	// Storage is handed to the runner as it is (harness.Config embeds it).
+	Storage
+	Repeats int // --repeats (at least 1)
+	Agentic Agentic
 	// Corrections are the opt-in corrections of upstream defects that are
 	// on (--correction, BFCL_CORRECTIONS); none by default (the official
 	// behaviour). Every number made with one on is marked with the list.
 	Corrections corrections.Set
+
+	getenv func(string) (string, bool) // the environment upstream registry names read
+}
+
+// Storage is where a run keeps its records and scores and what it records:
+// the settings the runner (internal/run/harness) takes unchanged.
+type Storage struct {
+	ResultDir, ScoreDir string
+	Rerun               bool   // --allow-overwrite
+	RequestCache        string // record/replay folder of model requests ("" for none)
+	TurnIsolated        bool   // --turn-isolated
+	IncludeInputLog     bool   // --include-input-log
+	ExcludeStateLog     bool   // --exclude-state-log
 }
 
 // Agentic are the settings of the agentic backends' services.
@@ -47,7 +59,10 @@ type Agentic struct {
 // Resolve applies the precedence to every registered setting. Models are
 // looked up in the registry; "gold" is built in and needs none.
 func (f *Flags) Resolve(base Base) (*Run, error) {
-	r := &Run{Base: base}
+	r := &Run{Base: base, getenv: f.Getenv}
+	if err := f.loadDotEnv(base); err != nil {
+		return nil, err
+	}
 	path, explicit := f.ModelsFile(base)
 	if path != "" {
 		reg, err := registry.Load(path)
@@ -79,7 +94,7 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 	for _, b := range []struct {
 		s   *Setting
 		dst *bool
-	}{{Rerun, &r.Rerun}, {IncludeInputLog, &r.InputLog}, {ExcludeStateLog, &r.NoStateLog}, {TurnIsolated, &r.TurnIsolated}} {
+	}{{Rerun, &r.Rerun}, {IncludeInputLog, &r.IncludeInputLog}, {ExcludeStateLog, &r.ExcludeStateLog}, {TurnIsolated, &r.TurnIsolated}} {
 		v, _, err := f.Bool(b.s)
 		if err != nil {
 			return nil, err
@@ -128,11 +143,55 @@ func withGold(reg *registry.Registry) *registry.Registry {
 }
 
 // Model returns the named registry entry (gold is built in).
+// A name the registry file does not have but upstream's registry does
+// (gpt-4o-2024-11-20-FC, claude-sonnet-4-5-20250929-FC, Qwen/Qwen3-8B-FC)
+// is that upstream entry, run as upstream runs it (registry.FromUpstream);
+// a models.yaml entry of the same name wins.
 func (r *Run) Model(name string) (registry.Model, error) {
 	if r.ModelsFile != "" || name == "gold" {
-		return r.Registry.Get(name)
+		m, err := r.Registry.Get(name)
+		if err == nil || name == "gold" {
+			return m, err
+		}
+		if _, ok := upstream.Lookup(name); !ok {
+			return m, err
+		}
 	}
-	return registry.Model{}, fmt.Errorf("model %q: %w (looked for ./models.yaml and models.yaml at the module root; set %s or --models-file)", name, ErrNoModelsFile, ModelsFile.Env)
+	if _, ok := upstream.Lookup(name); ok {
+		getenv := r.getenv
+		if getenv == nil {
+			getenv = os.LookupEnv
+		}
+		return registry.FromUpstream(name, getenv)
+	}
+	return registry.Model{}, fmt.Errorf("model %q is not a model of upstream's registry (see `bfcl models --upstream`) and %w (looked for ./models.yaml and models.yaml at the module root; set %s or --models-file)", name, ErrNoModelsFile, ModelsFile.Env)
+}
+
+// EnvProjectRoot is upstream's BFCL_PROJECT_ROOT: the folder whose .env
+// upstream loads (bfcl_eval/constants/eval_config.py DOTENV_PATH).
+const EnvProjectRoot = "BFCL_PROJECT_ROOT"
+
+// loadDotEnv applies $BFCL_PROJECT_ROOT/.env (else .env in the base
+// folder), when there is one, to the process environment the way upstream
+// does (load_dotenv(override=True) in bfcl_eval/__main__.py): its values
+// replace variables already set. Only the real environment is changed; a
+// test that replaced Getenv loads nothing.
+func (f *Flags) loadDotEnv(base Base) error {
+	if f.Getenv == nil || reflect.ValueOf(f.Getenv).Pointer() != reflect.ValueOf(os.LookupEnv).Pointer() {
+		return nil
+	}
+	root, _ := f.Getenv(EnvProjectRoot)
+	if root == "" {
+		root = base.Dir()
+	}
+	path := filepath.Join(root, ".env")
+	if _, err := os.Stat(path); err != nil {
+		return nil
+	}
+	if err := godotenv.Overload(path); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // ApplyModel overrides a model entry's own settings with the environment

@@ -47,13 +47,11 @@ const (
 
 // Options of the checker.
 type Options struct {
-	// Mode is the decoding mode of the model's steps: "fc" (upstream's
-	// convert_to_function_call) or "prompt" (default_decode_execute_prompting).
-	// "" means FC.
-	Mode string
-	// Handler is the upstream handler class whose decode_execute reads the
-	// steps (decode.Options.Handler); "" is the default decoder of Mode.
-	Handler string
+	// Spec is how the model's steps are decoded: mode "fc" (upstream's
+	// convert_to_function_call; "" means FC) or "prompt"
+	// (default_decode_execute_prompting), and the handler class whose
+	// decode_execute reads them.
+	decode.Spec
 }
 
 // Result is the verdict plus what the checker saw.
@@ -199,7 +197,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("result of %s: the turn cannot be iterated (upstream raises %s: %v)", e.ID, typeNameOf(err), err)
 	}
-	dopts := decode.Options{Mode: o.Mode, Handler: o.Handler}
+	dopts := decode.Options{Spec: o.Spec}
 	if dopts.Mode == "" {
 		dopts.Mode = decode.ModeFC
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/agentic"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 )
@@ -98,7 +99,7 @@ var _ = Describe("Check", func() {
 
 	It("fails with answer_not_found and upstream's detail fields, in order", func() {
 		e := entry("memory_kv", "35", "thirty five")
-		r, err := agentic.Check(e, rec(e.ID, `[["I am 350."]]`), agentic.Options{Mode: "fc"})
+		r, err := agentic.Check(e, rec(e.ID, `[["I am 350."]]`), agentic.Options{Spec: decode.Spec{Mode: "fc"}})
 		Expect(err).NotTo(HaveOccurred())
 		v := r.Verdict
 		Expect(v.Valid).To(BeFalse())

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/agentic"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -121,7 +122,7 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 				Expect(ok).To(BeTrue(), "verdict %s has no dataset entry", w.ID)
 				rec, ok := byID[w.ID]
 				Expect(ok).To(BeTrue(), "verdict %s has no result record", w.ID)
-				r, err := agentic.Check(e, rec, agentic.Options{Mode: "fc"})
+				r, err := agentic.Check(e, rec, agentic.Options{Spec: decode.Spec{Mode: "fc"}})
 				Expect(err).NotTo(HaveOccurred(), w.ID)
 				var turns [][]json.RawMessage
 				Expect(json.Unmarshal(rec.Result, &turns)).To(Succeed(), w.ID)

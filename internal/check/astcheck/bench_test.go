@@ -16,7 +16,7 @@ func BenchmarkScoreAllSingleTurn(b *testing.B) {
 	if err != nil {
 		b.Skip("REFERENCE DATA ABSENT — benchmark did not run: " + err.Error())
 	}
-	opts := decode.Options{Mode: decode.ModeFC, UnderscoreToDot: true}
+	opts := decode.Options{Spec: decode.Spec{Mode: decode.ModeFC, UnderscoreToDot: true}}
 	n := 0
 	for _, c := range cats {
 		n += len(c.cases)
@@ -65,7 +65,7 @@ func BenchmarkScoreValuesPreparsed(b *testing.B) {
 			all = append(all, p)
 		}
 	}
-	opts := decode.Options{Mode: decode.ModeFC, UnderscoreToDot: true}
+	opts := decode.Options{Spec: decode.Spec{Mode: decode.ModeFC, UnderscoreToDot: true}}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

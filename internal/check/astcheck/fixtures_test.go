@@ -106,7 +106,7 @@ var _ = Describe("hand-made fixtures (PITFALLS single-turn rules)", func() {
 			Expect(err).NotTo(HaveOccurred())
 			var run fixtureRun
 			Expect(json.Unmarshal(raw, &run)).To(Succeed())
-			opts := decode.Options{Mode: run.Mode, UnderscoreToDot: run.UnderscoreToDot}
+			opts := decode.Options{Spec: decode.Spec{Mode: run.Mode, UnderscoreToDot: run.UnderscoreToDot}}
 			resultFiles, _ := filepath.Glob(filepath.Join(runDir, "BFCL_v4_*_result.json"))
 			sort.Strings(resultFiles)
 			for _, rf := range resultFiles {

@@ -46,7 +46,7 @@ func FuzzScoreFCArguments(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	opts := decode.Options{Mode: decode.ModeFC, UnderscoreToDot: true}
+	opts := decode.Options{Spec: decode.Spec{Mode: decode.ModeFC, UnderscoreToDot: true}}
 	f.Fuzz(func(t *testing.T, args string) {
 		for _, tg := range targets {
 			result, _ := json.Marshal([]map[string]string{{tg.fn: args}})

@@ -276,7 +276,7 @@ var _ = Describe("gold check: the first acceptable values pass", func() {
 		}
 		cats := []string{"simple_python", "simple_java", "simple_javascript", "multiple", "parallel",
 			"parallel_multiple", "live_simple", "live_multiple", "live_parallel", "live_parallel_multiple"}
-		opts := decode.Options{Mode: decode.ModeFC, UnderscoreToDot: true}
+		opts := decode.Options{Spec: decode.Spec{Mode: decode.ModeFC, UnderscoreToDot: true}}
 		failed := map[string]string{}
 		total := 0
 		for _, cat := range cats {

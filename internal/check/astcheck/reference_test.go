@@ -34,7 +34,7 @@ var _ = Describe("agreement with upstream on real model outputs (gpt-oss-120b, F
 	})
 
 	It("reproduces every reference verdict, first message and category accuracy", func() {
-		opts := decode.Options{Mode: decode.ModeFC, UnderscoreToDot: true}
+		opts := decode.Options{Spec: decode.Spec{Mode: decode.ModeFC, UnderscoreToDot: true}}
 		var table strings.Builder
 		fmt.Fprintf(&table, "%-24s %7s %7s %7s %7s %9s %9s\n", "category", "entries", "valid", "flag=", "type=", "message=", "accuracy")
 		var mismatches []string
@@ -87,7 +87,7 @@ var _ = Describe("agreement with upstream on real model outputs (gpt-oss-120b, F
 	})
 
 	It("gives the same verdicts from raw lines (skimmed docs) as from fully parsed values", func() {
-		opts := decode.Options{Mode: decode.ModeFC, UnderscoreToDot: true}
+		opts := decode.Options{Spec: decode.Spec{Mode: decode.ModeFC, UnderscoreToDot: true}}
 		n := 0
 		for _, c := range cats {
 			for _, tc := range c.cases {

@@ -7,6 +7,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -73,7 +74,7 @@ func BenchmarkScoreMultiTurn(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, j := range jobs {
-			if _, err := multiturn.Check(j.e, j.rec, multiturn.Options{ModelName: refModel, Mode: j.mode, LongContext: lc}); err != nil {
+			if _, err := multiturn.Check(j.e, j.rec, multiturn.Options{Spec: decode.Spec{Mode: j.mode}, ModelName: refModel, LongContext: lc}); err != nil {
 				b.Fatal(err)
 			}
 		}

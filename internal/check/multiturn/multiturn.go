@@ -35,12 +35,9 @@ const (
 type Options struct {
 	// ModelName is the model's result-folder name (upstream's model_name in
 	// the evaluator); instance names derive from it.
-	ModelName       string
-	Mode            string // "fc" or "prompt"; "" detects per step
-	UnderscoreToDot bool
-	// Handler is the upstream handler class whose decode_execute reads the
-	// steps (decode.Options.Handler); "" is the default decoder of Mode.
-	Handler string
+	ModelName string
+	// Spec is how the steps are decoded (mode "" detects per step).
+	decode.Spec
 	// LongContext is the pristine long-context data; each entry works on a
 	// clone of it.
 	LongContext *longcontext.Data
@@ -107,7 +104,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	if err := json.Unmarshal(rec.Result, &rawTurns); err != nil {
 		return Result{}, err
 	}
-	dopts := decode.Options{Mode: o.Mode, UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler}
+	dopts := decode.Options{Spec: o.Spec}
 	decoded := make([][][]string, len(rawTurns))
 	for t, rt := range rawTurns {
 		decoded[t] = [][]string{}

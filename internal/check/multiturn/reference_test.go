@@ -15,6 +15,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -143,7 +144,7 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 				rec, ok := byID[e.ID]
 				Expect(ok).To(BeTrue(), e.ID)
 				Expect(want[i].ID).To(Equal(e.ID))
-				r, err := multiturn.Check(e, rec, multiturn.Options{ModelName: refModel, Mode: "fc", UnderscoreToDot: true, LongContext: lc})
+				r, err := multiturn.Check(e, rec, multiturn.Options{Spec: decode.Spec{Mode: "fc", UnderscoreToDot: true}, ModelName: refModel, LongContext: lc})
 				Expect(err).NotTo(HaveOccurred(), e.ID)
 				if r.Verdict.Valid {
 					valid++

@@ -11,6 +11,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -78,7 +79,7 @@ var _ = Describe("the optional irrelevance rule", func() {
 			}
 		}
 		Expect(e).NotTo(BeNil())
-		opts := multiturn.Options{ModelName: "m", Mode: "prompt", LongContext: lc}
+		opts := multiturn.Options{Spec: decode.Spec{Mode: "prompt"}, ModelName: "m", LongContext: lc}
 		r, err := multiturn.Check(e, promptRecord(e, nil), opts)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(r.Verdict.Valid).To(BeTrue(), "the ground truth itself passes: %s %v %s", e.ID, r.Verdict.Errors, r.Decoded)

@@ -16,8 +16,8 @@ func TestRelevance(t *testing.T) {
 	RunSpecs(t, "relevance suite")
 }
 
-var fc = decode.Options{Mode: decode.ModeFC}
-var prompt = decode.Options{Mode: decode.ModePrompt}
+var fc = decode.Options{Spec: decode.Spec{Mode: decode.ModeFC}}
+var prompt = decode.Options{Spec: decode.Spec{Mode: decode.ModePrompt}}
 
 func check(category, raw string, opts decode.Options) (bool, string, []string) {
 	v, err := relevance.CheckRaw("x", category, json.RawMessage(raw), opts)

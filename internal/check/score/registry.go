@@ -40,7 +40,7 @@ func agenticEntry(e *dataset.Entry, rec results.Record, o Options) (verdict.Verd
 	if m == "" {
 		m = multiTurnMode(rec.Result)
 	}
-	r, err := agenticcheck.Check(e, rec, agenticcheck.Options{Mode: m, Handler: o.Handler})
+	r, err := agenticcheck.Check(e, rec, agenticcheck.Options{Spec: o.Spec.WithMode(m)})
 	if err != nil {
 		return verdict.Verdict{}, err
 	}
@@ -77,7 +77,7 @@ func formatSensitivity(e *dataset.Entry, rec results.Record, o Options) (verdict
 		return verdict.Verdict{}, fmt.Errorf("ground truth: %w", err)
 	}
 	v, err := astcheck.ScoreValues(string(srcCat), e.ID, e.Raw, funcs, gt, result,
-		decode.Options{Mode: decode.ModePrompt, Language: cfg.ReturnFormat, ToolCallTag: cfg.ToolCallTag, UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler})
+		decode.Options{Spec: o.Spec.WithMode(decode.ModePrompt), Language: cfg.ReturnFormat, ToolCallTag: cfg.ToolCallTag})
 	if err != nil {
 		return verdict.Verdict{}, err
 	}
@@ -112,7 +112,7 @@ func singleTurn(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdic
 	// astcheck.ScoreEntry parses only what the verdict needs (the function
 	// documents the answer names, not every document of the entry).
 	return astcheck.ScoreEntry(e.Category, e.Raw, answer, line,
-		decode.Options{Mode: mode(o, rec.Result), UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler})
+		decode.Options{Spec: o.Spec.WithMode(mode(o, rec.Result))})
 }
 
 func multiTurn(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdict, error) {
@@ -124,7 +124,7 @@ func multiTurn(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdict
 		m = multiTurnMode(rec.Result)
 	}
 	r, err := multiturn.Check(e, rec, multiturn.Options{
-		ModelName: o.ModelName, Mode: m, UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler, LongContext: o.LongContext,
+		Spec: o.Spec.WithMode(m), ModelName: o.ModelName, LongContext: o.LongContext,
 		CheckIrrelevance: o.StrictIrrelevance,
 	})
 	if err != nil {

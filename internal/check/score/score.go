@@ -19,13 +19,12 @@ import (
 
 // Options say how result records are decoded and checked.
 type Options struct {
-	ModelName       string // model (result folder) name; multi-turn instance names derive from it
-	Mode            string // "fc" or "prompt"; "" = detect per record (list of {name: args} is fc, a string is prompt)
-	UnderscoreToDot bool   // tool names were sent with "." replaced by "_"
-	// Handler is the upstream handler class (model_handler in upstream's
-	// registry) whose decode_ast / decode_execute read the results, with
-	// Mode as its is_fc_model; "" keeps the default decoders of Mode.
-	Handler string
+	ModelName string // model (result folder) name; multi-turn instance names derive from it
+	// Spec is how the results are decoded: mode ("" = detect per record:
+	// a list of {name: args} is fc, a string is prompt), underscore_to_dot
+	// and the upstream handler class whose decode_ast / decode_execute
+	// read them.
+	decode.Spec
 	// LongContext is the pristine long-context data (multi-turn scoring).
 	LongContext *longcontext.Data
 	// StrictIrrelevance applies upstream's (uncalled) multi-turn irrelevance

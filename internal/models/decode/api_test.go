@@ -12,7 +12,7 @@ import (
 )
 
 var _ = Describe("decode API", func() {
-	fc := decode.Options{Mode: decode.ModeFC}
+	fc := decode.Options{Spec: decode.Spec{Mode: decode.ModeFC}}
 
 	It("decodes FC calls keeping the model's argument order", func() {
 		v, err := decode.DecodeAST(json.RawMessage(`[{"get_weather": "{\"unit\": \"c\", \"city\": \"Paris\"}"}]`), fc)
@@ -61,7 +61,7 @@ var _ = Describe("decode API", func() {
 	})
 
 	It("renders prompt execution strings with nested calls", func() {
-		out, err := decode.DecodeExecute(json.RawMessage(`"[f(a=g(x=1), b={'k': 'v'}), h()]"`), decode.Options{Mode: decode.ModePrompt})
+		out, err := decode.DecodeExecute(json.RawMessage(`"[f(a=g(x=1), b={'k': 'v'}), h()]"`), decode.Options{Spec: decode.Spec{Mode: decode.ModePrompt}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(out).To(Equal([]string{"f(a=g(x=1), b={'k': 'v'})", "h()"}))
 	})

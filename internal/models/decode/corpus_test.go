@@ -70,7 +70,7 @@ var _ = Describe("decoders agree with upstream's on the corpus", func() {
 		for _, l := range lines {
 			in, err := decode.ParseResult(l.Input)
 			Expect(err).NotTo(HaveOccurred())
-			opts := decode.Options{Mode: l.Mode, Language: l.Language}
+			opts := decode.Options{Spec: decode.Spec{Mode: l.Mode}, Language: l.Language}
 			where := l.Mode + "/" + l.Language + "/" + l.Kind + " " + string(l.Input)
 			if _, gap := knownGaps[string(l.Input)]; gap {
 				got, err := decode.DecodeASTValue(in, opts)

@@ -37,26 +37,16 @@ const (
 
 // Options selects the decoder.
 type Options struct {
-	// Mode is ModeFC or ModePrompt ("" means ModeFC).
-	Mode string
+	// Spec is the model's mode ("" means ModeFC here), underscore_to_dot
+	// and handler class.
+	Spec
 	// Language is the return format for prompt-mode decoding: LangPython
 	// ("" means LangPython), LangJava or LangJavaScript. FC decoding ignores it.
 	Language string
-	// UnderscoreToDot is upstream's model-config flag: the model saw tool
-	// names with "." replaced by "_". Decoding does not rename anything
-	// (upstream does not either); the AST checker compares against the
-	// converted expected name. It is carried here so one Options value
-	// describes a run.
-	UnderscoreToDot bool
 	// ToolCallTag: prompt-mode answers hold their calls inside
 	// <TOOLCALL>...</TOOLCALL> (format-sensitivity configurations with
 	// tool_call_tag=True); AST decoding only, as upstream.
 	ToolCallTag bool
-	// Handler is the upstream handler class (e.g. "QwenFCHandler") whose
-	// decode_ast / decode_execute to reproduce; Mode then plays the part
-	// of its is_fc_model. "" keeps the default decoders chosen by Mode.
-	// An unknown class is an error (see CheckHandler).
-	Handler string
 }
 
 func (o Options) fc() bool { return o.Mode == "" || o.Mode == ModeFC }

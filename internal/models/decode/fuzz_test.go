@@ -20,7 +20,7 @@ func FuzzPromptDecoders(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, lang := range []string{decode.LangPython, decode.LangJava, decode.LangJavaScript} {
-			v, err := decode.DecodeASTValue(pyval.Str(s), decode.Options{Mode: decode.ModePrompt, Language: lang})
+			v, err := decode.DecodeASTValue(pyval.Str(s), decode.Options{Spec: decode.Spec{Mode: decode.ModePrompt}, Language: lang})
 			if err == nil {
 				_ = pyval.Repr(v)
 				decode.IsEmptyOutput(v)
@@ -28,7 +28,7 @@ func FuzzPromptDecoders(f *testing.F) {
 				t.Fatalf("%s: non-Python error %T: %v", lang, err, err)
 			}
 		}
-		if _, err := decode.DecodeExecuteValue(pyval.Str(s), decode.Options{Mode: decode.ModePrompt}); err != nil {
+		if _, err := decode.DecodeExecuteValue(pyval.Str(s), decode.Options{Spec: decode.Spec{Mode: decode.ModePrompt}}); err != nil {
 			if _, isExc := err.(*pyval.Exception); !isExc {
 				t.Fatalf("execute: non-Python error %T: %v", err, err)
 			}

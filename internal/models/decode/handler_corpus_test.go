@@ -76,7 +76,7 @@ var _ = Describe("every upstream handler class on the recorded corpus", func() {
 			if l.FC {
 				mode = decode.ModeFC
 			}
-			o := decode.Options{Mode: mode, Handler: l.Class}
+			o := decode.Options{Spec: decode.Spec{Mode: mode, Handler: l.Class}}
 			where := fmt.Sprintf("%s fc=%v %s", l.Class, l.FC, l.Input)
 			v, err := decode.DecodeAST(l.Input, o)
 			switch {

@@ -42,7 +42,7 @@ func checkHandler(c hcase) {
 	if c.fc {
 		mode = decode.ModeFC
 	}
-	opts := decode.Options{Mode: mode, Handler: c.class}
+	opts := decode.Options{Spec: decode.Spec{Mode: mode, Handler: c.class}}
 	got, err := decode.DecodeAST(json.RawMessage(c.result), opts)
 	o := outcome(got, err)
 	if len(c.ast) > 0 && c.ast[0] == '!' && !containsColon(c.ast) {
@@ -314,16 +314,16 @@ var _ = Describe("decoders of upstream's handler classes", func() {
 	)
 
 	It("refuses an unknown handler class, naming the known ones", func() {
-		_, err := decode.DecodeAST(json.RawMessage(`"f()"`), decode.Options{Handler: "NoSuchHandler"})
+		_, err := decode.DecodeAST(json.RawMessage(`"f()"`), decode.Options{Spec: decode.Spec{Handler: "NoSuchHandler"}})
 		Expect(err).To(MatchError(And(ContainSubstring(`"NoSuchHandler"`), ContainSubstring("QwenFCHandler"))))
 		Expect(decode.CheckHandler("")).To(Succeed())
 	})
 
 	It("keeps the default decoders when no handler is given", func() {
 		r := json.RawMessage(`[{"f": "{\"a\": 1}"}]`)
-		a, err := decode.DecodeAST(r, decode.Options{Mode: decode.ModeFC})
+		a, err := decode.DecodeAST(r, decode.Options{Spec: decode.Spec{Mode: decode.ModeFC}})
 		Expect(err).NotTo(HaveOccurred())
-		b, err := decode.DecodeAST(r, decode.Options{Mode: decode.ModeFC, Handler: "OpenAICompletionsHandler"})
+		b, err := decode.DecodeAST(r, decode.Options{Spec: decode.Spec{Mode: decode.ModeFC, Handler: "OpenAICompletionsHandler"}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(pyval.Repr(a)).To(Equal(pyval.Repr(b)))
 	})

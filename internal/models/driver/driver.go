@@ -58,13 +58,14 @@ const (
 	ProviderOpenAI    = core.ProviderOpenAI
 	ProviderAnthropic = core.ProviderAnthropic
 	ProviderGemini    = core.ProviderGemini
+	ProviderResponses = core.ProviderResponses
 	ProviderMistral   = core.ProviderMistral
 	ProviderCohere    = core.ProviderCohere
 	ProviderBedrock   = core.ProviderBedrock
 	ProviderQwen      = core.ProviderQwen
 )
 
-// New returns the driver of cfg.Provider.
+// New returns the driver of cfg.Provider: one case per provider.
 func New(cfg Config) (Driver, error) {
 	if cfg.Mode != "" && cfg.Mode != ModeFC && cfg.Mode != ModePrompt {
 		return nil, fmt.Errorf("driver: unknown mode %q (want fc or prompt)", cfg.Mode)
@@ -83,6 +84,8 @@ func New(cfg Config) (Driver, error) {
 		return ollama.New(cfg)
 	case ProviderOpenAI:
 		return openai.New(cfg)
+	case ProviderResponses:
+		return openai.NewResponses(cfg)
 	case ProviderAnthropic:
 		return anthropic.New(cfg)
 	case ProviderGemini:
@@ -95,15 +98,25 @@ func New(cfg Config) (Driver, error) {
 		return bedrock.New(cfg)
 	case ProviderQwen:
 		return qwen.New(cfg)
+	case core.ProviderCompletions:
+		return nil, fmt.Errorf("driver: provider completions sends the prompts of upstream's local-model handlers, and handler %q is not one of them (see `bfcl models --upstream`)", cfg.Handler)
 	}
-	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, completions, anthropic, gemini, mistral, cohere, bedrock or qwen)", cfg.Provider)
+	if notBuilt[cfg.Provider] {
+		return nil, fmt.Errorf("provider %s: not built in this binary yet", cfg.Provider)
+	}
+	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, responses, completions, anthropic, gemini, mistral, cohere, bedrock or qwen)", cfg.Provider)
 }
+
+// notBuilt are the providers upstream registry entries resolve to whose
+// drivers this binary does not have: upstream's WriterHandler and
+// GorillaHandler (see upstream.Transport).
+var notBuilt = map[string]bool{"writer": true, "gorilla": true}
 
 // ConvertFunctions turns BFCL function docs into the provider's tool
 // schemas exactly as upstream's convert_to_tool does; see
 // core.ConvertFunctions.
-func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot bool) ([]json.RawMessage, error) {
-	return core.ConvertFunctions(docs, provider, underscoreToDot)
+func ConvertFunctions(docs []json.RawMessage, provider string, underscored bool) ([]json.RawMessage, error) {
+	return core.ConvertFunctions(docs, provider, underscored)
 }
 
 // IsRetryable reports whether err is a provider failure worth retrying.

@@ -24,7 +24,7 @@ import (
 //			req := c.Request(p, tokenizer.Count(p), ctx, oss.DefaultTemperature)
 //			text := complete(req)                // POST /v1/completions
 //			r, _ := c.AddReply(text)
-//			calls, err := decode.DecodeExecuteValue(r.ModelResponses, decode.Options{Handler: f.Class(), Mode: mode})
+//			calls, err := decode.DecodeExecuteValue(r.ModelResponses, decode.Options{Spec: decode.Spec{Handler: f.Class(), Mode: mode}})
 //			if err != nil || len(calls) == 0 { break } // next turn
 //			c.AddResults(execute(calls), calls, r)
 //		}

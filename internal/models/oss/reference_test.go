@@ -231,7 +231,7 @@ func growConversation(handlerKey string, rows []refRow) grown {
 			call++
 			reply, err := c.AddReply(answer)
 			Expect(err).NotTo(HaveOccurred())
-			decoded, err := decode.DecodeExecuteValue(reply.ModelResponses, decode.Options{Handler: f.Class(), Mode: reg.Mode()})
+			decoded, err := decode.DecodeExecuteValue(reply.ModelResponses, decode.Options{Spec: decode.Spec{Handler: f.Class(), Mode: reg.Mode()}})
 			if err != nil || len(decoded) == 0 || (len(decoded) == 1 && decoded[0] == "") {
 				break // is_empty_execute_response or a decoding error: next turn
 			}

@@ -138,7 +138,7 @@ var _ = Describe("conversations against upstream's classes (hand-written scenari
 				Expect(nonNil(r.ToolCallIDs)).To(Equal(nonNil(s.ToolCallIDs)), at)
 				Expect(dumpsPy(oss.DictList(c.Messages()[n:]))).To(Equal(dumpsPy(mustPy(s.HistoryMessage))), at)
 
-				decoded, derr := decode.DecodeExecuteValue(r.ModelResponses, decode.Options{Handler: rec.Class, Mode: decode.ModeFC})
+				decoded, derr := decode.DecodeExecuteValue(r.ModelResponses, decode.Options{Spec: decode.Spec{Handler: rec.Class, Mode: decode.ModeFC}})
 				if s.DecodeError != "" {
 					Expect(derr).To(HaveOccurred(), at+": upstream: "+s.DecodeError)
 				} else {

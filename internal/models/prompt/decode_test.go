@@ -42,7 +42,7 @@ func loadDecodeCases() []decodeCase {
 // checkers use (default_decode_ast_prompting with the configuration's
 // return format and tool-call tag).
 func decodeASTPrompting(result, retFmt string, tag bool) (pyval.Value, error) {
-	return decode.DecodeASTValue(pyval.Str(result), decode.Options{Mode: decode.ModePrompt, Language: retFmt, ToolCallTag: tag})
+	return decode.DecodeASTValue(pyval.Str(result), decode.Options{Spec: decode.Spec{Mode: decode.ModePrompt}, Language: retFmt, ToolCallTag: tag})
 }
 
 func outcome(v pyval.Value, err error) string {

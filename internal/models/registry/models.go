@@ -4,6 +4,7 @@ package registry
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -20,9 +21,15 @@ import (
 // EnvModelsFile names the environment variable that points at another registry.
 const EnvModelsFile = "BFCL_MODELS_FILE"
 
-// Providers known to the project.
-var providers = map[string]bool{"ollama": true, "openai": true, "completions": true, "anthropic": true, "gemini": true, "gold": true, "replay": true,
-	"mistral": true, "cohere": true, "bedrock": true, "qwen": true}
+// Providers known to the project: the drivers (internal/models/driver),
+// gold and replay. completions (raw prompts of local models) and the
+// providers of upstream's other SDK handlers (mistral, cohere, bedrock,
+// qwen, writer, gorilla) are names the registry accepts so an upstream
+// entry resolves; the driver factory says when this binary has no driver
+// for one.
+var providers = map[string]bool{"ollama": true, "openai": true, "responses": true, "anthropic": true, "gemini": true,
+	"completions": true, "mistral": true, "cohere": true, "bedrock": true, "qwen": true, "writer": true, "gorilla": true,
+	"gold": true, "replay": true}
 
 // Price is the cost per million tokens, in dollars.
 type Price struct {
@@ -33,14 +40,14 @@ type Price struct {
 // Model is one registry entry.
 type Model struct {
 	Name            string   `yaml:"name"`              // what users pass to --model / BFCL_MODEL
-	Provider        string   `yaml:"provider"`          // ollama | openai | anthropic | gemini | mistral | cohere | bedrock | qwen | gold | replay
+	Provider        string   `yaml:"provider"`          // ollama | openai | responses | anthropic | gemini | completions | gold | replay ("" with upstream: the entry's handler decides)
 	Model           string   `yaml:"model"`             // the provider's model id
 	Mode            string   `yaml:"mode"`              // fc | prompt
 	BaseURL         string   `yaml:"base_url"`          // server address (ollama, openai-compatible)
 	BaseURLs        []string `yaml:"base_urls"`         // replicas of one server (ollama, openai-compatible); base_url is the first
 	APIKeyEnv       string   `yaml:"api_key_env"`       // environment variable holding the key, never the key
 	Temperature     float64  `yaml:"temperature"`       // upstream's default is 0.001
-	MaxTokens       int      `yaml:"max_tokens"`        // completion limit per request
+	MaxTokens       int      `yaml:"max_tokens"`        // completion limit per request; 0 = none sent, as upstream (Claude: 64000; ollama: 4096)
 	UnderscoreToDot bool     `yaml:"underscore_to_dot"` // tool names sent with "." replaced by "_", mapped back when scoring
 	Concurrency     int      `yaml:"concurrency"`       // parallel requests against this model
 	NumCtx          int      `yaml:"num_ctx"`           // ollama context window; 0 = driver default
@@ -58,14 +65,26 @@ type Model struct {
 	// Parse fills those fields from it (a contradicting key is an error).
 	// It ties a result folder whose name is not upstream's to an entry.
 	Upstream string `yaml:"upstream"`
+	// Headers are extra HTTP headers of every request (upstream's
+	// OPENAI_DEFAULT_HEADERS for the OpenAI handlers).
+	Headers map[string]string `yaml:"headers"`
+	// StripReasoning: the handler sends an assistant message with
+	// reasoning_content back without it (upstream.Transport).
+	StripReasoning bool `yaml:"-"`
+	// KeyDefault is the key used when APIKeyEnv is unset or empty (upstream
+	// handlers with a fixed key: FunctionaryHandler's, the local servers'
+	// "EMPTY").
+	KeyDefault string `yaml:"-"`
 }
 
 // APIKey reads the key from the environment variable the entry names.
 func (m Model) APIKey() string {
-	if m.APIKeyEnv == "" {
-		return ""
+	if m.APIKeyEnv != "" {
+		if k := os.Getenv(m.APIKeyEnv); k != "" {
+			return k
+		}
 	}
-	return os.Getenv(m.APIKeyEnv)
+	return m.KeyDefault
 }
 
 // Registry is a validated models.yaml.
@@ -108,7 +127,7 @@ func Parse(b []byte) (*Registry, error) {
 	var errs []string
 	for i := range f.Models {
 		m := &f.Models[i]
-		for _, e := range takeUpstream(m) {
+		for _, e := range takeUpstream(m, os.LookupEnv) {
 			errs = append(errs, fmt.Sprintf("models[%d] (%s): %s", i, m.Name, e))
 		}
 		applyDefaults(m)
@@ -157,8 +176,8 @@ func applyDefaults(m *Model) {
 	if m.Temperature == 0 {
 		m.Temperature = 0.001 // upstream's default temperature
 	}
-	if m.MaxTokens == 0 {
-		m.MaxTokens = 4096
+	if m.MaxTokens == 0 && m.Provider == "ollama" {
+		m.MaxTokens = 4096 // upstream's cap for local models (base_oss_handler: min(4096, context left))
 	}
 	if m.Concurrency == 0 {
 		m.Concurrency = 4
@@ -187,7 +206,8 @@ func validate(m Model) []string {
 		errs = append(errs, fmt.Sprintf("mode %q must be fc or prompt", m.Mode))
 	}
 	switch m.Provider {
-	case "ollama", "openai", "anthropic", "gemini", "mistral", "cohere", "bedrock", "qwen":
+	case "gold":
+	default:
 		if m.Model == "" {
 			errs = append(errs, "model (the provider's model id) is required")
 		}
@@ -264,7 +284,12 @@ func Gold() Model {
 // registry entry `upstream:` names, so every user of the entry (generate,
 // evaluate, the suites) decodes and checks as upstream does for that
 // entry. Keys that contradict the entry are errors.
-func takeUpstream(m *Model) []string {
+//
+// An entry that keeps the handler's provider and gives no address of its
+// own also takes the handler's address, key and headers, as upstream's
+// handler reads them (getenv); with its own base_url it brings its own key
+// (api_key_env), so no provider's key goes to another host.
+func takeUpstream(m *Model, getenv func(string) (string, bool)) []string {
 	if m.Upstream == "" {
 		return nil
 	}
@@ -273,6 +298,22 @@ func takeUpstream(m *Model) []string {
 		return []string{fmt.Sprintf("upstream %q is not a model of upstream's registry (see `bfcl models --upstream`)", m.Upstream)}
 	}
 	var errs []string
+	// The entry's handler class decides the request format unless the
+	// entry names its provider; its model id is the default model.
+	t, err := upstream.TransportOf(e)
+	if err != nil {
+		errs = append(errs, err.Error())
+	}
+	if m.Provider == "" {
+		m.Provider = t.Provider
+	}
+	m.StripReasoning = t.StripReasoning && m.Provider == t.Provider
+	if m.Model == "" {
+		m.Model = e.ModelName
+	}
+	if m.Provider == t.Provider && m.BaseURL == "" && len(m.BaseURLs) == 0 {
+		errs = append(errs, handlerAccess(m, t, getenv)...)
+	}
 	if m.Mode != "" && m.Mode != e.Mode() {
 		errs = append(errs, fmt.Sprintf("mode %s contradicts upstream entry %s (%s)", m.Mode, e.Name, e.Mode()))
 	}
@@ -282,7 +323,8 @@ func takeUpstream(m *Model) []string {
 	if m.Handler != "" && m.Handler != e.Handler {
 		errs = append(errs, fmt.Sprintf("handler %s contradicts upstream entry %s (%s)", m.Handler, e.Name, e.Handler))
 	}
-	m.Mode, m.UnderscoreToDot, m.Handler = e.Mode(), e.UnderscoreToDot, e.Handler
+	d := e.Decoding()
+	m.Mode, m.UnderscoreToDot, m.Handler = d.Mode, d.UnderscoreToDot, d.Handler
 	return errs
 }
 
@@ -296,9 +338,54 @@ func (m Model) UpstreamModelName() string {
 	return m.Model
 }
 
+// handlerAccess fills the address, the key variable and the extra headers
+// of transport t, as the handler's __init__ reads them.
+func handlerAccess(m *Model, t upstream.Transport, getenv func(string) (string, bool)) []string {
+	get := func(k string) string {
+		if k == "" || getenv == nil {
+			return ""
+		}
+		v, _ := getenv(k)
+		return v
+	}
+	m.BaseURL = t.BaseURL
+	if v := get(t.BaseURLEnv); v != "" {
+		m.BaseURL = v
+	} else if t.Provider == "completions" {
+		m.BaseURL = upstream.LocalBaseURL(func(k string) (string, bool) { v := get(k); return v, v != "" })
+	}
+	if m.APIKeyEnv == "" {
+		m.APIKeyEnv, m.KeyDefault = t.KeyEnv, t.Key
+	}
+	if m.Headers != nil {
+		return nil
+	}
+	for env, header := range t.HeaderVars {
+		if v := get(env); v != "" {
+			if m.Headers == nil {
+				m.Headers = map[string]string{}
+			}
+			m.Headers[header] = v
+		}
+	}
+	if v := get(t.HeadersEnv); v != "" {
+		var extra map[string]string
+		if err := json.Unmarshal([]byte(v), &extra); err != nil {
+			return []string{fmt.Sprintf("%s=%q is not a JSON object of header values: %v", t.HeadersEnv, v, err)}
+		}
+		if m.Headers == nil {
+			m.Headers = map[string]string{}
+		}
+		for k, x := range extra {
+			m.Headers[k] = x
+		}
+	}
+	return nil
+}
+
 // Decoding is how this model's results are decoded and checked: mode,
 // underscore_to_dot and upstream handler class (those of its upstream
 // registry entry when `upstream:` names one; Parse filled them in).
-func (m Model) Decoding() (mode string, underscoreToDot bool, handler string) {
-	return m.Mode, m.UnderscoreToDot, m.Handler
+func (m Model) Decoding() decode.Spec {
+	return decode.Spec{Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, Handler: m.Handler}
 }

@@ -50,6 +50,11 @@ type Entry struct {
 	Note   string
 }
 
+// Decoding is how the entry's answers are decoded and checked.
+func (e Entry) Decoding() decode.Spec {
+	return decode.Spec{Mode: e.Mode(), UnderscoreToDot: e.UnderscoreToDot, Handler: e.Handler}
+}
+
 // Folder is the result folder name of the entry ("/" written "_").
 func (e Entry) Folder() string { return strings.ReplaceAll(e.Name, "/", "_") }
 

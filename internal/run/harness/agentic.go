@@ -49,8 +49,9 @@ type AgenticServices struct {
 // under root (the module root).
 func NewAgenticServices(m registry.Model, set config.Agentic, root string) *AgenticServices {
 	s := &AgenticServices{}
+	prod := producerFor(m)
 	emb := set.Embedder
-	if emb == "" && m.Provider == "gold" {
+	if emb == "" && prod.groundTruth() {
 		emb = "hashed"
 	}
 	switch emb {
@@ -60,8 +61,8 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 		s.NoEmbedderReason = "embedder off (BFCL_EMBEDDER=off)"
 	case "", "ollama":
 		url := set.EmbedURL
-		if url == "" && m.Provider == "ollama" {
-			url = m.BaseURL
+		if url == "" {
+			url = prod.embedServer(m)
 		}
 		if url == "" {
 			url = "http://127.0.0.1:11434"
@@ -76,7 +77,7 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 	}
 	ws := set.WebSearch
 	if ws == "" {
-		if m.Provider == "gold" {
+		if prod.groundTruth() {
 			ws = "offline:" + filepath.Join(root, "fixtures", "agentic", "websearch")
 		}
 	}

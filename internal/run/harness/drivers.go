@@ -41,20 +41,36 @@ type producer interface {
 	// waitsOnNetwork reports that entries wait for a model server between
 	// their steps of CPU work (not gold, not replay).
 	waitsOnNetwork() bool
+	// groundTruth reports that the answers are the entries' ground truth
+	// (gold): the hashed embedder and the recorded searches serve it, and
+	// its known checker failures are expected.
+	groundTruth() bool
+	// embedServer is the address of an embedder the model's own server
+	// offers ("" when it offers none): an Ollama server embeds.
+	embedServer(m registry.Model) string
+	// drivers is the per-entry driver factory of the model (DriverFor).
+	drivers(m registry.Model, cacheDir string, corr corrections.Set) func(e *dataset.Entry) (driver.Driver, error)
 }
 
-// producerFor is the one place that knows the providers apart: replay reads
-// stored records, every other provider (gold included) is a driver behind
-// the inference loop.
+// producerFor is the one place in the runner that knows the providers
+// apart (the driver factory, driver.New, picks the wire format): replay
+// reads stored records, every other provider (gold included) is a driver
+// behind the inference loop.
 func producerFor(m registry.Model) producer {
 	switch m.Provider {
 	case "replay":
 		return replayProducer{}
 	case "gold":
 		return inferProducer{all: true}
+	case driver.ProviderOllama:
+		return inferProducer{embeds: true}
 	}
 	return inferProducer{}
 }
+
+// AnswersGroundTruth reports that the model answers with the entries'
+// ground truth (gold).
+func AnswersGroundTruth(m registry.Model) bool { return producerFor(m).groundTruth() }
 
 // DriverFor returns the per-entry driver factory of a registry model: gold
 // builds one per entry from the entry's ground truth; server providers share
@@ -67,12 +83,17 @@ func DriverFor(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver
 // DriverWith is DriverFor with opt-in corrections of upstream defects on
 // (the drivers apply underscore-to-dot-names).
 func DriverWith(m registry.Model, cacheDir string, corr corrections.Set) func(e *dataset.Entry) (driver.Driver, error) {
-	if m.Provider == "replay" {
-		return func(e *dataset.Entry) (driver.Driver, error) {
-			return nil, fmt.Errorf("model %s replays stored results; it has no driver", m.Name)
-		}
+	return producerFor(m).drivers(m, cacheDir, corr)
+}
+
+func (replayProducer) drivers(m registry.Model, _ string, _ corrections.Set) func(e *dataset.Entry) (driver.Driver, error) {
+	return func(e *dataset.Entry) (driver.Driver, error) {
+		return nil, fmt.Errorf("model %s replays stored results; it has no driver", m.Name)
 	}
-	if m.Provider == "gold" {
+}
+
+func (p inferProducer) drivers(m registry.Model, cacheDir string, corr corrections.Set) func(e *dataset.Entry) (driver.Driver, error) {
+	if p.all {
 		return func(e *dataset.Entry) (driver.Driver, error) { return gold.New(e) }
 	}
 	var (
@@ -93,6 +114,7 @@ func DriverWith(m registry.Model, cacheDir string, corr corrections.Set) func(e 
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(), APIKeyEnv: m.APIKeyEnv,
 				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
 				BaseURLs: m.BaseURLs, MaxInFlight: m.Concurrency, // replicas; an adaptive cap on the requests in flight (halved on 429)
+				Headers: m.Headers, StripReasoning: m.StripReasoning,
 				Handler: m.Handler, UpstreamModel: m.UpstreamModelName(), ContextWindow: m.ContextWindow,
 				Corrections: corr,
 			}
@@ -111,9 +133,18 @@ func DriverWith(m registry.Model, cacheDir string, corr corrections.Set) func(e 
 	}
 }
 
-// inferProducer drives the model through the inference loop.
-type inferProducer struct{ all bool }
+// inferProducer drives the model through the inference loop. all: gold,
+// the ground truth answered in process; embeds: the model's server offers
+// embeddings (Ollama).
+type inferProducer struct{ all, embeds bool }
 
+func (p inferProducer) groundTruth() bool { return p.all }
+func (p inferProducer) embedServer(m registry.Model) string {
+	if p.embeds {
+		return m.BaseURL
+	}
+	return ""
+}
 func (p inferProducer) everyFormat() bool    { return p.all }
 func (inferProducer) usesServices() bool     { return true }
 func (p inferProducer) waitsOnNetwork() bool { return !p.all } // all: gold, answered in process
@@ -129,17 +160,15 @@ func (inferProducer) produce(ctx context.Context, h *Harness, e *dataset.Entry) 
 // inferOptions are the inference-loop options of entry e for this model.
 func (h *Harness) inferOptions(e *dataset.Entry) infer.Options {
 	m := h.cfg.Model
-	mode := m.Mode
+	spec := m.Decoding() // models.yaml handler: / upstream:
 	if e.Category == prompt.FormatSensitivityCategory {
-		mode = "prompt" // the category exists only in prompt mode
+		spec.Mode = "prompt" // the category exists only in prompt mode
 	}
 	return infer.Options{
-		Mode:            mode,
+		Spec:            spec,
 		Temperature:     m.Temperature,
 		MaxTokens:       m.MaxTokens,
 		Seed:            m.Seed,
-		UnderscoreToDot: m.UnderscoreToDot,
-		Handler:         m.Handler, // models.yaml handler: / upstream:
 		Local:           localFormat(m),
 		NewExecutor:     h.cfg.NewExecutor,
 		IncludeInputLog: h.cfg.IncludeInputLog,
@@ -154,9 +183,11 @@ func (h *Harness) inferOptions(e *dataset.Entry) infer.Options {
 // `model`, or its name), so a run costs no model call.
 type replayProducer struct{}
 
-func (replayProducer) everyFormat() bool    { return false }
-func (replayProducer) usesServices() bool   { return false }
-func (replayProducer) waitsOnNetwork() bool { return false }
+func (replayProducer) groundTruth() bool                 { return false }
+func (replayProducer) embedServer(registry.Model) string { return "" }
+func (replayProducer) everyFormat() bool                 { return false }
+func (replayProducer) usesServices() bool                { return false }
+func (replayProducer) waitsOnNetwork() bool              { return false }
 
 func (replayProducer) produce(_ context.Context, h *Harness, e *dataset.Entry) (results.Record, infer.Stats, error) {
 	m := h.cfg.Model

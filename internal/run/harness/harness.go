@@ -33,18 +33,18 @@ import (
 
 // Config is what a run needs.
 type Config struct {
-	Model     registry.Model
-	Registry  *registry.Registry // the registry Model came from; nil for the built-in gold
-	Source    *dataset.Source
-	ResultDir string // result root ("result")
-	ScoreDir  string // score root ("score")
-	Rerun     bool   // ignore stored results and call the model again
-	// TurnIsolated asks multi-turn entries turn by turn with the ground
-	// truth's history (internal/run/turniso); records and scores go to their own
-	// folders, never into the official ones.
-	TurnIsolated bool
-	// RequestCache is the request record/replay folder ("" for none).
-	RequestCache string
+	Model    registry.Model
+	Registry *registry.Registry // the registry Model came from; nil for the built-in gold
+	Source   *dataset.Source
+	// Storage: the result root ("result") and score root ("score"); Rerun
+	// ignores stored results and calls the model again; TurnIsolated asks
+	// multi-turn entries turn by turn with the ground truth's history
+	// (internal/run/turniso), records and scores in their own folders,
+	// never the official ones; RequestCache is the request record/replay
+	// folder ("" for none); IncludeInputLog and ExcludeStateLog shape the
+	// inference log of the records (upstream's --include-input-log,
+	// --exclude-state-log; see infer.Options).
+	config.Storage
 	// NewDriver returns the driver for one entry (gold needs the entry;
 	// servers ignore it). Defaults to DriverFor(Model, RequestCache).
 	NewDriver func(e *dataset.Entry) (driver.Driver, error)
@@ -53,10 +53,6 @@ type Config struct {
 	NewExecutor func(e *dataset.Entry) (infer.Executor, error)
 	// Agentic are the agentic backends' services (embedder, web search).
 	Agentic *AgenticServices
-	// IncludeInputLog and ExcludeStateLog shape the inference log of the
-	// records (upstream's --include-input-log, --exclude-state-log); see
-	// infer.Options.
-	IncludeInputLog, ExcludeStateLog bool
 	// Corrections are the opt-in corrections of upstream defects that are
 	// on (none: the official behaviour): the driver, the inference loop
 	// and the model-side backends apply theirs, and the scores of the run
@@ -259,11 +255,9 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 	}
 	defer ticket.Release()
 	v, err := score.Entry(e, rec, score.Options{
-		LongContext:     h.lc,
-		ModelName:       results.ModelDir(h.cfg.Model.Name),
-		Mode:            h.cfg.Model.Mode,
-		UnderscoreToDot: h.cfg.Model.UnderscoreToDot,
-		Handler:         h.cfg.Model.Handler, // the run's verdicts decode as its score files do
+		Spec:        h.cfg.Model.Decoding(), // the run's verdicts decode as its score files do
+		LongContext: h.lc,
+		ModelName:   results.ModelDir(h.cfg.Model.Name),
 	})
 	if err != nil {
 		return Outcome{}, err
@@ -291,19 +285,12 @@ func FromConfig(rc *config.Run, m registry.Model) (*Harness, error) {
 		return nil, err
 	}
 	return New(Config{
-		Model:        m,
-		Registry:     rc.Registry,
-		Source:       src,
-		ResultDir:    rc.ResultDir,
-		ScoreDir:     rc.ScoreDir,
-		Rerun:        rc.Rerun,
-		RequestCache: rc.RequestCache,
-		TurnIsolated: rc.TurnIsolated,
-		Agentic:      NewAgenticServices(m, rc.Agentic, config.ModuleRootBase.Dir()),
-		// the inference-log settings
-		IncludeInputLog: rc.InputLog,
-		ExcludeStateLog: rc.NoStateLog,
-		Corrections:     rc.Corrections,
+		Model:       m,
+		Registry:    rc.Registry,
+		Source:      src,
+		Storage:     rc.Storage,
+		Agentic:     NewAgenticServices(m, rc.Agentic, config.ModuleRootBase.Dir()),
+		Corrections: rc.Corrections,
 	})
 }
 
@@ -338,8 +325,8 @@ func (h *Harness) runIsolated(ctx context.Context, e *dataset.Entry, start time.
 	}
 	out := Outcome{Stats: st, Verdict: verdict.Verdict{ID: e.ID, Category: e.Category, Valid: true}}
 	for t, rec := range recs {
-		v, err := turniso.Score(e, t, rec, multiturn.Options{ModelName: results.ModelDir(h.cfg.Model.Name), Mode: h.cfg.Model.Mode,
-			UnderscoreToDot: h.cfg.Model.UnderscoreToDot, LongContext: h.lc})
+		v, err := turniso.Score(e, t, rec, multiturn.Options{Spec: h.cfg.Model.Decoding(), ModelName: results.ModelDir(h.cfg.Model.Name),
+			LongContext: h.lc})
 		if err != nil {
 			return Outcome{}, err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/score"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/gold"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
@@ -43,7 +44,7 @@ var _ = Describe("the harness", func() {
 		fail  bool
 	)
 	newHarness := func(root string, m registry.Model) *harness.Harness {
-		cfg := harness.Config{Model: m, Source: src, ResultDir: filepath.Join(root, "result"), ScoreDir: filepath.Join(root, "score")}
+		cfg := harness.Config{Model: m, Source: src, Storage: config.Storage{ResultDir: filepath.Join(root, "result"), ScoreDir: filepath.Join(root, "score")}}
 		cfg.NewDriver = func(e *dataset.Entry) (driver.Driver, error) {
 			g, err := gold.New(e)
 			if err != nil {

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/harness"
 	"github.com/bfcl-go/bfcl/internal/store/results"
@@ -20,7 +21,7 @@ var _ = Describe("the inference-log settings", func() {
 		stored := func(include, exclude bool) string {
 			root := GinkgoT().TempDir()
 			cfg := harness.Config{Model: registry.Model{Name: "gold", Provider: "gold", Mode: "fc", Concurrency: 1}, Source: src,
-				ResultDir: filepath.Join(root, "result"), ScoreDir: filepath.Join(root, "score"), IncludeInputLog: include, ExcludeStateLog: exclude}
+				Storage: config.Storage{ResultDir: filepath.Join(root, "result"), ScoreDir: filepath.Join(root, "score"), IncludeInputLog: include, ExcludeStateLog: exclude}}
 			cfg.NewExecutor = harness.DefaultExecutor(cfg)
 			h, err := harness.New(cfg)
 			Expect(err).NotTo(HaveOccurred())

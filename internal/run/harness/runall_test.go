@@ -11,6 +11,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/harness"
@@ -36,7 +37,7 @@ var _ = Describe("RunAll against a server", func() {
 		root := GinkgoT().TempDir()
 		const concurrency = 3
 		m := registry.Model{Name: "served-gold", Provider: "openai", Model: "gold", Mode: "fc", BaseURL: srv.URL, Concurrency: concurrency}
-		h, err := harness.New(harness.Config{Model: m, Source: src, ResultDir: filepath.Join(root, "result"), ScoreDir: filepath.Join(root, "score")})
+		h, err := harness.New(harness.Config{Model: m, Source: src, Storage: config.Storage{ResultDir: filepath.Join(root, "result"), ScoreDir: filepath.Join(root, "score")}})
 		Expect(err).NotTo(HaveOccurred())
 		sum := h.RunAll(context.Background(), items, nil)
 		Expect(sum.FirstError).NotTo(HaveOccurred())

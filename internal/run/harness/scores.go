@@ -5,6 +5,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
+	"github.com/bfcl-go/bfcl/internal/models/upstream"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/services/embed"
@@ -73,9 +74,32 @@ func WriteScores(runs []Ran) ([]report.Row, error) {
 	return evaluate.Run(o)
 }
 
+// requestsNote says when a model tied to an upstream registry entry does
+// not send that entry's requests: its handler class changes them in ways
+// bfcl-go does not reproduce, or the entry names another provider.
+func requestsNote(m registry.Model) string {
+	e, ok := upstream.Lookup(m.Upstream)
+	if !ok {
+		return ""
+	}
+	t, err := upstream.TransportOf(e)
+	switch {
+	case err != nil:
+		return ""
+	case t.Provider != m.Provider:
+		return fmt.Sprintf("not upstream's requests: %s's handler %s speaks %s, this model %s", e.Name, e.Handler, t.Provider, m.Provider)
+	case t.Differs != "":
+		return fmt.Sprintf("not upstream's requests: %s changes them beyond OpenAICompletionsHandler (%s), which bfcl-go does not reproduce", e.Handler, t.Differs)
+	}
+	return ""
+}
+
 // runNotes records the services this run's agentic categories used.
 func (h *Harness) runNotes(cats []category.Category) map[string]string {
 	notes := map[string]string{}
+	if n := requestsNote(h.cfg.Model); n != "" {
+		notes["requests"] = n
+	}
 	a := h.cfg.Agentic
 	if a == nil {
 		return notes

@@ -18,6 +18,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
@@ -290,8 +291,8 @@ func BenchmarkThroughput(b *testing.B) {
 					// pass asks every entry again (Rerun).
 					newDriver := harness.DriverFor(model, "")
 					root := b.TempDir()
-					h, err := harness.New(harness.Config{Model: model, Source: src, Rerun: true,
-						ResultDir: filepath.Join(root, "result"), ScoreDir: filepath.Join(root, "score"),
+					h, err := harness.New(harness.Config{Model: model, Source: src,
+						Storage: config.Storage{Rerun: true, ResultDir: filepath.Join(root, "result"), ScoreDir: filepath.Join(root, "score")},
 						NewDriver: func(e *dataset.Entry) (driver.Driver, error) {
 							d, err := newDriver(e)
 							if err != nil || e == nil { // nil: the probe

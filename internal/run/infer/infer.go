@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
@@ -60,15 +61,13 @@ type Hooks interface {
 
 // Options shape the requests.
 type Options struct {
-	Mode            string // "fc" or "prompt"
-	Temperature     float64
-	MaxTokens       int
-	Seed            *int64
-	UnderscoreToDot bool
-	// Handler is the upstream handler class whose decode_execute reads the
-	// model's answers between steps (decode.Options.Handler); "" is the
-	// default decoder of Mode.
-	Handler string
+	// Spec is the model's mode ("fc" or "prompt"), underscore_to_dot and
+	// the upstream handler class whose decode_execute reads its answers
+	// between steps.
+	decode.Spec
+	Temperature float64
+	MaxTokens   int
+	Seed        *int64
 	// NewExecutor returns the model-side executor of a multi-turn or agentic
 	// entry. Required for those entries.
 	NewExecutor func(e *dataset.Entry) (Executor, error)
@@ -87,6 +86,7 @@ type Options struct {
 	// Corrections are the opt-in corrections of upstream defects that are
 	// on; the loop applies empty-tool-calls (see fcResult).
 	Corrections corrections.Set
+	entryID     string // the entry Run is running (Request.EntryID)
 	// Gate, when set, orders the CPU work of the entries in flight: an
 	// entry runs holding a ticket of the gate (released while it waits for
 	// the model), with the turns it has left as its priority, so the
@@ -106,6 +106,7 @@ type Stats struct {
 // so a later run retries the entry instead of scoring an infrastructure
 // failure.
 func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
+	opts.entryID = e.ID
 	// Priority: the calls expected still ahead, so the gate and the request
 	// limiter serve the entry on the critical path first.
 	ctx, ticket := sched.With(ctx, opts.Gate, cost.Total(e))
@@ -124,7 +125,7 @@ func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (
 	switch opts.Mode {
 	case "", "fc":
 		if multi {
-			return runMultiTurn(ctx, d, view, opts, fcStyle{})
+			return runMultiTurn(ctx, d, view, opts, fcStyle{objectArgs: objectArgs(opts.Handler)})
 		}
 		return runSingleTurnFC(ctx, d, view, opts)
 	case "prompt":
@@ -151,7 +152,7 @@ type style interface {
 
 // fcStyle: native tool calls, results as tool messages (upstream's
 // OpenAI-style FC handlers).
-type fcStyle struct{}
+type fcStyle struct{ objectArgs bool }
 
 func (fcStyle) first(e *dataset.Entry) ([]driver.Message, error) {
 	return userMessages(e.Question[0]), nil
@@ -160,13 +161,15 @@ func (fcStyle) next(ms []dataset.Message) []driver.Message { return userMessages
 func (fcStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error) {
 	return []driver.Message{{Role: "user", Content: UserPromptForAdditionalFunctionFC}}, docs, nil
 }
-func (fcStyle) functions(funcs []json.RawMessage) []json.RawMessage          { return funcs }
-func (fcStyle) stored(r driver.Response, o Options) (json.RawMessage, error) { return fcResult(r, o) }
+func (fcStyle) functions(funcs []json.RawMessage) []json.RawMessage { return funcs }
+func (s fcStyle) stored(r driver.Response, o Options) (json.RawMessage, error) {
+	return fcResult(r, s.objectArgs, o)
+}
 func (fcStyle) assistant(r driver.Response) driver.Message {
 	return driver.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls, Reasoning: r.Reasoning, Replay: r.Replay}
 }
 func (fcStyle) decode(res json.RawMessage, o Options) ([]string, error) {
-	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModeFC, UnderscoreToDot: o.UnderscoreToDot, Handler: o.Handler})
+	return decode.DecodeExecute(res, decode.Options{Spec: o.Spec.WithMode(decode.ModeFC)})
 }
 func (fcStyle) results(r driver.Response, _ []string, out []string) []driver.Message {
 	var msgs []driver.Message
@@ -203,7 +206,7 @@ func (promptStyle) assistant(r driver.Response) driver.Message {
 func (promptStyle) decode(res json.RawMessage, o Options) ([]string, error) {
 	// Upstream decodes execution in the Python format without the tag, for
 	// every prompt configuration.
-	return decode.DecodeExecute(res, decode.Options{Mode: decode.ModePrompt, Handler: o.Handler})
+	return decode.DecodeExecute(res, decode.Options{Spec: decode.Spec{Mode: decode.ModePrompt, Handler: o.Handler}})
 }
 func (promptStyle) results(_ driver.Response, calls, out []string) []driver.Message {
 	return []driver.Message{prompt.ExecutionResultsMessage(out, calls)}
@@ -216,6 +219,7 @@ func (o Options) request(msgs []driver.Message, funcs []json.RawMessage) driver.
 		Temperature: o.Temperature,
 		MaxTokens:   o.MaxTokens,
 		Seed:        o.Seed,
+		EntryID:     o.entryID,
 	}
 }
 
@@ -227,14 +231,23 @@ func userMessages(ms []dataset.Message) []driver.Message {
 	return out
 }
 
+// objectArgs reports whether the handler class stores a call's arguments
+// as an object ({name: {args}}, the fc_dict family: GeminiHandler's FC
+// mode and the like) rather than as the JSON text the server sent.
+func objectArgs(handler string) bool {
+	h, ok := decode.LookupHandler(handler)
+	return ok && h.Family(true) == decode.FamilyFCDict
+}
+
 // fcResult is the stored form of one FC response: the driver's own
 // stored form when it has one (Response.Result: Cohere's and Nova's
 // handlers store their own shapes), else a list of {name: args} when the
 // model called tools (also an empty list, as upstream stores a server's
-// `tool_calls: []`), its text otherwise. With the empty-tool-calls
-// correction on, an empty call list is the text turn it is (gorilla PRs
-// #1316, #1328, #1348, #1351).
-func fcResult(r driver.Response, o Options) (json.RawMessage, error) {
+// `tool_calls: []`), its text otherwise. args is the arguments' JSON text,
+// or with objectArgs the object itself (when it is one). With the
+// empty-tool-calls correction on, an empty call list is the text turn it
+// is (gorilla PRs #1316, #1328, #1348, #1351).
+func fcResult(r driver.Response, objectArgs bool, o Options) (json.RawMessage, error) {
 	if r.Result != nil {
 		return r.Result, nil
 	}
@@ -254,6 +267,9 @@ func fcResult(r driver.Response, o Options) (json.RawMessage, error) {
 		if err != nil {
 			return nil, err
 		}
+		if a := strings.TrimSpace(tc.Arguments); objectArgs && strings.HasPrefix(a, "{") && json.Valid([]byte(a)) {
+			v = []byte(a)
+		}
 		buf = append(buf, '{')
 		buf = append(buf, k...)
 		buf = append(buf, ": "...)
@@ -268,7 +284,7 @@ func runSingleTurnFC(ctx context.Context, d driver.Driver, e *dataset.Entry, opt
 	if err != nil {
 		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
 	}
-	res, err := fcResult(resp, opts)
+	res, err := fcResult(resp, objectArgs(opts.Handler), opts)
 	if err != nil {
 		return results.Record{}, Stats{}, err
 	}

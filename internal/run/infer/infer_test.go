@@ -13,6 +13,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/config/corrections"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/run/infer"
 )
@@ -58,7 +59,7 @@ func multiTurnEntry(turns int) *dataset.Entry {
 var _ = Describe("the multi-turn loop", func() {
 	var rec *recorder
 	opts := func() infer.Options {
-		return infer.Options{Mode: "fc", NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return rec, nil }}
+		return infer.Options{Spec: decode.Spec{Mode: "fc"}, NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return rec, nil }}
 	}
 	BeforeEach(func() { rec = &recorder{} })
 
@@ -147,7 +148,7 @@ var _ = Describe("single-turn entries", func() {
 			Question:  [][]dataset.Message{{{Role: "user", Content: "q"}}},
 			Functions: []json.RawMessage{json.RawMessage(`{"name": "f", "description": "Does f.", "parameters": {"type": "dict", "properties": {}}}`)}}
 		d := &scripted{script: func(int, driver.Request) (driver.Response, error) { return call("f", `{"x": 1}`), nil }}
-		r, _, err := infer.Run(context.Background(), d, e, infer.Options{Mode: "fc"})
+		r, _, err := infer.Run(context.Background(), d, e, infer.Options{Spec: decode.Spec{Mode: "fc"}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(r.Result)).To(MatchJSON(`[{"f": "{\"x\": 1}"}]`))
 		Expect(string(d.requests[0].Functions[0])).To(ContainSubstring("Does f. Note that the provided function is in Python 3 syntax."))
@@ -164,7 +165,7 @@ var _ = Describe("an oversized model answer", func() {
 		d, err := driver.New(driver.Config{Provider: "openai", Model: "m", BaseURL: srv.URL, MaxResponseBytes: 2048})
 		Expect(err).NotTo(HaveOccurred())
 		e := &dataset.Entry{ID: "simple_python_7", Category: "simple_python", Question: [][]dataset.Message{{{Role: "user", Content: "q"}}}}
-		r, _, err := infer.Run(context.Background(), d, e, infer.Options{Mode: "fc"})
+		r, _, err := infer.Run(context.Background(), d, e, infer.Options{Spec: decode.Spec{Mode: "fc"}})
 		Expect(err).To(MatchError(And(HavePrefix("infer: simple_python_7: openai: "), HaveSuffix("response body larger than the 2 KiB limit"))))
 		Expect(r.ID).To(BeEmpty())
 	})
@@ -176,7 +177,7 @@ var _ = Describe("prompt mode", func() {
 			Question:  [][]dataset.Message{{{Role: "user", Content: "q"}}},
 			Functions: []json.RawMessage{json.RawMessage(`{"name": "f", "description": "Does f.", "parameters": {"type": "dict", "properties": {}}}`)}}
 		d := &scripted{script: func(int, driver.Request) (driver.Response, error) { return driver.Response{Text: "[f(x=1)]"}, nil }}
-		r, _, err := infer.Run(context.Background(), d, e, infer.Options{Mode: "prompt"})
+		r, _, err := infer.Run(context.Background(), d, e, infer.Options{Spec: decode.Spec{Mode: "prompt"}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(r.Result)).To(Equal(`"[f(x=1)]"`))
 		Expect(d.requests[0].Functions).To(BeNil())
@@ -193,8 +194,7 @@ var _ = Describe("prompt mode", func() {
 			}
 			return driver.Response{Text: "All done."}, nil
 		}}
-		r, _, err := infer.Run(context.Background(), d, multiTurnEntry(1), infer.Options{Mode: "prompt",
-			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return rec, nil }})
+		r, _, err := infer.Run(context.Background(), d, multiTurnEntry(1), infer.Options{Spec: decode.Spec{Mode: "prompt"}, NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return rec, nil }})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rec.calls).To(Equal([]string{"ls(a=True)"}))
 		Expect(string(r.Result)).To(MatchJSON(`[["[ls(a=True)]", "All done."]]`))
@@ -213,8 +213,7 @@ var _ = Describe("an upstream handler class", func() {
 			}
 			return driver.Response{Text: "All done."}, nil
 		}}
-		_, _, err := infer.Run(context.Background(), d, multiTurnEntry(1), infer.Options{Mode: "prompt", Handler: "QwenFCHandler",
-			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return rec, nil }})
+		_, _, err := infer.Run(context.Background(), d, multiTurnEntry(1), infer.Options{Spec: decode.Spec{Mode: "prompt", Handler: "QwenFCHandler"}, NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return rec, nil }})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rec.calls).To(Equal([]string{"ls(a=True)"}), "the default prompt decoder would read no call in a <tool_call> block")
 	})

@@ -212,7 +212,7 @@ func (l *localRun) multiTurn() (results.Record, Stats, error) {
 			turnLat = append(turnLat, resp.Latency.Seconds())
 			turnReasoning = append(turnReasoning, r.Reasoning)
 			anyReasoning = anyReasoning || r.Reasoning != ""
-			calls, err := decode.DecodeExecuteValue(r.ModelResponses, decode.Options{Mode: opts.Mode, Handler: opts.Handler, UnderscoreToDot: opts.UnderscoreToDot})
+			calls, err := decode.DecodeExecuteValue(r.ModelResponses, decode.Options{Spec: opts.Spec})
 			if err != nil {
 				stepLog = append(stepLog, decodeErrorLog(err))
 				turnLog = append(turnLog, stepField(step, stepLog))

@@ -10,6 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/drivertest"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
@@ -70,8 +71,11 @@ var _ = Describe("reasoning models through fake servers", func() {
 	// does not decode and ends the turn); turn 1: text without reasoning.
 	replies := []reply{{call: "ls", reasoning: "I should list the folder."}, {text: "It holds notes.txt.", reasoning: "The listing shows one file."}, {text: "You're welcome."}}
 
-	DescribeTable("keep the reasoning in the record and the inference log, and never send it back",
-		func(provider, basePath string, body func(reply) string) {
+	// Ollama's turns are rebuilt without the thinking; upstream's
+	// OpenAICompletionsHandler sends the assistant message back exactly as
+	// the server returned it, reasoning field included.
+	DescribeTable("keep the reasoning in the record and the inference log; send it back only inside the server's own message",
+		func(provider, basePath string, body func(reply) string, echoed bool) {
 			fx := &drivertest.Fixture{Config: drivertest.FixtureConfig{Model: "think:1b", Mode: "fc", BasePath: basePath}}
 			for _, r := range replies {
 				text := body(r)
@@ -81,11 +85,16 @@ var _ = Describe("reasoning models through fake servers", func() {
 			defer srv.Close()
 			d, err := driver.New(fx.CoreConfig(provider, srv.URL))
 			Expect(err).NotTo(HaveOccurred())
-			rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Mode: "fc", NewExecutor: engineExecutor, IncludeInputLog: true})
+			rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"}, NewExecutor: engineExecutor, IncludeInputLog: true})
 			Expect(err).NotTo(HaveOccurred())
 
 			Expect(string(rec.ReasoningContent)).To(MatchJSON(`[["I should list the folder.", "The listing shows one file."], [""]]`))
-			for _, r := range srv.Received() {
+			for i, r := range srv.Received() {
+				if echoed {
+					Expect(strings.Contains(string(r.Body), "list the folder")).To(Equal(i > 0), "request %d", i)
+					Expect(strings.Contains(string(r.Body), "one file")).To(Equal(i > 1), "request %d", i)
+					continue
+				}
 				Expect(string(r.Body)).NotTo(ContainSubstring("list the folder"))
 				Expect(string(r.Body)).NotTo(ContainSubstring("one file"))
 			}
@@ -118,9 +127,9 @@ var _ = Describe("reasoning models through fake servers", func() {
 			Expect(json.Unmarshal(log[3], &turn1)).To(Succeed())
 			Expect(turn1["step_0"][1]).To(Equal(map[string]any{"role": "assistant", "content": "You're welcome."}), "no reasoning_content key without reasoning")
 		},
-		Entry("Ollama (message.thinking)", "ollama", "", ollamaBody),
-		Entry("OpenAI-compatible (reasoning_content)", "openai", "/v1", openAIBody("reasoning_content")),
-		Entry("OpenAI-compatible (reasoning)", "openai", "/v1", openAIBody("reasoning")),
+		Entry("Ollama (message.thinking)", "ollama", "", ollamaBody, false),
+		Entry("OpenAI-compatible (reasoning_content)", "openai", "/v1", openAIBody("reasoning_content"), true),
+		Entry("OpenAI-compatible (reasoning)", "openai", "/v1", openAIBody("reasoning"), true),
 	)
 })
 
@@ -174,7 +183,7 @@ var _ = Describe("the log options", func() {
 			}
 			return driver.Response{Text: "All done."}, nil
 		}}
-		rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Mode: "prompt", NewExecutor: engineExecutor, ExcludeStateLog: true})
+		rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Spec: decode.Spec{Mode: "prompt"}, NewExecutor: engineExecutor, ExcludeStateLog: true})
 		Expect(err).NotTo(HaveOccurred())
 		var log []map[string][]map[string]any
 		Expect(json.Unmarshal(rec.InferenceLog, &log)).To(Succeed())
@@ -194,7 +203,7 @@ var _ = Describe("the log options", func() {
 
 	It("logs the force-quit as upstream does", func() {
 		d := &scripted{script: func(int, driver.Request) (driver.Response, error) { return call("ls", "{}"), nil }}
-		rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Mode: "fc", NewExecutor: engineExecutor, ExcludeStateLog: true})
+		rec, _, err := infer.Run(context.Background(), d, fsEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"}, NewExecutor: engineExecutor, ExcludeStateLog: true})
 		Expect(err).NotTo(HaveOccurred())
 		var log []map[string][]map[string]any
 		Expect(json.Unmarshal(rec.InferenceLog, &log)).To(Succeed())
@@ -212,11 +221,11 @@ var _ = Describe("the log options", func() {
 			r.Reasoning, r.Request = "because", json.RawMessage(`{"model":"x"}`)
 			return r, nil
 		}}
-		rec, _, err := infer.Run(context.Background(), d, e, infer.Options{Mode: "fc"})
+		rec, _, err := infer.Run(context.Background(), d, e, infer.Options{Spec: decode.Spec{Mode: "fc"}})
 		Expect(err).NotTo(HaveOccurred())
 		line, _ := rec.MarshalJSON()
 		Expect(topKeys(line)).To(Equal([]string{"id", "result", "input_token_count", "output_token_count", "latency", "reasoning_content"}))
-		rec, _, err = infer.Run(context.Background(), d, e, infer.Options{Mode: "fc", IncludeInputLog: true})
+		rec, _, err = infer.Run(context.Background(), d, e, infer.Options{Spec: decode.Spec{Mode: "fc"}, IncludeInputLog: true})
 		Expect(err).NotTo(HaveOccurred())
 		line, _ = rec.MarshalJSON()
 		Expect(topKeys(line)).To(Equal([]string{"id", "result", "inference_log", "input_token_count", "output_token_count", "latency", "reasoning_content"}))

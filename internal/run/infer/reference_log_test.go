@@ -15,6 +15,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver/replay"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/run/infer"
@@ -168,7 +169,7 @@ var _ = Describe("the inference log, against upstream's on the same model output
 				total++
 				e := byID[ref.ID]
 				Expect(e).NotTo(BeNil(), "reference entry %s is not in the data set", ref.ID)
-				opts := infer.Options{Mode: "fc", NewExecutor: func(e *dataset.Entry) (infer.Executor, error) {
+				opts := infer.Options{Spec: decode.Spec{Mode: "fc"}, NewExecutor: func(e *dataset.Entry) (infer.Executor, error) {
 					conf, err := e.InitialConfigDict()
 					if err != nil {
 						return nil, err

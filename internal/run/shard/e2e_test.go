@@ -17,6 +17,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/harness"
@@ -101,7 +102,7 @@ func TestShardWorker(t *testing.T) {
 	}
 	t.Logf("shard %q (%s): %d of %d entries", spec, from, len(order), len(items))
 	m := registry.Model{Name: workerModel, Provider: "openai", Model: "gold", BaseURL: url, Mode: "fc", Temperature: 0.001, MaxTokens: 4096, Concurrency: 8}
-	cfg := harness.Config{Model: m, Source: src, ResultDir: root, ScoreDir: filepath.Join(root, "..", "score")}
+	cfg := harness.Config{Model: m, Source: src, Storage: config.Storage{ResultDir: root, ScoreDir: filepath.Join(root, "..", "score")}}
 	cfg.NewExecutor = harness.DefaultExecutor(cfg)
 	h, err := harness.New(cfg)
 	if err != nil {

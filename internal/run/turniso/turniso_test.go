@@ -13,6 +13,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/score"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/gold"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
@@ -73,7 +74,7 @@ var _ = Describe("turn-isolated mode", Label("dataset"), Ordered, func() {
 		Expect(err).NotTo(HaveOccurred())
 	})
 	opts := func(mode string) infer.Options {
-		return infer.Options{Mode: mode, NewExecutor: func(e *dataset.Entry) (infer.Executor, error) {
+		return infer.Options{Spec: decode.Spec{Mode: mode}, NewExecutor: func(e *dataset.Entry) (infer.Executor, error) {
 			cfg, err := e.InitialConfigDict()
 			if err != nil {
 				return nil, err
@@ -84,7 +85,7 @@ var _ = Describe("turn-isolated mode", Label("dataset"), Ordered, func() {
 		}}
 	}
 	check := func(mode string) multiturn.Options {
-		return multiturn.Options{ModelName: "gold", Mode: mode, LongContext: lc}
+		return multiturn.Options{Spec: decode.Spec{Mode: mode}, ModelName: "gold", LongContext: lc}
 	}
 	runTurn := func(model driver.Driver, e *dataset.Entry, t int, mode string) turniso.Verdict {
 		rec, _, err := turniso.Run(context.Background(), model, e, t, opts(mode))

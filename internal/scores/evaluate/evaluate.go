@@ -24,6 +24,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
@@ -191,9 +192,7 @@ func Run(o Options) ([]report.Row, error) {
 // Configuration says how one result folder is decoded and checked, and
 // where that came from.
 type Configuration struct {
-	Mode            string // "fc", "prompt", or "" (detected per record)
-	UnderscoreToDot bool
-	Handler         string // upstream handler class; "" = the default decoders of Mode
+	decode.Spec // mode "" is detected per record
 	// Source is where the configuration came from: "models.yaml entry X",
 	// "upstream registry entry X", "alias to upstream registry entry X",
 	// or "" (defaults); flags are applied on top.
@@ -211,7 +210,7 @@ func (o Options) ConfigurationOf(folder string) (Configuration, error) {
 	if o.Registry != nil {
 		for _, m := range o.Registry.Models {
 			if results.ModelDir(m.Name) == folder {
-				c.Mode, c.UnderscoreToDot, c.Handler = m.Decoding()
+				c.Spec = m.Decoding()
 				c.Source = "models.yaml entry " + m.Name
 				if m.Upstream != "" {
 					c.Source += " (upstream registry entry " + m.Upstream + ")"
@@ -225,11 +224,11 @@ func (o Options) ConfigurationOf(folder string) (Configuration, error) {
 		if !known {
 			return c, fmt.Errorf("evaluate: alias %s=%s: not a model of upstream's registry", folder, name)
 		}
-		c = Configuration{Mode: e.Mode(), UnderscoreToDot: e.UnderscoreToDot, Handler: e.Handler, Source: "alias to upstream registry entry " + name}
+		c = Configuration{Spec: e.Decoding(), Source: "alias to upstream registry entry " + name}
 		found = true
 	}
 	if e, ok := upstream.ByFolder(folder); ok && !found {
-		c = Configuration{Mode: e.Mode(), UnderscoreToDot: e.UnderscoreToDot, Handler: e.Handler, Source: "upstream registry entry " + e.Name}
+		c = Configuration{Spec: e.Decoding(), Source: "upstream registry entry " + e.Name}
 	}
 	if o.Mode != "" {
 		c.Mode = o.Mode
@@ -254,8 +253,7 @@ func (o Options) scoreOptions(model string) (score.Options, error) {
 	if o.Log != nil && c.Source != "" {
 		fmt.Fprintf(o.Log, "%s: scored as %s (mode %s, underscore_to_dot %v, handler %s)\n", model, c.Source, orDetect(c.Mode), c.UnderscoreToDot, orDefault(c.Handler))
 	}
-	return score.Options{ModelName: model, Mode: c.Mode, UnderscoreToDot: c.UnderscoreToDot, Handler: c.Handler,
-		StrictIrrelevance: o.StrictIrrelevance}, nil
+	return score.Options{ModelName: model, Spec: c.Spec, StrictIrrelevance: o.StrictIrrelevance}, nil
 }
 
 func orDetect(mode string) string {
@@ -496,7 +494,8 @@ func UsageOf(paths ...string) (report.Usage, error) {
 
 func modelInfo(dir string, reg *registry.Registry) report.ModelInfo {
 	info := report.ModelInfo{Name: dir, DisplayName: dir}
-	if e, ok := upstream.ByFolder(dir); ok {
+	e, isEntry := upstream.ByFolder(dir)
+	if isEntry {
 		// A folder named after an upstream registry entry is reported as
 		// upstream's leaderboard does; a models.yaml entry of the folder
 		// replaces all of it.
@@ -509,6 +508,9 @@ func modelInfo(dir string, reg *registry.Registry) report.ModelInfo {
 	for _, m := range reg.Models {
 		if results.ModelDir(m.Name) != dir {
 			continue
+		}
+		if isEntry && m.Name == e.Name && m.Upstream == e.Name {
+			continue // the registry name itself (registry.FromUpstream): upstream's display data
 		}
 		info = report.ModelInfo{Name: dir}
 		mode := "FC"

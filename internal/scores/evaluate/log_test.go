@@ -13,6 +13,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver/replay"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/run/infer"
@@ -81,7 +82,7 @@ var _ = Describe("inference logs in multi-turn score lines", Label("reference"),
 				}
 				d, err := replay.New(r, true)
 				Expect(err).NotTo(HaveOccurred())
-				rec, _, err := infer.Run(context.Background(), d, byID[r.ID], infer.Options{Mode: "fc", NewExecutor: func(e *dataset.Entry) (infer.Executor, error) {
+				rec, _, err := infer.Run(context.Background(), d, byID[r.ID], infer.Options{Spec: decode.Spec{Mode: "fc"}, NewExecutor: func(e *dataset.Entry) (infer.Executor, error) {
 					conf, err := e.InitialConfigDict()
 					if err != nil {
 						return nil, err

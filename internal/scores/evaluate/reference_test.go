@@ -14,6 +14,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
@@ -134,8 +135,7 @@ var _ = Describe("`bfcl evaluate` on upstream's result files", Label("reference"
 			ScoreRoot: scoreRoot, Models: []string{"openai_gpt-oss-120b"}, Categories: all, Aliases: aliases}
 		cfg, err := o.ConfigurationOf("openai_gpt-oss-120b")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(cfg).To(Equal(evaluate.Configuration{Mode: "fc", UnderscoreToDot: true, Handler: "OpenAICompletionsHandler",
-			Source: "alias to upstream registry entry " + gptOSSAlias}))
+		Expect(cfg).To(Equal(evaluate.Configuration{Spec: decode.Spec{Mode: "fc", UnderscoreToDot: true, Handler: "OpenAICompletionsHandler"}, Source: "alias to upstream registry entry " + gptOSSAlias}))
 		rows, err := evaluate.Run(o)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rows).To(HaveLen(1))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
@@ -24,7 +25,7 @@ var _ = Describe("the configuration of a result folder", func() {
 	It("is the upstream registry entry the folder is named after", func() {
 		c, err := evaluate.Options{}.ConfigurationOf("Qwen_Qwen3-8B-FC")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c).To(Equal(evaluate.Configuration{Mode: "fc", Handler: "QwenFCHandler", Source: "upstream registry entry Qwen/Qwen3-8B-FC"}))
+		Expect(c).To(Equal(evaluate.Configuration{Spec: decode.Spec{Mode: "fc", Handler: "QwenFCHandler"}, Source: "upstream registry entry Qwen/Qwen3-8B-FC"}))
 		c, err = evaluate.Options{}.ConfigurationOf("gpt-4o-2024-11-20")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.Mode).To(Equal("prompt"))
@@ -62,11 +63,10 @@ var _ = Describe("the configuration of a result folder", func() {
 		o := evaluate.Options{Registry: reg}
 		c, err := o.ConfigurationOf("org_local-qwen")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c).To(Equal(evaluate.Configuration{Mode: "fc", Handler: "QwenFCHandler", Source: "models.yaml entry org/local-qwen"}))
+		Expect(c).To(Equal(evaluate.Configuration{Spec: decode.Spec{Mode: "fc", Handler: "QwenFCHandler"}, Source: "models.yaml entry org/local-qwen"}))
 		c, err = o.ConfigurationOf("openai_gpt-oss-120b")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c).To(Equal(evaluate.Configuration{Mode: "fc", UnderscoreToDot: true, Handler: "OpenAICompletionsHandler",
-			Source: "models.yaml entry openai/gpt-oss-120b (upstream registry entry openbmb/MiniCPM-SALA-FC)"}))
+		Expect(c).To(Equal(evaluate.Configuration{Spec: decode.Spec{Mode: "fc", UnderscoreToDot: true, Handler: "OpenAICompletionsHandler"}, Source: "models.yaml entry openai/gpt-oss-120b (upstream registry entry openbmb/MiniCPM-SALA-FC)"}))
 		c, err = o.ConfigurationOf("Qwen_Qwen3-8B-FC")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(c.Mode).To(Equal("prompt"))
@@ -89,7 +89,7 @@ var _ = Describe("the configuration of a result folder", func() {
 		t := true
 		c, err := evaluate.Options{Mode: "prompt", UnderscoreToDot: &t, Handler: "GeminiHandler"}.ConfigurationOf("Qwen_Qwen3-8B-FC")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c).To(Equal(evaluate.Configuration{Mode: "prompt", UnderscoreToDot: true, Handler: "GeminiHandler", Source: "upstream registry entry Qwen/Qwen3-8B-FC"}))
+		Expect(c).To(Equal(evaluate.Configuration{Spec: decode.Spec{Mode: "prompt", UnderscoreToDot: true, Handler: "GeminiHandler"}, Source: "upstream registry entry Qwen/Qwen3-8B-FC"}))
 		_, err = evaluate.Options{Handler: "Nope"}.ConfigurationOf("x")
 		Expect(err).To(MatchError(ContainSubstring(`unknown upstream handler class "Nope"`)))
 	})

@@ -14,6 +14,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/explain"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
@@ -418,7 +419,7 @@ func TestFromVerdictReal(t *testing.T) {
 		}
 		f.Close()
 		for _, r := range recs {
-			v, err := score.Entry(byID[r.ID], r, score.Options{ModelName: model, Mode: "fc", UnderscoreToDot: true, LongContext: lc})
+			v, err := score.Entry(byID[r.ID], r, score.Options{Spec: decode.Spec{Mode: "fc", UnderscoreToDot: true}, ModelName: model, LongContext: lc})
 			if err != nil {
 				t.Fatal(err)
 			}

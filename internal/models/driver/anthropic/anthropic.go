@@ -60,9 +60,18 @@ func New(cfg core.Config) (*Driver, error) {
 func (d *Driver) Name() string { return core.ProviderAnthropic + ":" + d.cfg.Model }
 
 type textBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
+	Type         string        `json:"type"`
+	Text         string        `json:"text"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
 }
+
+// cacheControl is a prompt-cache mark.
+type cacheControl struct {
+	Type string `json:"type"`
+}
+
+// ephemeral is the mark upstream's ClaudeHandler sets.
+var ephemeral = &cacheControl{Type: "ephemeral"}
 
 type toolUseBlock struct {
 	Type  string          `json:"type"`
@@ -72,14 +81,39 @@ type toolUseBlock struct {
 }
 
 type toolResultBlock struct {
-	Type      string `json:"type"`
-	Content   string `json:"content"`
-	ToolUseID string `json:"tool_use_id"`
+	Type         string        `json:"type"`
+	Content      string        `json:"content"`
+	ToolUseID    string        `json:"tool_use_id"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
 }
 
+// wireMessage is one message; Text, when set, is its content as a plain
+// string (upstream's prompt-mode assistant turns) and Content is ignored.
 type wireMessage struct {
-	Role    string `json:"role"`
-	Content []any  `json:"content"`
+	Role    string
+	Content []any
+	Text    *string
+}
+
+func (m wireMessage) MarshalJSON() ([]byte, error) {
+	var content any = m.Content
+	if m.Text != nil {
+		content = *m.Text
+	}
+	return marshalNoHTML(struct {
+		Role    string `json:"role"`
+		Content any    `json:"content"`
+	}{m.Role, content})
+}
+
+func marshalNoHTML(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 type wireRequest struct {
@@ -98,7 +132,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		w.MaxTokens = DefaultMaxTokens
 	}
 	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
-		tools, err := core.ConvertFunctions(req.Functions, core.ProviderAnthropic, d.cfg.UnderscoreToDot)
+		tools, err := core.ConvertFunctions(req.Functions, core.ProviderAnthropic, d.cfg.ToolNamesUnderscored())
 		if err != nil {
 			return nil, fmt.Errorf("anthropic driver: %w", err)
 		}
@@ -132,6 +166,12 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 			w.Messages = append(w.Messages, wireMessage{Role: role, Content: []any{textBlock{Type: "text", Text: m.Content}}})
 			lastPlainUser = len(w.Messages) - 1
 		case core.RoleAssistant:
+			if d.cfg.Mode == core.ModePrompt {
+				// upstream's _add_assistant_message_prompting: the answer text
+				text := m.Content
+				w.Messages = append(w.Messages, wireMessage{Role: core.RoleAssistant, Text: &text})
+				continue
+			}
 			content, err := assistantContent(m)
 			if err != nil {
 				return nil, fmt.Errorf("anthropic driver: message %d: %w", i, err)
@@ -148,13 +188,59 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 			return nil, fmt.Errorf("anthropic driver: message %d has unknown role %q", i, m.Role)
 		}
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(w); err != nil {
+	if CachingEnabled(req.EntryID) {
+		markCachePoints(&w)
+	}
+	b, err := marshalNoHTML(w)
+	if err != nil {
 		return nil, fmt.Errorf("anthropic driver: encode request: %w", err)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return b, nil
+}
+
+// CachingEnabled is upstream's caching_enabled of ClaudeHandler: true for
+// entries of multi-turn and agentic categories
+// (contain_multi_turn_interaction of the id's category, the id less its
+// last "_" part).
+func CachingEnabled(entryID string) bool {
+	i := strings.LastIndex(entryID, "_")
+	if i < 0 {
+		return false
+	}
+	c := entryID[:i]
+	return strings.Contains(c, "multi_turn") || strings.Contains(c, "web_search") || strings.Contains(c, "memory")
+}
+
+// markCachePoints sets upstream's cache_control marks: on the system
+// prompt, on the first block of the last two user messages, and on the
+// last tool.
+func markCachePoints(w *wireRequest) {
+	if len(w.System) > 0 {
+		w.System[0].CacheControl = ephemeral
+	}
+	n := 0
+	for i := len(w.Messages) - 1; i >= 0 && n < 2; i-- {
+		m := &w.Messages[i]
+		if m.Role != core.RoleUser || len(m.Content) == 0 {
+			continue
+		}
+		switch b := m.Content[0].(type) {
+		case textBlock:
+			b.CacheControl = ephemeral
+			m.Content[0] = b
+		case toolResultBlock:
+			b.CacheControl = ephemeral
+			m.Content[0] = b
+		}
+		n++
+	}
+	if k := len(w.Tools); k > 0 {
+		last := bytes.TrimRight(w.Tools[k-1], " \n")
+		tool := make([]byte, 0, len(last)+40)
+		tool = append(tool, last[:len(last)-1]...)
+		tool = append(tool, `, "cache_control": {"type": "ephemeral"}}`...)
+		w.Tools = append(w.Tools[:k-1:k-1], json.RawMessage(tool))
+	}
 }
 
 // assistantContent is the content list of an assistant turn: its replayed

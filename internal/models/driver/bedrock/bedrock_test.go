@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/driver/drivertest"
@@ -62,7 +63,7 @@ var _ = Describe("bedrock driver", func() {
 	It("sends simple_python_0 as NovaHandler does, SigV4-signed, and stores [{name: input}] in the wire's key order", func(ctx SpecContext) {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, callAnswer)))
 		defer srv.Close()
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Mode: "fc", Temperature: 0.001, Handler: "NovaHandler"})
+		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "NovaHandler"}, Temperature: 0.001})
 		Expect(err).NotTo(HaveOccurred())
 		got := srv.Received()
 		Expect(got).To(HaveLen(1))
@@ -88,7 +89,7 @@ var _ = Describe("bedrock driver", func() {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, cd), drivertest.JSON(200, done), drivertest.JSON(200, thanks)))
 		defer srv.Close()
 		exec := &drivertest.CannedExecutor{Results: []string{`{"current_working_directory": "documents"}`}}
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Mode: "fc", Handler: "NovaHandler",
+		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "NovaHandler"},
 			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return exec, nil }})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(exec.Calls).To(Equal([][]string{{"cd(folder='documents')"}}))
@@ -110,7 +111,7 @@ var _ = Describe("bedrock driver", func() {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, `{"output":{"message":{"role":"assistant","content":[{"reasoningContent":{"reasoningText":{"text":"Area is half base times height."}}},{"text":"25 square units."}]}},"usage":{"inputTokens":100,"outputTokens":30}}`)))
 		defer srv.Close()
 		d := newDriver(srv.URL, func(c *core.Config) { c.Model = "us.amazon.nova-2-lite-v1:0" })
-		rec, _, err := infer.Run(ctx, d, drivertest.SimplePython0(), infer.Options{Mode: "fc"})
+		rec, _, err := infer.Run(ctx, d, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc"}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(srv.Received()[0].Body)).To(ContainSubstring(`"additionalModelRequestFields":{"reasoningConfig":{"type":"enabled","maxReasoningEffort":"medium"}}`))
 		Expect(string(rec.Result)).To(Equal(`["25 square units."]`))

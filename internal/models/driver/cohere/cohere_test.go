@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/cohere"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
@@ -54,7 +55,7 @@ var _ = Describe("cohere driver", func() {
 	It("sends simple_python_0 as CohereHandler does and stores [{tool_name, parameters}]", func(ctx SpecContext) {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, callAnswer)))
 		defer srv.Close()
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Mode: "fc", Temperature: 0.001, Handler: "CohereHandler"})
+		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "CohereHandler"}, Temperature: 0.001})
 		Expect(err).NotTo(HaveOccurred())
 		got := srv.Received()
 		Expect(got).To(HaveLen(1))
@@ -76,7 +77,7 @@ var _ = Describe("cohere driver", func() {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, cd), drivertest.JSON(200, done), drivertest.JSON(200, thanks)))
 		defer srv.Close()
 		exec := &drivertest.CannedExecutor{Results: []string{`{'id': 7, 'name': 'documents'}`}}
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Mode: "fc", Handler: "CohereHandler",
+		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "CohereHandler"},
 			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return exec, nil }})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(exec.Calls).To(Equal([][]string{{"cd(folder='documents')"}}))
@@ -106,10 +107,10 @@ var _ = Describe("cohere driver", func() {
 			drivertest.JSON(200, `{"message":{"role":"assistant","content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]},"usage":{"billed_units":{"input_tokens":1,"output_tokens":2}}}`)))
 		defer srv.Close()
 		d := newDriver(srv.URL)
-		rec, _, err := infer.Run(ctx, d, drivertest.SimplePython0(), infer.Options{Mode: "fc"})
+		rec, _, err := infer.Run(ctx, d, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc"}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(rec.Result)).To(Equal(`null`))
-		rec, _, err = infer.Run(ctx, d, drivertest.SimplePython0(), infer.Options{Mode: "fc"})
+		rec, _, err = infer.Run(ctx, d, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc"}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(rec.Result)).To(Equal(`"a\nb"`))
 	})

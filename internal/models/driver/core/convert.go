@@ -59,7 +59,14 @@ const (
 	styleAnthropic                          // {name, description, input_schema}
 	styleGoogle                             // {name, description, parameters} with unsupported fields folded into descriptions
 	styleAmazon                             // {"toolSpec":{name, description, inputSchema:{json:...}}}, response folded into the description
+	styleOpenAIResponses                    // {name, description, parameters, ..., "type":"function"}
+	styleNovita                             // styleOpenAICompletions with the response folded into the description
 )
+
+// StyleNovita is the tool style of upstream's NovitaHandler
+// (ModelStyle.NOVITA_AI), accepted by ConvertFunctions in place of a
+// provider.
+const StyleNovita = "novita"
 
 func styleOf(provider string) (toolStyle, error) {
 	switch provider {
@@ -74,8 +81,12 @@ func styleOf(provider string) (toolStyle, error) {
 		return styleAnthropic, nil
 	case ProviderGemini:
 		return styleGoogle, nil
+	case ProviderResponses:
+		return styleOpenAIResponses, nil
+	case StyleNovita:
+		return styleNovita, nil
 	}
-	return 0, fmt.Errorf("convert functions: unknown provider %q (want ollama, openai, anthropic, gemini, mistral, cohere, bedrock or qwen)", provider)
+	return 0, fmt.Errorf("convert functions: unknown provider %q (want ollama, openai, responses, anthropic, gemini, mistral, cohere, bedrock or qwen)", provider)
 }
 
 // ConvertFunctions turns BFCL function docs into the tool list a provider
@@ -87,6 +98,10 @@ func styleOf(provider string) (toolStyle, error) {
 // forced to "object", and per provider:
 //   - openai, ollama: {"type":"function","function":<doc>} (a "response"
 //     field stays in place);
+//   - responses: the doc itself with "type":"function" added (the
+//     Responses API's flat tool);
+//   - novita (StyleNovita): as openai, the response folded into the
+//     description;
 //   - anthropic: parameters renamed input_schema, response schema folded
 //     into the description;
 //   - gemini: the parameters' optional field dropped and, on each top-level
@@ -94,23 +109,26 @@ func styleOf(provider string) (toolStyle, error) {
 //     additionalProperties, enum on non-string types and format on strings
 //     folded into the description; response folded into the description.
 //
-// When underscoreToDot is set, dots in function names become underscores
-// (upstream does this for every model style of these providers; the
-// model's underscore_to_dot setting tells the checker to map them back).
+// With underscored, dots in function names become underscores: upstream's
+// convert_to_tool does this for every model style of these providers,
+// whatever the model's underscore_to_dot (which only tells the checker to
+// map the names back; a model without it is scored on the names it saw).
+// Drivers pass Config.ToolNamesUnderscored(): always, unless the
+// underscore-to-dot-names correction is on.
 // Key order of every object is preserved; new keys are appended, as
 // Python's dicts do. Each result is the JSON of one tool.
 //
 // A conversion is pure, and a multi-turn entry sends the same documents at
 // every step, so each document's conversion is computed once per process
 // and shared: callers must not modify the returned bytes.
-func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot bool) ([]json.RawMessage, error) {
+func ConvertFunctions(docs []json.RawMessage, provider string, underscored bool) ([]json.RawMessage, error) {
 	style, err := styleOf(provider)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]json.RawMessage, 0, len(docs))
 	for i, raw := range docs {
-		c, err := converted(raw, i, style, underscoreToDot)
+		c, err := converted(raw, i, style, underscored)
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +145,7 @@ func ConvertFunctions(docs []json.RawMessage, provider string, underscoreToDot b
 // slice: the array is remembered for that slice (its first element's
 // address and its length, the slice kept alive so the address stays its
 // own), and callers must not modify docs' elements after the call.
-func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, underscoreToDot bool) ([]byte, error) {
+func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, underscored bool) ([]byte, error) {
 	style, err := styleOf(provider)
 	if err != nil {
 		return nil, err
@@ -135,12 +153,12 @@ func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, unders
 	if len(docs) == 0 {
 		return append(dst, "[]"...), nil
 	}
-	key := arrayKey{style: style, underscoreToDot: underscoreToDot, first: &docs[0], n: len(docs)}
+	key := arrayKey{style: style, underscored: underscored, first: &docs[0], n: len(docs)}
 	if a, ok := toolArrays.Get(key); ok {
 		return append(dst, a.json...), nil
 	}
 	start := len(dst)
-	dst, err = appendToolsJSON(dst, docs, style, underscoreToDot)
+	dst, err = appendToolsJSON(dst, docs, style, underscored)
 	if err != nil {
 		return nil, err
 	}
@@ -150,10 +168,10 @@ func AppendToolsJSON(dst []byte, docs []json.RawMessage, provider string, unders
 
 // arrayKey names one slice of documents converted one way.
 type arrayKey struct {
-	style           toolStyle
-	underscoreToDot bool
-	first           *json.RawMessage
-	n               int
+	style       toolStyle
+	underscored bool
+	first       *json.RawMessage
+	n           int
 }
 
 // cachedArray is a remembered tools array.
@@ -166,14 +184,14 @@ type cachedArray struct {
 // sent (the entries in progress are at most a few hundred).
 var toolArrays = memo.Recent[arrayKey, cachedArray]{Max: 16 << 20}
 
-func appendToolsJSON(dst []byte, docs []json.RawMessage, style toolStyle, underscoreToDot bool) ([]byte, error) {
+func appendToolsJSON(dst []byte, docs []json.RawMessage, style toolStyle, underscored bool) ([]byte, error) {
 	// Two passes, so dst grows once: a multi-turn step resends every
 	// document, tens of kilobytes.
 	var small [32][]byte
 	parts := small[:0]
 	n := len(docs) + 1
 	for i, raw := range docs {
-		c, err := converted(raw, i, style, underscoreToDot)
+		c, err := converted(raw, i, style, underscored)
 		if err != nil {
 			return nil, err
 		}
@@ -192,8 +210,8 @@ func appendToolsJSON(dst []byte, docs []json.RawMessage, style toolStyle, unders
 }
 
 type convKey struct {
-	style           toolStyle
-	underscoreToDot bool
+	style       toolStyle
+	underscored bool
 }
 
 type conversion struct {
@@ -203,9 +221,9 @@ type conversion struct {
 
 var conversions memo.Table[convKey, conversion]
 
-func converted(raw json.RawMessage, i int, style toolStyle, underscoreToDot bool) (conversion, error) {
-	return conversions.Get(convKey{style, underscoreToDot}, raw, func() (conversion, error) {
-		tool, err := convertDoc(raw, i, style, underscoreToDot)
+func converted(raw json.RawMessage, i int, style toolStyle, underscored bool) (conversion, error) {
+	return conversions.Get(convKey{style, underscored}, raw, func() (conversion, error) {
+		tool, err := convertDoc(raw, i, style, underscored)
 		if err != nil {
 			return conversion{}, err
 		}
@@ -217,7 +235,7 @@ func converted(raw json.RawMessage, i int, style toolStyle, underscoreToDot bool
 	})
 }
 
-func convertDoc(raw json.RawMessage, i int, style toolStyle, underscoreToDot bool) (json.RawMessage, error) {
+func convertDoc(raw json.RawMessage, i int, style toolStyle, underscored bool) (json.RawMessage, error) {
 	v, err := pyval.FromJSON(raw)
 	if err != nil {
 		return nil, fmt.Errorf("convert functions: function doc %d is not JSON: %w", i, err)
@@ -226,7 +244,7 @@ func convertDoc(raw json.RawMessage, i int, style toolStyle, underscoreToDot boo
 	if !ok {
 		return nil, fmt.Errorf("convert functions: function doc %d is a %s, not an object", i, v.TypeName())
 	}
-	tool, err := convertOne(item, style, underscoreToDot)
+	tool, err := convertOne(item, style, underscored)
 	if err != nil {
 		name, _ := item.GetStr("name")
 		return nil, fmt.Errorf("convert functions: function %s (doc %d): %w", pyval.StrOf(orNone(name)), i, err)
@@ -245,8 +263,8 @@ func orNone(v pyval.Value) pyval.Value {
 	return v
 }
 
-func convertOne(item *pyval.Dict, style toolStyle, underscoreToDot bool) (pyval.Value, error) {
-	if underscoreToDot {
+func convertOne(item *pyval.Dict, style toolStyle, underscored bool) (pyval.Value, error) {
+	if underscored { // every style of these providers: upstream's convert_to_tool replaces dots
 		if name, ok := item.GetStr("name"); ok {
 			if s, ok := name.(pyval.Str); ok && strings.Contains(string(s), ".") {
 				item.SetStr("name", pyval.Str(strings.ReplaceAll(string(s), ".", "_")))
@@ -281,7 +299,7 @@ func convertOne(item *pyval.Dict, style toolStyle, underscoreToDot bool) (pyval.
 		item.SetStr("inputSchema", schema)
 		item.Delete(pyval.Str("parameters"))
 	}
-	if resp, ok := item.GetStr("response"); ok && (style == styleAnthropic || style == styleGoogle || style == styleAmazon) {
+	if resp, ok := item.GetStr("response"); ok && (style == styleAnthropic || style == styleGoogle || style == styleAmazon || style == styleNovita) {
 		js, err := pyval.JSONDumps(resp)
 		if err != nil {
 			return nil, fmt.Errorf("response: %w", err)
@@ -296,7 +314,11 @@ func convertOne(item *pyval.Dict, style toolStyle, underscoreToDot bool) (pyval.
 		wrap.SetStr("toolSpec", item)
 		return wrap, nil
 	}
-	if style == styleOpenAICompletions {
+	if style == styleOpenAIResponses {
+		item.SetStr("type", pyval.Str("function"))
+		return item, nil
+	}
+	if style == styleOpenAICompletions || style == styleNovita {
 		wrap := &pyval.Dict{}
 		wrap.SetStr("type", pyval.Str("function"))
 		wrap.SetStr("function", item)

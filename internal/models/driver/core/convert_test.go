@@ -82,14 +82,17 @@ var _ = Describe("ConvertFunctions", func() {
 		Expect(compared).To(BeNumerically(">", 1000))
 	})
 
-	It("keeps dots in names when underscoreToDot is off and replaces every dot when on", func() {
+	It("replaces every dot in names for every provider, as upstream's convert_to_tool", func() {
 		doc := json.RawMessage(`{"name":"math.stats.mean","description":"d","parameters":{"type":"dict","properties":{"x":{"type":"float","description":"v"}},"required":["x"]}}`)
-		off, err := core.ConvertFunctions([]json.RawMessage{doc}, "openai", false)
+		oa, err := core.ConvertFunctions([]json.RawMessage{doc}, "openai", true)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(off[0])).To(Equal(`{"type": "function", "function": {"name": "math.stats.mean", "description": "d", "parameters": {"type": "object", "properties": {"x": {"type": "number", "description": "v This is a float type value.", "format": "float"}}, "required": ["x"]}}}`))
-		on, err := core.ConvertFunctions([]json.RawMessage{doc}, "anthropic", true)
+		Expect(string(oa[0])).To(Equal(`{"type": "function", "function": {"name": "math_stats_mean", "description": "d", "parameters": {"type": "object", "properties": {"x": {"type": "number", "description": "v This is a float type value.", "format": "float"}}, "required": ["x"]}}}`))
+		an, err := core.ConvertFunctions([]json.RawMessage{doc}, "anthropic", true)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(on[0])).To(Equal(`{"name": "math_stats_mean", "description": "d", "input_schema": {"type": "object", "properties": {"x": {"type": "number", "description": "v This is a float type value.", "format": "float"}}, "required": ["x"]}}`))
+		Expect(string(an[0])).To(Equal(`{"name": "math_stats_mean", "description": "d", "input_schema": {"type": "object", "properties": {"x": {"type": "number", "description": "v This is a float type value.", "format": "float"}}, "required": ["x"]}}`))
+		rs, err := core.ConvertFunctions([]json.RawMessage{doc}, "responses", true)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(rs[0])).To(Equal(`{"name": "math_stats_mean", "description": "d", "parameters": {"type": "object", "properties": {"x": {"type": "number", "description": "v This is a float type value.", "format": "float"}}, "required": ["x"]}, "type": "function"}`))
 	})
 
 	It("folds Gemini-rejected fields into the description in upstream's order and wording", func() {
@@ -108,13 +111,13 @@ var _ = Describe("ConvertFunctions", func() {
 
 	It("fails like upstream on docs upstream cannot convert, naming the function", func() {
 		noDesc := json.RawMessage(`{"name":"g","description":"d","parameters":{"type":"dict","properties":{"x":{"type":"float"}}}}`)
-		_, err := core.ConvertFunctions([]json.RawMessage{noDesc}, "openai", false)
+		_, err := core.ConvertFunctions([]json.RawMessage{noDesc}, "openai", true)
 		Expect(err).To(MatchError(ContainSubstring(`function g`)))
 		Expect(err).To(MatchError(ContainSubstring(`KeyError 'description'`)))
 		badItems := json.RawMessage(`{"name":"h","description":"d","parameters":{"type":"dict","properties":{"x":{"type":"array","description":"","items":{"type":"complex"}}}}}`)
-		_, err = core.ConvertFunctions([]json.RawMessage{badItems}, "openai", false)
+		_, err = core.ConvertFunctions([]json.RawMessage{badItems}, "openai", true)
 		Expect(err).To(MatchError(ContainSubstring(`unknown item type 'complex'`)))
-		_, err = core.ConvertFunctions([]json.RawMessage{noDesc}, "cerebras", false)
+		_, err = core.ConvertFunctions([]json.RawMessage{noDesc}, "cerebras", true)
 		Expect(err).To(MatchError(ContainSubstring(`unknown provider "cerebras"`)))
 	})
 
@@ -159,14 +162,14 @@ var _ = Describe("AppendToolsJSON", func() {
 			return json.RawMessage(`{"name":"` + name + `","description":"d","parameters":{"type":"dict","properties":{},"required":[]}}`)
 		}
 		want := func(docs []json.RawMessage) string {
-			tools, err := core.ConvertFunctions(docs, core.ProviderOpenAI, false)
+			tools, err := core.ConvertFunctions(docs, core.ProviderOpenAI, true)
 			Expect(err).NotTo(HaveOccurred())
 			b, err := json.Marshal(tools)
 			Expect(err).NotTo(HaveOccurred())
 			return string(b)
 		}
 		got := func(docs []json.RawMessage) string {
-			b, err := core.AppendToolsJSON([]byte("x"), docs, core.ProviderOpenAI, false)
+			b, err := core.AppendToolsJSON([]byte("x"), docs, core.ProviderOpenAI, true)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(b[0]).To(Equal(byte('x')), "appends")
 			return string(b[1:])

@@ -177,5 +177,23 @@ func NewHTTPClientFor(cfg Config) (*http.Client, error) {
 	if cfg.MaxInFlight > 0 {
 		rt = limiter.Transport(limiter.New(1, cfg.MaxInFlight), sentStamp{rt})
 	}
+	if len(cfg.Headers) > 0 {
+		rt = headerTransport{base: rt, headers: cfg.Headers}
+	}
 	return &http.Client{Transport: recordingTransport{base: rt, maxBody: bodyLimit(cfg.MaxResponseBytes)}}, nil
+}
+
+// headerTransport adds the configured headers to every request (the
+// OpenAI SDK's default_headers), replacing a value the driver set.
+type headerTransport struct {
+	base    http.RoundTripper
+	headers map[string]string
+}
+
+func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	for k, v := range t.headers {
+		r.Header.Set(k, v)
+	}
+	return t.base.RoundTrip(r)
 }

@@ -35,9 +35,12 @@ const (
 	ProviderOpenAI    = "openai"
 	ProviderAnthropic = "anthropic"
 	ProviderGemini    = "gemini"
-	// ProviderCompletions is an OpenAI-compatible server's /completions
-	// route, for upstream's local-model handlers (the same route provider
-	// openai takes for them).
+	// ProviderResponses is the OpenAI Responses API (upstream's
+	// OpenAIResponsesHandler).
+	ProviderResponses = "responses"
+	// ProviderCompletions is raw prompts to an OpenAI-compatible
+	// /completions route (upstream's local-model handlers; provider openai
+	// takes the same route for them).
 	ProviderCompletions = "completions"
 	// Hosted APIs of upstream's registry (see their packages).
 	ProviderMistral = "mistral"
@@ -97,6 +100,10 @@ type Request struct {
 	// raw-prompt drivers (internal/models/driver/completions) send.
 	// Messages and Functions are then empty.
 	Prompt string `json:",omitempty"`
+	// EntryID is the data-set entry the request belongs to: upstream's
+	// ClaudeHandler marks cache points only in multi-turn and agentic
+	// entries (contain_multi_turn_interaction of the id's category).
+	EntryID string
 }
 
 // Response is the model's answer.
@@ -141,9 +148,6 @@ type Config struct {
 	APIKeyEnv string
 	// Mode is fc or prompt ("" means fc).
 	Mode string
-	// UnderscoreToDot: the model's function names have dots replaced by
-	// underscores in the tool schema (and the checker maps them back).
-	UnderscoreToDot bool
 	// NumCtx is Ollama's context window (num_ctx); 0 means 8192.
 	NumCtx int
 	// Timeout bounds one HTTP attempt; 0 means 10 minutes.
@@ -166,7 +170,10 @@ type Config struct {
 	// classes read). When Handler is one of upstream's local-model classes
 	// (internal/models/oss), New returns the raw-prompt driver
 	// (internal/models/driver/completions) for provider openai or
-	// completions (POST /completions) and ollama (raw /api/generate).
+	// completions (POST /completions) and ollama (raw /api/generate). The
+	// chat driver sends the request variant of a subclass that changes its
+	// base class's request (NovitaHandler, GLMAPIHandler); other classes
+	// and "" send the base format.
 	Handler, UpstreamModel string
 	// ContextWindow is the model's context window in tokens, for a
 	// local-model handler's max_tokens (upstream: the model's
@@ -178,6 +185,18 @@ type Config struct {
 	// Corrections are the opt-in corrections of upstream defects that are
 	// on (the zero value: the pinned upstream behaviour).
 	Corrections corrections.Set
+	// UnderscoreToDot is the model's underscore_to_dot setting; the drivers
+	// read it only under the underscore-to-dot-names correction (see
+	// ToolNamesUnderscored).
+	UnderscoreToDot bool
+	// Headers are extra HTTP headers of every request (upstream's
+	// OPENAI_DEFAULT_HEADERS).
+	Headers map[string]string
+	// StripReasoning: an assistant message that carries reasoning_content
+	// goes back into the history rebuilt without it (upstream's
+	// _add_reasoning_content_if_available_*, used by GrokHandler,
+	// DeepSeekAPIHandler and LingAPIHandler); the chat driver only.
+	StripReasoning bool
 }
 
 // ToolNamesUnderscored reports whether "." in tool names is sent as "_"

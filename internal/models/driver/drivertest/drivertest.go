@@ -144,7 +144,7 @@ func Load(dir string) (map[string]*Fixture, []string, error) {
 func (f *Fixture) CoreConfig(provider, baseURL string) core.Config {
 	c := core.Config{
 		Provider: provider, Model: f.Config.Model, BaseURL: baseURL + f.Config.BasePath, APIKey: f.Config.APIKey,
-		Mode: f.Config.Mode, UnderscoreToDot: f.Config.UnderscoreToDot, NumCtx: f.Config.NumCtx,
+		Mode: f.Config.Mode, NumCtx: f.Config.NumCtx,
 		MaxRetries: f.Config.MaxRetries, RetryBaseDelay: time.Millisecond, RetryMaxDelay: 5 * time.Millisecond,
 	}
 	if c.APIKey == "" {

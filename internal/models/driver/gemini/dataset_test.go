@@ -1,6 +1,10 @@
 package gemini_test
 
 import (
+	"encoding/json"
+
+	"google.golang.org/genai"
+
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/driver/drivertest"
 	"github.com/bfcl-go/bfcl/internal/models/driver/gemini"
@@ -18,9 +22,13 @@ var _ = It("builds a request for every function list of the dataset", func() {
 	Expect(err).NotTo(HaveOccurred())
 	n := 0
 	for id, fns := range lists {
-		_, cfg, err := d.BuildRequest(core.Request{Messages: []core.Message{{Role: "user", Content: "q"}}, Functions: fns})
+		body, err := d.BuildRequest(core.Request{Messages: []core.Message{{Role: "user", Content: "q"}}, Functions: fns})
 		Expect(err).NotTo(HaveOccurred(), id)
-		Expect(cfg.Tools[0].FunctionDeclarations).To(HaveLen(len(fns)), id)
+		var w struct {
+			Tools []*genai.Tool `json:"tools"`
+		}
+		Expect(json.Unmarshal(body, &w)).To(Succeed(), id) // the SDK's types read the body
+		Expect(w.Tools[0].FunctionDeclarations).To(HaveLen(len(fns)), id)
 		n++
 	}
 	Expect(n).To(BeNumerically(">", 3000))

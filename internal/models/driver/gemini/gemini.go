@@ -59,56 +59,50 @@ func New(cfg core.Config) (*Driver, error) {
 // Name is "gemini:<model>".
 func (d *Driver) Name() string { return core.ProviderGemini + ":" + d.cfg.Model }
 
-// BuildRequest is the contents and config Complete sends.
-func (d *Driver) BuildRequest(req core.Request) ([]*genai.Content, *genai.GenerateContentConfig, error) {
-	temp := float32(req.Temperature)
-	noContinuation := false
-	cfg := &genai.GenerateContentConfig{
-		Temperature:           &temp,
-		ThinkingConfig:        &genai.ThinkingConfig{IncludeThoughts: true},
-		AutomaticContinuation: &noContinuation,
-	}
+// BuildRequest is the generateContent body Complete sends, as
+// google-genai (the Python SDK upstream uses) serialises GeminiHandler's
+// call: contents (user and model Contents; a turn's function results in
+// one user Content of functionResponse parts {"result": <text>}; in FC mode
+// the model's Content as the server returned it, Message.Replay; in prompt
+// mode a model Content of the answer text), systemInstruction (the first
+// system message as a user Content), generationConfig (temperature,
+// thinkingConfig.includeThoughts; maxOutputTokens and seed only when set)
+// and tools (one Tool of functionDeclarations: upstream's converted docs
+// with the schema types upper-cased, everything else, empty lists and
+// objects, nulls and numbers as written, kept as it is).
+func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
+	body := orderedJSON{}
+	gc := orderedJSON{{"temperature", req.Temperature}, {"thinkingConfig", orderedJSON{{"includeThoughts", true}}}}
 	if req.MaxTokens > 0 {
-		cfg.MaxOutputTokens = int32(req.MaxTokens)
+		gc = append(gc, kv{"maxOutputTokens", req.MaxTokens})
 	}
 	if req.Seed != nil {
-		s := int32(*req.Seed)
-		cfg.Seed = &s
-	}
-	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
-		tools, err := core.ConvertFunctions(req.Functions, core.ProviderGemini, d.cfg.UnderscoreToDot)
-		if err != nil {
-			return nil, nil, fmt.Errorf("gemini driver: %w", err)
-		}
-		decls := make([]*genai.FunctionDeclaration, len(tools))
-		for i, t := range tools {
-			decl, err := declaration(t)
-			if err != nil {
-				return nil, nil, fmt.Errorf("gemini driver: tool %d: %w", i, err)
-			}
-			decls[i] = decl
-		}
-		cfg.Tools = []*genai.Tool{{FunctionDeclarations: decls}}
+		gc = append(gc, kv{"seed", *req.Seed})
 	}
 	msgs := req.Messages
+	var system any
 	for i, m := range msgs {
 		if m.Role == core.RoleSystem {
 			if m.Content != "" {
-				cfg.SystemInstruction = &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{Text: m.Content}}}
+				system = textContent("user", m.Content)
 			}
 			msgs = append(append([]core.Message{}, msgs[:i]...), msgs[i+1:]...)
 			break
 		}
 	}
-	var contents []*genai.Content
+	contents := []any{}
 	for i, m := range msgs {
 		switch m.Role {
 		case core.RoleUser, core.RoleSystem:
-			contents = append(contents, &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{{Text: m.Content}}})
+			contents = append(contents, textContent("user", m.Content))
 		case core.RoleAssistant:
+			if d.cfg.Mode == core.ModePrompt {
+				contents = append(contents, textContent("model", m.Content))
+				continue
+			}
 			c, err := modelContent(m)
 			if err != nil {
-				return nil, nil, fmt.Errorf("gemini driver: message %d: %w", i, err)
+				return nil, fmt.Errorf("gemini driver: message %d: %w", i, err)
 			}
 			contents = append(contents, c)
 		case core.RoleTool:
@@ -117,20 +111,145 @@ func (d *Driver) BuildRequest(req core.Request) ([]*genai.Content, *genai.Genera
 				name = toolNameFor(msgs[:i], m.ToolCallID)
 			}
 			if name == "" {
-				return nil, nil, fmt.Errorf("gemini driver: tool message %d has no function name and call ID %q matches no earlier call", i, m.ToolCallID)
+				return nil, fmt.Errorf("gemini driver: tool message %d has no function name and call ID %q matches no earlier call", i, m.ToolCallID)
 			}
-			part := &genai.Part{FunctionResponse: &genai.FunctionResponse{Name: name, Response: map[string]any{"result": m.Content}}}
+			part := orderedJSON{{"functionResponse", orderedJSON{{"name", name}, {"response", orderedJSON{{"result", m.Content}}}}}}
 			if i > 0 && msgs[i-1].Role == core.RoleTool {
-				last := contents[len(contents)-1]
-				last.Parts = append(last.Parts, part)
+				last := contents[len(contents)-1].(orderedJSON)
+				last[1].v = append(last[1].v.([]any), part)
 				continue
 			}
-			contents = append(contents, &genai.Content{Role: genai.RoleUser, Parts: []*genai.Part{part}})
+			contents = append(contents, orderedJSON{{"role", "user"}, {"parts", []any{part}}})
 		default:
-			return nil, nil, fmt.Errorf("gemini driver: message %d has unknown role %q", i, m.Role)
+			return nil, fmt.Errorf("gemini driver: message %d has unknown role %q", i, m.Role)
 		}
 	}
-	return contents, cfg, nil
+	body = append(body, kv{"contents", contents})
+	if system != nil {
+		body = append(body, kv{"systemInstruction", system})
+	}
+	body = append(body, kv{"generationConfig", gc})
+	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
+		tools, err := core.ConvertFunctions(req.Functions, core.ProviderGemini, d.cfg.ToolNamesUnderscored())
+		if err != nil {
+			return nil, fmt.Errorf("gemini driver: %w", err)
+		}
+		decls := make([]any, len(tools))
+		for i, t := range tools {
+			decl, err := upperSchemaTypes(t, false)
+			if err != nil {
+				return nil, fmt.Errorf("gemini driver: tool %d: %w", i, err)
+			}
+			decls[i] = decl
+		}
+		body = append(body, kv{"tools", []any{orderedJSON{{"functionDeclarations", decls}}}})
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		return nil, fmt.Errorf("gemini driver: encode request: %w", err)
+	}
+	return b, nil
+}
+
+func textContent(role, text string) orderedJSON {
+	return orderedJSON{{"role", role}, {"parts", []any{orderedJSON{{"text", text}}}}}
+}
+
+// kv is one member of an orderedJSON object.
+type kv struct {
+	k string
+	v any
+}
+
+// orderedJSON is a JSON object that keeps its members' order.
+type orderedJSON []kv
+
+func (o orderedJSON) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, m := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, err := json.Marshal(m.k)
+		if err != nil {
+			return nil, err
+		}
+		v, err := json.Marshal(m.v)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}
+
+// upperSchemaTypes returns a converted tool (or, inSchema, a schema) with
+// every schema "type" upper-cased (parameters, properties, items), as
+// google-genai's Schema serialises them; members keep their order and
+// values their written form.
+func upperSchemaTypes(raw json.RawMessage, inSchema bool) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	t, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if t != json.Delim('{') {
+		return raw, nil
+	}
+	var out orderedJSON
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		k := kt.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		switch {
+		case k == "parameters" && !inSchema, k == "items" && inSchema:
+			if v, err = upperSchemaTypes(v, true); err != nil {
+				return nil, err
+			}
+		case k == "type" && inSchema:
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				v, _ = json.Marshal(strings.ToUpper(s))
+			}
+		case k == "properties" && inSchema:
+			if v, err = eachMember(v, func(p json.RawMessage) (json.RawMessage, error) { return upperSchemaTypes(p, true) }); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, kv{k, v})
+	}
+	return json.Marshal(out)
+}
+
+// eachMember applies fn to every member value of a JSON object.
+func eachMember(raw json.RawMessage, fn func(json.RawMessage) (json.RawMessage, error)) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return raw, nil
+	}
+	var out orderedJSON
+	for dec.More() {
+		kt, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		if v, err = fn(v); err != nil {
+			return nil, err
+		}
+		out = append(out, kv{kt.(string), v})
+	}
+	return json.Marshal(out)
 }
 
 func toolNameFor(history []core.Message, id string) string {
@@ -148,82 +267,58 @@ func toolNameFor(history []core.Message, id string) string {
 	return ""
 }
 
-func modelContent(m core.Message) (*genai.Content, error) {
+// modelContent is the model turn of the history: the Content the server
+// returned (Replay), else one rebuilt from the text and the calls.
+func modelContent(m core.Message) (any, error) {
 	if len(m.Replay) > 0 {
-		var c genai.Content
-		if err := json.Unmarshal(m.Replay, &c); err != nil {
-			return nil, fmt.Errorf("replay is not a Gemini Content: %w", err)
+		if !json.Valid(m.Replay) {
+			return nil, fmt.Errorf("replay is not JSON")
 		}
-		c.Role = genai.RoleModel
-		return &c, nil
+		return m.Replay, nil
 	}
-	c := &genai.Content{Role: genai.RoleModel}
+	var parts []any
 	if m.Content != "" || len(m.ToolCalls) == 0 {
-		c.Parts = append(c.Parts, &genai.Part{Text: m.Content})
+		parts = append(parts, orderedJSON{{"text", m.Content}})
 	}
 	for j, tc := range m.ToolCalls {
-		args := map[string]any{}
 		text := strings.TrimSpace(tc.Arguments)
-		if text != "" {
-			if err := json.Unmarshal([]byte(text), &args); err != nil {
-				return nil, fmt.Errorf("tool call %d (%s): arguments are not a JSON object: %w", j, tc.Name, err)
-			}
+		if text == "" {
+			text = "{}"
 		}
-		c.Parts = append(c.Parts, &genai.Part{FunctionCall: &genai.FunctionCall{Name: tc.Name, Args: args}})
-	}
-	return c, nil
-}
-
-// declaration turns one converted tool into a FunctionDeclaration, with
-// schema types in the API's upper-case spelling (the Python SDK does the
-// same through its case-insensitive Type enum).
-func declaration(tool json.RawMessage) (*genai.FunctionDeclaration, error) {
-	var generic map[string]any
-	dec := json.NewDecoder(bytes.NewReader(tool))
-	dec.UseNumber()
-	if err := dec.Decode(&generic); err != nil {
-		return nil, err
-	}
-	if p, ok := generic["parameters"].(map[string]any); ok {
-		upperTypes(p)
-	}
-	b, err := json.Marshal(generic)
-	if err != nil {
-		return nil, err
-	}
-	var decl genai.FunctionDeclaration
-	if err := json.Unmarshal(b, &decl); err != nil {
-		return nil, fmt.Errorf("does not fit Gemini's schema: %w", err)
-	}
-	return &decl, nil
-}
-
-func upperTypes(schema map[string]any) {
-	if t, ok := schema["type"].(string); ok {
-		schema["type"] = strings.ToUpper(t)
-	}
-	if props, ok := schema["properties"].(map[string]any); ok {
-		for _, p := range props {
-			if pm, ok := p.(map[string]any); ok {
-				upperTypes(pm)
-			}
+		var args map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(text), &args); err != nil {
+			return nil, fmt.Errorf("tool call %d (%s): arguments are not a JSON object: %w", j, tc.Name, err)
 		}
+		parts = append(parts, orderedJSON{{"functionCall", orderedJSON{{"name", tc.Name}, {"args", json.RawMessage(text)}}}})
 	}
-	if items, ok := schema["items"].(map[string]any); ok {
-		upperTypes(items)
-	}
+	return orderedJSON{{"role", "model"}, {"parts", parts}}, nil
 }
 
 // Complete sends one generateContent request, retrying retryable failures.
 func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response, error) {
-	contents, cfg, err := d.BuildRequest(req)
+	body, err := d.BuildRequest(req)
 	if err != nil {
 		return core.Response{}, err
 	}
+	// The SDK sends the body built above: its own (from typed values, which
+	// drop empty lists and objects and nulls of the schemas) is replaced.
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(body, &members); err != nil {
+		return core.Response{}, fmt.Errorf("gemini driver: %w", err)
+	}
+	cfg := &genai.GenerateContentConfig{HTTPOptions: &genai.HTTPOptions{
+		ExtrasRequestProvider: func(map[string]any) map[string]any {
+			out := make(map[string]any, len(members))
+			for k, v := range members {
+				out[k] = v
+			}
+			return out
+		},
+	}}
 	return core.Retry(ctx, d.cfg, core.ProviderGemini, func(ctx context.Context) (core.Response, error) {
 		ctx, ex := core.WithExchange(ctx)
 		start := time.Now()
-		_, err := d.client.Models.GenerateContent(ctx, d.cfg.Model, contents, cfg)
+		_, err := d.client.Models.GenerateContent(ctx, d.cfg.Model, nil, cfg)
 		latency := ex.Latency(start)
 		if ex.Status >= 400 {
 			return core.Response{}, core.HTTPError(core.ProviderGemini, ex.Status, ex.Header, ex.Body)

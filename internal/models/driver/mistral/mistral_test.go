@@ -17,6 +17,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/config/corrections"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/driver/drivertest"
@@ -51,7 +52,7 @@ var _ = Describe("mistral driver", func() {
 	It("sends simple_python_1 as MistralHandler does (dots replaced, stream false) and stores {name: arguments}", func(ctx SpecContext) {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, callAnswer)))
 		defer srv.Close()
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.DottedEntry(), infer.Options{Mode: "fc", Temperature: 0.001})
+		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.DottedEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"}, Temperature: 0.001})
 		Expect(err).NotTo(HaveOccurred())
 		got := srv.Received()
 		Expect(got).To(HaveLen(1))
@@ -69,7 +70,7 @@ var _ = Describe("mistral driver", func() {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, callAnswer)))
 		defer srv.Close()
 		d := newDriver(srv.URL, func(c *core.Config) { c.Corrections = corrections.Of(corrections.UnderscoreToDotNames) })
-		_, _, err := infer.Run(ctx, d, drivertest.DottedEntry(), infer.Options{Mode: "fc"})
+		_, _, err := infer.Run(ctx, d, drivertest.DottedEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"}})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(srv.Received()[0].Body)).To(ContainSubstring(`"name":"math.factorial"`))
 	})
@@ -83,7 +84,7 @@ var _ = Describe("mistral driver", func() {
 		))
 		defer srv.Close()
 		exec := &drivertest.CannedExecutor{Results: []string{`{"current_working_directory": "documents"}`}}
-		rec, st, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Mode: "fc",
+		rec, st, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"},
 			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return exec, nil }})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(st.Calls).To(Equal(3))
@@ -103,7 +104,7 @@ var _ = Describe("mistral driver", func() {
 			want string
 		}{{corrections.Set{}, `[]`}, {corrections.Of(corrections.EmptyToolCalls), `"The area is 25 square units."`}} {
 			srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, answer)))
-			rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Mode: "fc", Corrections: c.set})
+			rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc"}, Corrections: c.set})
 			srv.Close()
 			Expect(err).NotTo(HaveOccurred())
 			Expect(string(rec.Result)).To(MatchJSON(c.want), "corrections %q", c.set.String())
@@ -149,7 +150,7 @@ var _ = Describe("mistral driver", func() {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, `{"choices":[{"message":{"role":"assistant","content":"[calculate_triangle_area(base=10, height=5)]"}}],"usage":{"prompt_tokens":500,"completion_tokens":12}}`)))
 		defer srv.Close()
 		d := newDriver(srv.URL, func(c *core.Config) { c.Mode = core.ModePrompt; c.Model = "mistral-large-2411" })
-		rec, _, err := infer.Run(ctx, d, drivertest.SimplePython0(), infer.Options{Mode: "prompt", Temperature: 0.001})
+		rec, _, err := infer.Run(ctx, d, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "prompt"}, Temperature: 0.001})
 		Expect(err).NotTo(HaveOccurred())
 		body := srv.Received()[0].Body
 		Expect(string(body)).NotTo(ContainSubstring(`"tools"`))

@@ -106,7 +106,7 @@ func (d *Driver) BuildRequest(req core.Request) (*api.ChatRequest, error) {
 	}
 	cr := &api.ChatRequest{Model: d.cfg.Model, Stream: &stream, Options: opts, Truncate: &off, Shift: &off}
 	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
-		tools, err := core.ConvertFunctions(req.Functions, core.ProviderOllama, d.cfg.UnderscoreToDot)
+		tools, err := core.ConvertFunctions(req.Functions, core.ProviderOllama, d.cfg.ToolNamesUnderscored())
 		if err != nil {
 			return nil, fmt.Errorf("ollama driver: %w", err)
 		}

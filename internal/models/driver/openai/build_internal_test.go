@@ -23,41 +23,39 @@ func TestBuildRequestSplicesTheSameBytes(t *testing.T) {
 		{Role: core.RoleAssistant, Content: "3"},
 	}
 	for _, mode := range []string{core.ModeFC, core.ModePrompt} {
-		for _, u2d := range []bool{false, true} {
-			for _, req := range []core.Request{
-				{Messages: msgs},
-				{Messages: msgs, Functions: []json.RawMessage{doc, doc}, Temperature: 0.001, MaxTokens: 4096},
-				{Messages: msgs[:2], Functions: []json.RawMessage{doc}, Seed: &seed},
-				{Messages: msgs[:2], MaxTokens: 5, Seed: &seed},
-			} {
-				d, err := New(core.Config{Model: "m", BaseURL: "http://x/v1", Mode: mode, UnderscoreToDot: u2d})
-				if err != nil {
+		for _, req := range []core.Request{
+			{Messages: msgs},
+			{Messages: msgs, Functions: []json.RawMessage{doc, doc}, Temperature: 0.001, MaxTokens: 4096},
+			{Messages: msgs[:2], Functions: []json.RawMessage{doc}, Seed: &seed},
+			{Messages: msgs[:2], MaxTokens: 5, Seed: &seed},
+		} {
+			d, err := New(core.Config{Model: "m", BaseURL: "http://x/v1", Mode: mode})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := d.BuildRequest(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := wireRequest{Model: "m", Temperature: req.Temperature, MaxTokens: req.MaxTokens, Seed: req.Seed}
+			if mode == core.ModeFC && len(req.Functions) > 0 {
+				if w.Tools, err = core.ConvertFunctions(req.Functions, core.ProviderOpenAI, true); err != nil {
 					t.Fatal(err)
 				}
-				got, err := d.BuildRequest(req)
-				if err != nil {
-					t.Fatal(err)
-				}
-				w := wireRequest{Model: "m", Temperature: req.Temperature, MaxTokens: req.MaxTokens, Seed: req.Seed}
-				if mode == core.ModeFC && len(req.Functions) > 0 {
-					if w.Tools, err = core.ConvertFunctions(req.Functions, core.ProviderOpenAI, u2d); err != nil {
-						t.Fatal(err)
-					}
-				}
-				var hw wireHead
-				if err := json.Unmarshal(got, &hw); err != nil {
-					t.Fatalf("body is not JSON: %v\n%s", err, got)
-				}
-				w.Messages = hw.Messages
-				var buf bytes.Buffer
-				enc := json.NewEncoder(&buf)
-				enc.SetEscapeHTML(false)
-				if err := enc.Encode(w); err != nil {
-					t.Fatal(err)
-				}
-				if want := bytes.TrimRight(buf.Bytes(), "\n"); !bytes.Equal(got, want) {
-					t.Errorf("mode %s u2d %v:\n got %s\nwant %s", mode, u2d, got, want)
-				}
+			}
+			var hw wireHead
+			if err := json.Unmarshal(got, &hw); err != nil {
+				t.Fatalf("body is not JSON: %v\n%s", err, got)
+			}
+			w.Messages = hw.Messages
+			var buf bytes.Buffer
+			enc := json.NewEncoder(&buf)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(w); err != nil {
+				t.Fatal(err)
+			}
+			if want := bytes.TrimRight(buf.Bytes(), "\n"); !bytes.Equal(got, want) {
+				t.Errorf("mode %s:\n got %s\nwant %s", mode, got, want)
 			}
 		}
 	}
@@ -99,7 +97,7 @@ func TestBuildRequestEncodesMessagesAsEncodingJSON(t *testing.T) {
 				}
 			}
 			if m.Role == core.RoleTool {
-				wm.ToolCallID, wm.Name = m.ToolCallID, m.Name
+				wm.ToolCallID = m.ToolCallID
 			}
 			w.Messages = append(w.Messages, wm)
 		}
@@ -128,7 +126,7 @@ func TestBuildRequestEncodesMessagesAsEncodingJSON(t *testing.T) {
 			}
 		}
 	}
-	if _, ok := messageEncodings.Get(messageKey{role: core.RoleTool, toolCallID: "c2", name: "ls", content: unsafe.StringData(result), n: len(result)}); !ok {
+	if _, ok := messageEncodings.Get(messageKey{role: core.RoleTool, toolCallID: "c2", content: unsafe.StringData(result), n: len(result)}); !ok {
 		t.Error("the long tool result was not remembered")
 	}
 }

@@ -4,8 +4,11 @@
 // (bfcl_eval/model_handler/api_inference/openai_completion.py): messages and
 // temperature, store=false, tools only when there are some; tool_calls
 // decide between calls (a list, also an empty one, as upstream's parser
-// reads it) and a text answer (absent or null); a
-// reasoning_content (or reasoning) field is kept for logs and never sent back.
+// reads it) and a text answer (absent or null); the assistant message goes
+// back into the history exactly as the server returned it
+// (Response.Replay: a vLLM reasoning_content, an empty tool_calls list,
+// refusal and the like included), and tool results carry tool_call_id but
+// no name, as upstream's handler sends them.
 package openai
 
 import (
@@ -75,7 +78,6 @@ type wireMessage struct {
 	Content    *string        `json:"content"`
 	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
 	ToolCallID string         `json:"tool_call_id,omitempty"`
-	Name       string         `json:"name,omitempty"`
 }
 
 type wireRequest struct {
@@ -137,7 +139,7 @@ type wireTail struct {
 func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	size := 128 + len(d.cfg.Model)
 	for _, m := range req.Messages {
-		size += 64 + len(m.Content) + len(m.ToolCallID) + len(m.Name)
+		size += 64 + len(m.Content) + len(m.ToolCallID) + len(m.Replay)
 		for _, tc := range m.ToolCalls {
 			size += 64 + len(tc.ID) + len(tc.Name) + len(tc.Arguments)
 		}
@@ -146,12 +148,27 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	// message can come from messageEncodings.
 	body := make([]byte, 0, size)
 	body = append(body, `{"model":`...)
+	model := d.cfg.Model
+	lingPrompt := d.cfg.Handler == "LingAPIHandler" && d.cfg.Mode == core.ModePrompt
+	if lingPrompt {
+		// LingAPIHandler._query_prompting: the one model it serves, under
+		// its API name.
+		if !strings.Contains(model, "Ling/ling-lite-v1.5") {
+			return nil, fmt.Errorf("openai driver: LingAPIHandler serves Ling/ling-lite-v1.5 only, not %q (as upstream)", model)
+		}
+		model = "Ling-lite-1.5-250604"
+	}
 	var err error
-	if body, err = appendNoHTML(body, d.cfg.Model); err != nil {
+	if body, err = appendNoHTML(body, model); err != nil {
 		return nil, fmt.Errorf("openai driver: encode request: %w", err)
 	}
 	body = append(body, `,"messages":[`...)
-	for i, m := range req.Messages {
+	msgs := req.Messages
+	deepSeekPrompt := d.cfg.Handler == "DeepSeekAPIHandler" && d.cfg.Mode == core.ModePrompt
+	if deepSeekPrompt || lingPrompt || (d.cfg.Handler == "NvidiaHandler" && d.cfg.Mode == core.ModePrompt) {
+		msgs = combineUserMessages(msgs)
+	}
+	for i, m := range msgs {
 		if i > 0 {
 			body = append(body, ',')
 		}
@@ -159,15 +176,33 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 			return nil, err
 		}
 	}
-	body = append(body, `],"temperature":`...)
-	if body, err = appendNoHTML(body, req.Temperature); err != nil {
-		return nil, fmt.Errorf("openai driver: encode request: %w", err)
+	body = append(body, ']')
+	// The subclasses' own queries: GLMAPIHandler._query_FC lets glm-4.6
+	// think instead of sending a temperature; DeepSeekAPIHandler's prompt
+	// queries (deepseek-reasoner) and LingAPIHandler's send none either;
+	// NovitaHandler's, DeepSeekAPIHandler's and LingAPIHandler's prompt
+	// queries send no store.
+	thinking := d.cfg.Handler == "GLMAPIHandler" && d.cfg.Mode == core.ModeFC && strings.Contains(d.cfg.Model, "glm-4.6")
+	if !thinking && !deepSeekPrompt && !lingPrompt {
+		body = append(body, `,"temperature":`...)
+		if body, err = appendNoHTML(body, req.Temperature); err != nil {
+			return nil, fmt.Errorf("openai driver: encode request: %w", err)
+		}
 	}
-	body = append(body, `,"store":false`...)
+	if d.cfg.Handler != "NovitaHandler" && d.cfg.Handler != "DeepSeekAPIHandler" && !lingPrompt {
+		body = append(body, `,"store":false`...)
+	}
+	if thinking {
+		body = append(body, `,"thinking":{"type":"enabled"}`...)
+	}
 	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
 		var err error
+		style := core.ProviderOpenAI
+		if d.cfg.Handler == "NovitaHandler" {
+			style = core.StyleNovita
+		}
 		body = append(body, `,"tools":`...)
-		if body, err = core.AppendToolsJSON(body, req.Functions, core.ProviderOpenAI, d.cfg.UnderscoreToDot); err != nil {
+		if body, err = core.AppendToolsJSON(body, req.Functions, style, d.cfg.ToolNamesUnderscored()); err != nil {
 			return nil, fmt.Errorf("openai driver: %w", err)
 		}
 	}
@@ -184,6 +219,24 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	return body, nil
 }
 
+// combineUserMessages is upstream's combine_consecutive_user_prompts
+// (DeepSeekAPIHandler's, NvidiaHandler's and LingAPIHandler's prompt
+// mode): consecutive user
+// messages become one,
+// their contents joined by a blank line. In the history they only follow
+// each other within one turn's question, where upstream combines them.
+func combineUserMessages(msgs []core.Message) []core.Message {
+	out := make([]core.Message, 0, len(msgs))
+	for _, m := range msgs {
+		if n := len(out); m.Role == core.RoleUser && n > 0 && out[n-1].Role == core.RoleUser {
+			out[n-1].Content += "\n\n" + m.Content
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
 // appendMessage appends the wire encoding of message i.
 func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 	content := m.Content
@@ -191,6 +244,11 @@ func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 	switch m.Role {
 	case core.RoleSystem, core.RoleUser:
 	case core.RoleAssistant:
+		if len(m.Replay) > 0 {
+			// The message as the server returned it, as upstream's handler
+			// sends it back (reasoning_content, tool_calls: [], refusal, ...).
+			return append(b, m.Replay...), nil
+		}
 		if len(m.ToolCalls) > 0 {
 			if content == "" {
 				wm.Content = nil
@@ -201,7 +259,7 @@ func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 			}
 		}
 	case core.RoleTool:
-		wm.ToolCallID, wm.Name = m.ToolCallID, m.Name
+		wm.ToolCallID = m.ToolCallID // upstream sends no name
 	default:
 		return nil, fmt.Errorf("openai driver: message %d has unknown role %q", i, m.Role)
 	}
@@ -212,7 +270,7 @@ func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 		}
 		return b, nil
 	}
-	k := messageKey{role: wm.Role, toolCallID: wm.ToolCallID, name: wm.Name, content: unsafe.StringData(content), n: len(content)}
+	k := messageKey{role: wm.Role, toolCallID: wm.ToolCallID, content: unsafe.StringData(content), n: len(content)}
 	if r, ok := messageEncodings.Get(k); ok {
 		return append(b, r.enc...), nil
 	}
@@ -250,9 +308,9 @@ const (
 )
 
 type messageKey struct {
-	role, toolCallID, name string
-	content                *byte
-	n                      int
+	role, toolCallID string
+	content          *byte
+	n                int
 }
 
 type rememberedMessage struct {
@@ -298,7 +356,77 @@ func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error
 	}
 	out, err := parseResponse(ex.Body, latency)
 	out.Request = ex.RequestBody
+	if err == nil && d.cfg.StripReasoning {
+		out.Replay, err = stripReasoning(out.Replay, d.cfg.Mode)
+	}
 	return out, err
+}
+
+// stripReasoning is upstream's _add_reasoning_content_if_available_FC /
+// _prompting (openai_completion.py): in FC mode a message with tool calls
+// goes back as role, content and the calls (id, type, function name and
+// arguments) only, a message without calls but with a reasoning_content key
+// as role and content; in prompt mode a message with reasoning_content goes
+// back as role and the answer as str() would print it. Other messages are
+// sent back as returned.
+func stripReasoning(msg json.RawMessage, mode string) (json.RawMessage, error) {
+	var m struct {
+		Content   json.RawMessage `json:"content"`
+		ToolCalls []struct {
+			ID       string `json:"id"`
+			Type     string `json:"type"`
+			Function struct {
+				Name      string `json:"name"`
+				Arguments string `json:"arguments"`
+			} `json:"function"`
+		} `json:"tool_calls"`
+	}
+	var keys map[string]json.RawMessage
+	if err := json.Unmarshal(msg, &m); err != nil {
+		return nil, core.DecodeError(core.ProviderOpenAI, msg, err)
+	}
+	if err := json.Unmarshal(msg, &keys); err != nil {
+		return nil, core.DecodeError(core.ProviderOpenAI, msg, err)
+	}
+	_, hasReasoning := keys["reasoning_content"] // present, even null (hasattr)
+	content := m.Content
+	if len(content) == 0 {
+		content = json.RawMessage("null")
+	}
+	switch {
+	case mode == core.ModeFC && len(m.ToolCalls) > 0:
+		type fn struct {
+			Name      string `json:"name"`
+			Arguments string `json:"arguments"`
+		}
+		type call struct {
+			ID       string `json:"id"`
+			Type     string `json:"type"`
+			Function fn     `json:"function"`
+		}
+		calls := make([]call, len(m.ToolCalls))
+		for i, tc := range m.ToolCalls {
+			calls[i] = call{ID: tc.ID, Type: tc.Type, Function: fn{Name: tc.Function.Name, Arguments: tc.Function.Arguments}}
+		}
+		return appendNoHTML(nil, struct {
+			Role      string          `json:"role"`
+			Content   json.RawMessage `json:"content"`
+			ToolCalls []call          `json:"tool_calls"`
+		}{core.RoleAssistant, content, calls})
+	case !hasReasoning:
+		return msg, nil
+	case mode == core.ModePrompt:
+		text := "None" // str(None)
+		var s *string
+		if json.Unmarshal(content, &s) == nil && s != nil {
+			text = *s
+		}
+		content, _ = appendNoHTML(nil, text)
+	}
+	return appendNoHTML(nil, struct {
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
+	}{core.RoleAssistant, content})
 }
 
 func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
@@ -314,6 +442,17 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 	}
 	msg := w.Choices[0].Message
 	out := core.Response{Latency: latency, Raw: json.RawMessage(body)}
+	var raw struct {
+		Choices []struct {
+			Message json.RawMessage `json:"message"`
+		} `json:"choices"`
+	}
+	if err := json.Unmarshal(body, &raw); err == nil && len(raw.Choices) > 0 {
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, raw.Choices[0].Message); err == nil {
+			out.Replay = buf.Bytes()
+		}
+	}
 	if msg.Content != nil {
 		out.Text = *msg.Content
 	}

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/driver/drivertest"
@@ -62,7 +63,7 @@ var _ = Describe("qwen driver", func() {
 	It("sends simple_python_0 as QwenAPIHandler does and folds the stream into the stored calls and reasoning", func(ctx SpecContext) {
 		srv := drivertest.Serve(drivertest.Answers(callStream))
 		defer srv.Close()
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Mode: "fc", Temperature: 0.001})
+		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc"}, Temperature: 0.001})
 		Expect(err).NotTo(HaveOccurred())
 		got := srv.Received()
 		Expect(got).To(HaveLen(1))
@@ -88,7 +89,7 @@ var _ = Describe("qwen driver", func() {
 		srv := drivertest.Serve(drivertest.Answers(cd, done, thanks))
 		defer srv.Close()
 		exec := &drivertest.CannedExecutor{Results: []string{`{"current_working_directory": "documents"}`}}
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Mode: "fc",
+		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"},
 			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return exec, nil }})
 		Expect(err).NotTo(HaveOccurred())
 		got := srv.Received()
@@ -108,7 +109,7 @@ var _ = Describe("qwen driver", func() {
 			`{"choices":[],"usage":{"prompt_tokens":600,"completion_tokens":30}}`)))
 		defer srv.Close()
 		d := newDriver(srv.URL, func(c *core.Config) { c.Mode, c.Model = core.ModePrompt, "qwen3-8b" })
-		rec, _, err := infer.Run(ctx, d, drivertest.SimplePython0(), infer.Options{Mode: "prompt"})
+		rec, _, err := infer.Run(ctx, d, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "prompt"}})
 		Expect(err).NotTo(HaveOccurred())
 		var body map[string]json.RawMessage
 		Expect(json.Unmarshal(srv.Received()[0].Body, &body)).To(Succeed())
