@@ -272,6 +272,9 @@ type base struct {
 	class  string
 	model  string // model_name
 	served string // model_name_huggingface
+	// ownSystem: the class's template carries the functions itself, so
+	// Setup leaves the question as it is (see ownSystemPrompt).
+	ownSystem bool
 }
 
 func newBase(class, model string) base { return base{class: class, model: model, served: model} }
@@ -285,9 +288,21 @@ func (b *base) Class() string       { return b.class }
 func (b *base) ServedModel() string { return b.served }
 func (b *base) Extras() Extras      { return Extras{} }
 
+// ownSystemPrompt marks b as the base of a class whose template carries the
+// functions itself.
+func (b base) ownSystemPrompt() base {
+	b.ownSystem = true
+	return b
+}
+
 // Setup is OSSHandler._pre_query_processing_prompting: the prompt-mode
-// system prompt merged into the first turn.
+// system prompt merged into the first turn; the classes whose template
+// carries the functions (ownSystem) override it to leave the question as
+// it is.
 func (b *base) Setup(entryID string, functions []pyval.Value, turns [][]Message) ([][]Message, error) {
+	if b.ownSystem {
+		return ownSystemPrompt(turns), nil
+	}
 	return withSystemPrompt(entryID, functions, turns)
 }
 

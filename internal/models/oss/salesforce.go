@@ -57,19 +57,15 @@ type xlam struct {
 }
 
 func newSalesforceLlama(model string) Format {
-	return &xlam{base: newBase("SalesforceLlamaHandler", model), tokens: xlamLlamaTokens, defaultSystem: xlamDefaultSystem}
+	return &xlam{base: newBase("SalesforceLlamaHandler", model).ownSystemPrompt(), tokens: xlamLlamaTokens, defaultSystem: xlamDefaultSystem}
 }
 
 func newSalesforceQwen(model string) Format {
-	return &xlam{base: newBase("SalesforceQwenHandler", model), tokens: xlamQwenTokens, defaultSystem: xlamDefaultSystem}
+	return &xlam{base: newBase("SalesforceQwenHandler", model).ownSystemPrompt(), tokens: xlamQwenTokens, defaultSystem: xlamDefaultSystem}
 }
 
 func newBitAgent(model string) Format {
-	return &xlam{base: newBase("BitAgentHandler", model), tokens: xlamLlamaTokens, defaultSystem: bitAgentDefaultSystem}
-}
-
-func (x *xlam) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
+	return &xlam{base: newBase("BitAgentHandler", model).ownSystemPrompt(), tokens: xlamLlamaTokens, defaultSystem: bitAgentDefaultSystem}
 }
 
 func (x *xlam) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
