@@ -71,13 +71,7 @@ func (a *arch) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
 			}
 			b.WriteString("<|im_end|>\n")
 		case m.Role == RoleTool:
-			if idx == 0 || msgs[idx-1].Role != RoleTool {
-				b.WriteString("<|im_start|>user")
-			}
-			b.WriteString("\n<tool_response>\n" + fstr(m.Content) + "\n</tool_response>")
-			if idx == len(msgs)-1 || msgs[idx+1].Role != RoleTool {
-				b.WriteString("<|im_end|>\n")
-			}
+			writeToolResponse(&b, msgs, idx, m.Content, "<|im_start|>user", "<|im_end|>\n")
 		}
 	}
 	b.WriteString("<|im_start|>assistant\n")

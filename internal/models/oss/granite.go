@@ -280,13 +280,7 @@ func (g *granite4) Prompt(msgs []Message, functions []pyval.Value) (string, erro
 			}
 			b.WriteString("<|end_of_text|>\n")
 		case m.Role == RoleTool:
-			if i == 0 || msgs[i-1].Role != RoleTool {
-				b.WriteString("<|start_of_role|>user<|end_of_role|>")
-			}
-			b.WriteString("\n<tool_response>\n" + fstr(m.Content) + "\n</tool_response>")
-			if i == len(msgs)-1 || msgs[i+1].Role != RoleTool {
-				b.WriteString("<|end_of_text|>\n")
-			}
+			writeToolResponse(&b, msgs, i, m.Content, "<|start_of_role|>user<|end_of_role|>", "<|end_of_text|>\n")
 		}
 	}
 	b.WriteString("<|start_of_role|>assistant<|end_of_role|>")

@@ -77,6 +77,19 @@ func qwen3Prompt(msgs []Message, functions []pyval.Value, fc bool, noSystemTools
 	return b.String(), nil
 }
 
+// writeToolResponse writes the tool message msgs[i] (text content) as the
+// Qwen-style templates do: consecutive tool messages share one user turn,
+// opened by open before the first and closed by end after the last.
+func writeToolResponse(b *strings.Builder, msgs []Message, i int, content pyval.Value, open, end string) {
+	if i == 0 || msgs[i-1].Role != RoleTool {
+		b.WriteString(open)
+	}
+	b.WriteString("\n<tool_response>\n" + fstr(content) + "\n</tool_response>")
+	if i == len(msgs)-1 || msgs[i+1].Role != RoleTool {
+		b.WriteString(end)
+	}
+}
+
 // lastQueryIndex is the index of the last user message that is not a
 // <tool_response> wrapper (len-1 when there is none).
 func lastQueryIndex(msgs []Message) int {
@@ -134,13 +147,7 @@ func qwenHistory(b *strings.Builder, msgs []Message, toolCalls bool) error {
 			}
 			b.WriteString("<|im_end|>\n")
 		case m.Role == RoleTool:
-			if idx == 0 || msgs[idx-1].Role != RoleTool {
-				b.WriteString("<|im_start|>user")
-			}
-			b.WriteString("\n<tool_response>\n" + fstr(content) + "\n</tool_response>")
-			if idx == len(msgs)-1 || msgs[idx+1].Role != RoleTool {
-				b.WriteString("<|im_end|>\n")
-			}
+			writeToolResponse(b, msgs, idx, content, "<|im_start|>user", "<|im_end|>\n")
 		}
 	}
 	return nil
