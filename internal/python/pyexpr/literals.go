@@ -347,16 +347,23 @@ func (p *parser) fstringField(pc strPiece, open int) (*FormattedValue, int, stri
 	return fv, i + 1, selfDoc
 }
 
-func hexVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
+// simpleEscapes are the one-character escapes str and bytes literals share
+// (the character after the backslash -> the byte it stands for).
+var simpleEscapes = map[byte]byte{
+	'\\': '\\', '\'': '\'', '"': '"',
+	'a': 7, 'b': 8, 'f': 12, 'n': '\n', 'r': '\r', 't': '\t', 'v': 11,
+}
+
+// octalEscape reads an octal escape whose first digit d is already
+// consumed: up to two more digits from body[i:]. It returns the value and
+// the index after the escape.
+func octalEscape(body string, i int, d byte) (int, int) {
+	v := int(d - '0')
+	for k := 0; k < 2 && i < len(body) && body[i] >= '0' && body[i] <= '7'; k++ {
+		v = v*8 + int(body[i]-'0')
+		i++
 	}
-	return -1
+	return v, i
 }
 
 // decodeStr processes the escapes of a str literal body (nothing for raw
@@ -415,6 +422,10 @@ func decodeStr(body string, raw bool) (string, string) {
 		}
 		i += 2
 		tpos += 2
+		if c, ok := simpleEscapes[e]; ok {
+			b = append(b, c)
+			continue
+		}
 		switch e {
 		case '\n':
 		case '\r':
@@ -422,29 +433,10 @@ func decodeStr(body string, raw bool) (string, string) {
 				i++
 				tpos++
 			}
-		case '\\', '\'', '"':
-			b = append(b, e)
-		case 'a':
-			b = append(b, 7)
-		case 'b':
-			b = append(b, 8)
-		case 'f':
-			b = append(b, 12)
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'v':
-			b = append(b, 11)
 		case '0', '1', '2', '3', '4', '5', '6', '7':
-			v := int(e - '0')
-			for k := 0; k < 2 && i < len(body) && body[i] >= '0' && body[i] <= '7'; k++ {
-				v = v*8 + int(body[i]-'0')
-				i++
-				tpos++
-			}
+			v, next := octalEscape(body, i, e)
+			tpos += next - i
+			i = next
 			b = utf8.AppendRune(b, rune(v))
 		case 'x', 'u', 'U':
 			n := 2
@@ -456,21 +448,17 @@ func decodeStr(body string, raw bool) (string, string) {
 			}
 			var v rune
 			for k := 0; k < n; k++ {
-				if i >= len(body) || hexVal(body[i]) < 0 {
+				if i >= len(body) || pyval.HexDigit(body[i]) < 0 {
 					return "", unicodeErr(escStart, tpos, msg)
 				}
-				v = v<<4 | rune(hexVal(body[i]))
+				v = v<<4 | rune(pyval.HexDigit(body[i]))
 				i++
 				tpos++
 			}
 			if v > utf8.MaxRune {
 				return "", unicodeErr(escStart, tpos, "illegal Unicode character")
 			}
-			if v >= 0xD800 && v <= 0xDFFF {
-				b = append(b, byte(0xE0|v>>12), byte(0x80|(v>>6)&0x3F), byte(0x80|v&0x3F))
-			} else {
-				b = utf8.AppendRune(b, v)
-			}
+			b = pyval.AppendWTF8(b, v)
 		case 'N':
 			msg := `malformed \N character escape`
 			if i < len(body) && body[i] == '{' {
@@ -569,6 +557,15 @@ func lookupUnicodeName(name string) (rune, bool) {
 	return 0, false
 }
 
+// hexPair is the values of the two hexadecimal digits at body[i:] (-1
+// for a missing or non-hex one).
+func hexPair(body string, i int) (int, int) {
+	if i+1 >= len(body) {
+		return -1, -1
+	}
+	return pyval.HexDigit(body[i]), pyval.HexDigit(body[i+1])
+}
+
 // decodeBytes processes a bytes literal body.
 func decodeBytes(body string, raw bool) (string, string) {
 	for i := 0; i < len(body); i++ {
@@ -589,34 +586,19 @@ func decodeBytes(body string, raw bool) (string, string) {
 		}
 		e := body[i+1]
 		i += 2
+		if c, ok := simpleEscapes[e]; ok {
+			b = append(b, c)
+			continue
+		}
 		switch e {
 		case '\n':
-		case '\\', '\'', '"':
-			b = append(b, e)
-		case 'a':
-			b = append(b, 7)
-		case 'b':
-			b = append(b, 8)
-		case 'f':
-			b = append(b, 12)
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'v':
-			b = append(b, 11)
 		case '0', '1', '2', '3', '4', '5', '6', '7':
-			v := int(e - '0')
-			for k := 0; k < 2 && i < len(body) && body[i] >= '0' && body[i] <= '7'; k++ {
-				v = v*8 + int(body[i]-'0')
-				i++
-			}
+			var v int
+			v, i = octalEscape(body, i, e)
 			b = append(b, byte(v))
 		case 'x':
-			if i+1 < len(body) && hexVal(body[i]) >= 0 && hexVal(body[i+1]) >= 0 {
-				b = append(b, byte(hexVal(body[i])<<4|hexVal(body[i+1])))
+			if hi, lo := hexPair(body, i); hi >= 0 && lo >= 0 {
+				b = append(b, byte(hi<<4|lo))
 				i += 2
 			} else {
 				return "", "(value error) invalid \\x escape at position " + strconv.Itoa(i-2)

@@ -196,7 +196,10 @@ func (p *jsonParser) number() (Value, error) {
 	return BigInt{bi}, nil
 }
 
-func hexVal(c byte) int {
+// HexDigit is the value of the hexadecimal digit c (either case), or -1
+// when c is not one: the digit reading of JSON's \uXXXX and of Python's
+// \x, \u and \U escapes.
+func HexDigit(c byte) int {
 	switch {
 	case c >= '0' && c <= '9':
 		return int(c - '0')
@@ -214,7 +217,7 @@ func (p *jsonParser) hex4(at int) (rune, bool) {
 	}
 	var r rune
 	for k := 0; k < 4; k++ {
-		h := hexVal(p.s[at+k])
+		h := HexDigit(p.s[at+k])
 		if h < 0 {
 			return 0, false
 		}
@@ -223,9 +226,10 @@ func (p *jsonParser) hex4(at int) (rune, bool) {
 	return r, true
 }
 
-// appendWTF8 appends r, writing surrogate code points with the generalized
-// 3-byte form so that Repr/JSONDumps can reproduce them.
-func appendWTF8(b []byte, r rune) []byte {
+// AppendWTF8 appends r, writing surrogate code points with the generalized
+// 3-byte form so that Repr/JSONDumps can reproduce them (Python str values
+// may hold lone surrogates; JSON's \uD800 and Python's "\ud800" make them).
+func AppendWTF8(b []byte, r rune) []byte {
 	if r >= 0xD800 && r <= 0xDFFF {
 		return append(b, byte(0xE0|r>>12), byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
 	}
@@ -297,7 +301,7 @@ func (p *jsonParser) str() (string, error) {
 					return "", p.fail("Invalid \\uXXXX escape", j+1)
 				}
 			}
-			buf = appendWTF8(buf, r)
+			buf = AppendWTF8(buf, r)
 			continue
 		default:
 			return "", p.fail("Invalid \\escape", j)
