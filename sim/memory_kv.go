@@ -50,14 +50,7 @@ func (*MemoryAPI_kv) ClassName() string { return "MemoryAPI_kv" }
 // and scenario (and test_category, unused); the memory starts from the
 // scenario's latest snapshot file.
 func (m *MemoryAPI_kv) LoadScenario(config *pyval.Dict, _ bool) error {
-	snap, err := m.files.prepare(config)
-	if err != nil {
-		return err
-	}
-	if snap != nil && snap.Len() > 0 {
-		return m.Restore(snap)
-	}
-	return nil
+	return m.files.loadScenario(config, m.Restore)
 }
 
 // State implements Instance: the public memory attributes.

@@ -63,12 +63,7 @@ func messageDefaultState() map[string]pyval.Value {
 // LoadScenario is upstream's _load_scenario.
 func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 	def := messageDefaultState()
-	get := func(key string) pyval.Value {
-		if v, ok := config.GetStr(key); ok {
-			return v
-		}
-		return def[key]
-	}
+	get := func(key string) pyval.Value { return configGet(config, key, def[key]) }
 	seed, ok := config.GetStr("random_seed")
 	if !ok {
 		seed = pyval.Int(messageDefaultSeed)
@@ -89,17 +84,14 @@ func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 
 // State implements Instance.
 func (m *MessageAPI) State() *pyval.Dict {
-	d := pyval.NewDict()
-	if m.random == nil { // before _load_scenario vars() holds no public name
-		return d
-	}
-	d.SetStr("generated_ids", m.generatedIDs)
-	d.SetStr("user_count", m.userCount)
-	d.SetStr("user_map", m.userMap)
-	d.SetStr("inbox", m.inbox)
-	d.SetStr("message_count", m.messageCount)
-	d.SetStr("current_user", m.currentUser)
-	return d
+	return publicAttrs(m.random != nil,
+		"generated_ids", m.generatedIDs,
+		"user_count", m.userCount,
+		"user_map", m.userMap,
+		"inbox", m.inbox,
+		"message_count", m.messageCount,
+		"current_user", m.currentUser,
+	)
 }
 
 // generateID is upstream's _generate_id: randint(10000, 99999) until the

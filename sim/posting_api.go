@@ -46,12 +46,7 @@ func (*TwitterAPI) ClassName() string { return "TwitterAPI" }
 // LoadScenario is upstream's _load_scenario: values from the config (or the
 // defaults); tweet keys converted with int(), comment keys left as they are.
 func (t *TwitterAPI) LoadScenario(config *pyval.Dict, _ bool) error {
-	get := func(key string, def pyval.Value) pyval.Value {
-		if v, ok := config.GetStr(key); ok {
-			return v
-		}
-		return def
-	}
+	get := func(key string, def pyval.Value) pyval.Value { return configGet(config, key, def) }
 	t.username = get("username", pyval.Str("john"))
 	t.password = get("password", pyval.Str("john123"))
 	t.authenticated = get("authenticated", pyval.Bool(false))
@@ -77,19 +72,16 @@ func (t *TwitterAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 
 // State implements Instance.
 func (t *TwitterAPI) State() *pyval.Dict {
-	d := pyval.NewDict()
-	if t.tweets == nil { // before _load_scenario vars() holds no public name
-		return d
-	}
-	d.SetStr("username", t.username)
-	d.SetStr("password", t.password)
-	d.SetStr("authenticated", t.authenticated)
-	d.SetStr("tweets", t.tweets)
-	d.SetStr("comments", t.comments)
-	d.SetStr("retweets", t.retweets)
-	d.SetStr("following_list", t.followingList)
-	d.SetStr("tweet_counter", t.tweetCounter)
-	return d
+	return publicAttrs(t.tweets != nil,
+		"username", t.username,
+		"password", t.password,
+		"authenticated", t.authenticated,
+		"tweets", t.tweets,
+		"comments", t.comments,
+		"retweets", t.retweets,
+		"following_list", t.followingList,
+		"tweet_counter", t.tweetCounter,
+	)
 }
 
 func (t *TwitterAPI) notAuth(action string) pyval.Value {

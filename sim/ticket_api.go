@@ -26,12 +26,7 @@ func (*TicketAPI) ClassName() string { return "TicketAPI" }
 
 // LoadScenario is upstream's _load_scenario.
 func (t *TicketAPI) LoadScenario(config *pyval.Dict, _ bool) error {
-	get := func(key string, def pyval.Value) pyval.Value {
-		if v, ok := config.GetStr(key); ok {
-			return v
-		}
-		return def
-	}
+	get := func(key string, def pyval.Value) pyval.Value { return configGet(config, key, def) }
 	t.ticketQueue = get("ticket_queue", pyval.NewList())
 	t.ticketCounter = get("ticket_counter", pyval.Int(1))
 	t.currentUser = get("current_user", pyval.None)
@@ -40,14 +35,11 @@ func (t *TicketAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 
 // State implements Instance.
 func (t *TicketAPI) State() *pyval.Dict {
-	d := pyval.NewDict()
-	if t.ticketQueue == nil { // before _load_scenario vars() holds no public name
-		return d
-	}
-	d.SetStr("ticket_queue", t.ticketQueue)
-	d.SetStr("ticket_counter", t.ticketCounter)
-	d.SetStr("current_user", t.currentUser)
-	return d
+	return publicAttrs(t.ticketQueue != nil,
+		"ticket_queue", t.ticketQueue,
+		"ticket_counter", t.ticketCounter,
+		"current_user", t.currentUser,
+	)
 }
 
 // CreateTicket is upstream's create_ticket(title, description="", priority=1).

@@ -140,10 +140,7 @@ func (t *TradingBot) LoadScenario(config *pyval.Dict, longContext bool) error {
 // State implements Instance. Before LoadScenario the instance has no public
 // attributes (upstream's __init__ only annotates them).
 func (t *TradingBot) State() *pyval.Dict {
-	if t.random == nil {
-		return pyval.NewDict()
-	}
-	return dictOf(
+	return publicAttrs(t.random != nil,
 		"orders", t.orders,
 		"account_info", t.accountInfo,
 		"authenticated", t.authenticated,

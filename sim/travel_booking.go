@@ -172,10 +172,7 @@ func (t *TravelAPI) LoadScenario(config *pyval.Dict, longContext bool) error {
 // State implements Instance. Before LoadScenario the instance has no public
 // attributes (upstream's __init__ only annotates them).
 func (t *TravelAPI) State() *pyval.Dict {
-	if t.random == nil {
-		return pyval.NewDict()
-	}
-	return dictOf(
+	return publicAttrs(t.random != nil,
 		"credit_card_list", t.creditCardList,
 		"booking_record", t.bookingRecord,
 		"access_token", t.accessToken,

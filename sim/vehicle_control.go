@@ -147,10 +147,7 @@ func (v *VehicleControlAPI) LoadScenario(config *pyval.Dict, longContext bool) e
 // State implements Instance. Before LoadScenario the instance has no public
 // attributes (upstream's __init__ only annotates them).
 func (v *VehicleControlAPI) State() *pyval.Dict {
-	if v.random == nil {
-		return pyval.NewDict()
-	}
-	return dictOf(
+	return publicAttrs(v.random != nil,
 		"fuelLevel", v.fuelLevel,
 		"batteryVoltage", v.batteryVoltage,
 		"engine_state", v.engineState,
