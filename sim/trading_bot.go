@@ -140,7 +140,10 @@ func (t *TradingBot) LoadScenario(config *pyval.Dict, longContext bool) error {
 // State implements Instance. Before LoadScenario the instance has no public
 // attributes (upstream's __init__ only annotates them).
 func (t *TradingBot) State() *pyval.Dict {
-	return publicAttrs(t.random != nil,
+	if t.random == nil {
+		return pyval.NewDict()
+	}
+	return dictOf(
 		"orders", t.orders,
 		"account_info", t.accountInfo,
 		"authenticated", t.authenticated,

@@ -172,7 +172,10 @@ func (t *TravelAPI) LoadScenario(config *pyval.Dict, longContext bool) error {
 // State implements Instance. Before LoadScenario the instance has no public
 // attributes (upstream's __init__ only annotates them).
 func (t *TravelAPI) State() *pyval.Dict {
-	return publicAttrs(t.random != nil,
+	if t.random == nil {
+		return pyval.NewDict()
+	}
+	return dictOf(
 		"credit_card_list", t.creditCardList,
 		"booking_record", t.bookingRecord,
 		"access_token", t.accessToken,

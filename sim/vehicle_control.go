@@ -147,7 +147,10 @@ func (v *VehicleControlAPI) LoadScenario(config *pyval.Dict, longContext bool) e
 // State implements Instance. Before LoadScenario the instance has no public
 // attributes (upstream's __init__ only annotates them).
 func (v *VehicleControlAPI) State() *pyval.Dict {
-	return publicAttrs(v.random != nil,
+	if v.random == nil {
+		return pyval.NewDict()
+	}
+	return dictOf(
 		"fuelLevel", v.fuelLevel,
 		"batteryVoltage", v.batteryVoltage,
 		"engine_state", v.engineState,
