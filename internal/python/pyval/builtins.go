@@ -146,20 +146,9 @@ func Sum(items []Value, start Value) (Value, error) {
 
 // ndigitsArg converts round()'s ndigits argument.
 func ndigitsArg(v Value) (int64, bool, error) {
-	switch x := v.(type) {
-	case nil, NoneType:
-		return 0, false, nil
-	case Int:
-		return int64(x), true, nil
-	case Bool:
-		return int64(boolInt(x)), true, nil
-	case BigInt:
-		if x.V.Sign() < 0 {
-			return math.MinInt32, true, nil
-		}
-		return math.MaxInt32, true, nil
-	}
-	return 0, false, NewTypeError("'" + v.TypeName() + "' object cannot be interpreted as an integer")
+	return optionalIndex(v, math.MaxInt32, func() error {
+		return NewTypeError("'" + v.TypeName() + "' object cannot be interpreted as an integer")
+	})
 }
 
 // Round is round(v, ndigits); ndigits nil or None means the one-argument
