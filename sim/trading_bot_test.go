@@ -83,15 +83,8 @@ func replayTraceEntry(td *traceData, e *traceEntry, cls string, st *replayStats)
 		env.LC = td.lc.Clone()
 	}
 	inst := c.New(env)
-	cfg, ok := td.configs[e.ID]
+	d, ok := td.scenario(e.ID, cls)
 	Expect(ok).To(BeTrue(), "%s: no dataset entry", e.ID)
-	sub, _ := cfg.GetStr(cls)
-	d, _ := sub.(*pyval.Dict)
-	if d == nil {
-		d = pyval.NewDict()
-	} else {
-		d = pyval.DeepCopy(d).(*pyval.Dict)
-	}
 	Expect(inst.LoadScenario(d, e.LongContext)).To(Succeed(), e.ID)
 	checkState := func(where string, raw json.RawMessage) {
 		Expect(raw).NotTo(BeEmpty(), "%s %s: no %s state in the trace", e.ID, where, cls)
@@ -110,13 +103,7 @@ func replayTraceEntry(td *traceData, e *traceEntry, cls string, st *replayStats)
 		for i, call := range t.Calls {
 			name, args, kwargs, err := parseCall(call)
 			Expect(err).NotTo(HaveOccurred(), "%s turn %d: parsing %q", e.ID, t.Turn, call)
-			owner := ""
-			for _, ic := range e.InvolvedClasses {
-				if owners[ic][name] {
-					owner = ic
-				}
-			}
-			if owner != cls {
+			if lastOwner(e.InvolvedClasses, func(ic string) bool { return owners[ic][name] }) != cls {
 				continue
 			}
 			st.calls++
