@@ -266,21 +266,37 @@ func (m *MessageAPI) DeleteMessage(args stubs.MessageAPIDeleteMessageArgs) (pyva
 	return errorDict(fmt.Sprintf("Receiver ID %s not found.", pyval.StrOf(receiverID))), nil
 }
 
-// ViewMessagesSent is upstream's view_messages_sent().
-func (m *MessageAPI) ViewMessagesSent() (pyval.Value, error) {
+// sentMessages is what view_messages_sent and get_message_stats start
+// with: the not-logged-in result when no user is logged in, else the
+// (receiver, content) of every inbox message, in order.
+func (m *MessageAPI) sentMessages() ([][2]pyval.Value, pyval.Value, error) {
 	if !pyval.Truthy(m.currentUser) {
-		return m.notLoggedIn(), nil
+		return nil, m.notLoggedIn(), nil
 	}
 	items, err := m.inboxItems()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	sent := pyval.NewDict()
-	for _, msg := range items {
+	out := make([][2]pyval.Value, len(items))
+	for i, msg := range items {
 		receiver, content, err := firstItem(msg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		out[i] = [2]pyval.Value{receiver, content}
+	}
+	return out, nil, nil
+}
+
+// ViewMessagesSent is upstream's view_messages_sent().
+func (m *MessageAPI) ViewMessagesSent() (pyval.Value, error) {
+	msgs, notLogged, err := m.sentMessages()
+	if notLogged != nil || err != nil {
+		return notLogged, err
+	}
+	sent := pyval.NewDict()
+	for _, rc := range msgs {
+		receiver, content := rc[0], rc[1]
 		if l, ok := sent.Get(receiver); ok {
 			lst := l.(*pyval.List)
 			lst.Items = append(lst.Items, content)
@@ -370,23 +386,16 @@ func (m *MessageAPI) SearchMessages(args stubs.MessageAPISearchMessagesArgs) (py
 
 // GetMessageStats is upstream's get_message_stats().
 func (m *MessageAPI) GetMessageStats() (pyval.Value, error) {
-	if !pyval.Truthy(m.currentUser) {
-		return m.notLoggedIn(), nil
-	}
-	items, err := m.inboxItems()
-	if err != nil {
-		return nil, err
+	msgs, notLogged, err := m.sentMessages()
+	if notLogged != nil || err != nil {
+		return notLogged, err
 	}
 	contacts := pyval.NewSet()
-	for _, msg := range items {
-		receiver, _, err := firstItem(msg)
-		if err != nil {
-			return nil, err
-		}
-		contacts.Add(receiver)
+	for _, rc := range msgs {
+		contacts.Add(rc[0])
 	}
 	stats := pyval.NewDict()
-	stats.SetStr("received_count", pyval.Int(len(items)))
+	stats.SetStr("received_count", pyval.Int(len(msgs)))
 	stats.SetStr("total_contacts", pyval.Int(contacts.Len()))
 	return oneKey("stats", stats), nil
 }
