@@ -88,13 +88,14 @@ func (t *TwitterAPI) notAuth(action string) pyval.Value {
 	return errorDict("User not authenticated. Please authenticate before " + action + ".")
 }
 
-// tweetExists is `tweet_id in self.tweets`.
-func (t *TwitterAPI) tweetExists(id pyval.Value) (bool, error) {
-	return pyval.Contains(t.tweets, id)
-}
-
-func tweetNotFound(id pyval.Value) pyval.Value {
-	return errorDict(fmt.Sprintf("Tweet with ID %s not found.", pyval.StrOf(id)))
+// missingTweet is `if tweet_id not in self.tweets: return {"error": ...}`:
+// the error result when there is no tweet id, else nil.
+func (t *TwitterAPI) missingTweet(id pyval.Value) (pyval.Value, error) {
+	ok, err := pyval.Contains(t.tweets, id)
+	if err != nil || ok {
+		return nil, err
+	}
+	return errorDict(fmt.Sprintf("Tweet with ID %s not found.", pyval.StrOf(id))), nil
 }
 
 // strLower is s.lower() for a str.
@@ -157,12 +158,8 @@ func (t *TwitterAPI) Retweet(args stubs.TwitterAPIRetweetArgs) (pyval.Value, err
 	if !pyval.Truthy(t.authenticated) {
 		return t.notAuth("retweeting"), nil
 	}
-	ok, err := t.tweetExists(tweetID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return tweetNotFound(tweetID), nil
+	if notFound, err := t.missingTweet(tweetID); notFound != nil || err != nil {
+		return notFound, err
 	}
 	has, err := pyval.Contains(t.retweets, t.username)
 	if err != nil {
@@ -198,12 +195,8 @@ func (t *TwitterAPI) Comment(args stubs.TwitterAPICommentArgs) (pyval.Value, err
 	if !pyval.Truthy(t.authenticated) {
 		return t.notAuth("commenting"), nil
 	}
-	ok, err := t.tweetExists(tweetID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return tweetNotFound(tweetID), nil
+	if notFound, err := t.missingTweet(tweetID); notFound != nil || err != nil {
+		return notFound, err
 	}
 	has, err := pyval.Contains(t.comments, tweetID)
 	if err != nil {
@@ -232,12 +225,8 @@ func (t *TwitterAPI) Comment(args stubs.TwitterAPICommentArgs) (pyval.Value, err
 // place, which may be post_tweet's shared default list.
 func (t *TwitterAPI) Mention(args stubs.TwitterAPIMentionArgs) (pyval.Value, error) {
 	tweetID := args.TweetID.V
-	ok, err := t.tweetExists(tweetID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return tweetNotFound(tweetID), nil
+	if notFound, err := t.missingTweet(tweetID); notFound != nil || err != nil {
+		return notFound, err
 	}
 	tweet, err := pyval.GetItem(t.tweets, tweetID)
 	if err != nil {
@@ -323,12 +312,8 @@ func listRemove(lst, v pyval.Value) error {
 // GetTweet is upstream's get_tweet(tweet_id): the stored tweet dict.
 func (t *TwitterAPI) GetTweet(args stubs.TwitterAPIGetTweetArgs) (pyval.Value, error) {
 	tweetID := args.TweetID.V
-	ok, err := t.tweetExists(tweetID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return tweetNotFound(tweetID), nil
+	if notFound, err := t.missingTweet(tweetID); notFound != nil || err != nil {
+		return notFound, err
 	}
 	return pyval.GetItem(t.tweets, tweetID)
 }
@@ -408,12 +393,8 @@ func (t *TwitterAPI) SearchTweets(args stubs.TwitterAPISearchTweetsArgs) (pyval.
 // GetTweetComments is upstream's get_tweet_comments(tweet_id).
 func (t *TwitterAPI) GetTweetComments(args stubs.TwitterAPIGetTweetCommentsArgs) (pyval.Value, error) {
 	tweetID := args.TweetID.V
-	ok, err := t.tweetExists(tweetID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return tweetNotFound(tweetID), nil
+	if notFound, err := t.missingTweet(tweetID); notFound != nil || err != nil {
+		return notFound, err
 	}
 	return pyval.DictGet(t.comments, tweetID, pyval.NewList())
 }
