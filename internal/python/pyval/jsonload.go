@@ -337,16 +337,11 @@ func (p *jsonParser) object() (Value, error) {
 			return nil, err
 		}
 		d.Set(Str(k), v)
-		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == '}' {
-			p.i++
+		if done, err := p.closeOrComma('}'); err != nil {
+			return nil, err
+		} else if done {
 			return d, nil
 		}
-		if p.i >= len(p.s) || p.s[p.i] != ',' {
-			return nil, p.fail("Expecting ',' delimiter", p.i)
-		}
-		p.i++
-		p.ws()
 	}
 }
 
@@ -364,15 +359,26 @@ func (p *jsonParser) array() (Value, error) {
 			return nil, err
 		}
 		l.Items = append(l.Items, v)
-		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == ']' {
-			p.i++
+		if done, err := p.closeOrComma(']'); err != nil {
+			return nil, err
+		} else if done {
 			return l, nil
 		}
-		if p.i >= len(p.s) || p.s[p.i] != ',' {
-			return nil, p.fail("Expecting ',' delimiter", p.i)
-		}
-		p.i++
-		p.ws()
 	}
+}
+
+// closeOrComma reads what follows a member of an object or array: the
+// closing byte (done), or a ',' and the white space after it.
+func (p *jsonParser) closeOrComma(close byte) (done bool, err error) {
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == close {
+		p.i++
+		return true, nil
+	}
+	if p.i >= len(p.s) || p.s[p.i] != ',' {
+		return false, p.fail("Expecting ',' delimiter", p.i)
+	}
+	p.i++
+	p.ws()
+	return false, nil
 }
