@@ -92,6 +92,27 @@ func kindOf(p strPiece) string {
 	return ""
 }
 
+// decodePieces is the concatenation of adjacent literals without
+// f-strings: each piece's body decoded (a decoding error is a syntax error
+// at the piece's line).
+func (p *parser) decodePieces(pieces []strPiece, decode func(body string, raw bool) (string, string)) string {
+	var b strings.Builder
+	for _, pc := range pieces {
+		b.WriteString(p.decoded(decode, pc.body, pc))
+	}
+	return b.String()
+}
+
+// decoded is decode(body) for (a part of) the body of piece pc; a decoding
+// error is a syntax error at pc's line.
+func (p *parser) decoded(decode func(body string, raw bool) (string, string), body string, pc strPiece) string {
+	s, err := decode(body, pc.raw)
+	if err != "" {
+		p.failMsg(err, pc.line)
+	}
+	return s
+}
+
 // strings parses one or more adjacent string literals.
 func (p *parser) strings() Expr {
 	first := p.peek()
@@ -111,33 +132,10 @@ func (p *parser) strings() Expr {
 		hasF = hasF || pc.fstr
 	}
 	if isBytes {
-		var b strings.Builder
-		for _, pc := range pieces {
-			s, err := decodeBytes(pc.body, pc.raw)
-			if err != "" {
-				p.failMsg(err, pc.line)
-			}
-			b.WriteString(s)
-		}
-		return &Constant{Span: Span{start, end}, Value: pyval.Bytes(b.String())}
+		return &Constant{Span: Span{start, end}, Value: pyval.Bytes(p.decodePieces(pieces, decodeBytes))}
 	}
 	if !hasF {
-		if len(pieces) == 1 {
-			s, err := decodeStr(pieces[0].body, pieces[0].raw)
-			if err != "" {
-				p.failMsg(err, pieces[0].line)
-			}
-			return &Constant{Span: Span{start, end}, Value: pyval.Str(s), Kind: kindOf(pieces[0])}
-		}
-		var b strings.Builder
-		for _, pc := range pieces {
-			s, err := decodeStr(pc.body, pc.raw)
-			if err != "" {
-				p.failMsg(err, pc.line)
-			}
-			b.WriteString(s)
-		}
-		return &Constant{Span: Span{start, end}, Value: pyval.Str(b.String()), Kind: kindOf(pieces[0])}
+		return &Constant{Span: Span{start, end}, Value: pyval.Str(p.decodePieces(pieces, decodeStr)), Kind: kindOf(pieces[0])}
 	}
 	js := &JoinedStr{Span: Span{start, end}}
 	var lit strings.Builder
@@ -149,11 +147,7 @@ func (p *parser) strings() Expr {
 	}
 	for _, pc := range pieces {
 		if !pc.fstr {
-			s, err := decodeStr(pc.body, pc.raw)
-			if err != "" {
-				p.failMsg(err, pc.line)
-			}
-			lit.WriteString(s)
+			lit.WriteString(p.decoded(decodeStr, pc.body, pc))
 			continue
 		}
 		p.fstring(pc, js, &lit, flush)
@@ -170,22 +164,25 @@ func (p *parser) fstring(pc strPiece, js *JoinedStr, lit *strings.Builder, flush
 	litStart := 0
 	emitLit := func(upto int) {
 		if upto > litStart {
-			s, err := decodeStr(body[litStart:upto], pc.raw)
-			if err != "" {
-				p.failMsg(err, pc.line)
-			}
-			lit.WriteString(s)
+			lit.WriteString(p.decoded(decodeStr, body[litStart:upto], pc))
 		}
+	}
+	// doubledBrace takes "{{" or "}}" at i as one literal brace.
+	doubledBrace := func(c byte) bool {
+		if i+1 >= len(body) || body[i+1] != c {
+			return false
+		}
+		emitLit(i)
+		lit.WriteByte(c)
+		i += 2
+		litStart = i
+		return true
 	}
 	for i < len(body) {
 		c := body[i]
 		switch c {
 		case '{':
-			if i+1 < len(body) && body[i+1] == '{' {
-				emitLit(i)
-				lit.WriteByte('{')
-				i += 2
-				litStart = i
+			if doubledBrace('{') {
 				continue
 			}
 			emitLit(i)
@@ -198,11 +195,7 @@ func (p *parser) fstring(pc strPiece, js *JoinedStr, lit *strings.Builder, flush
 			i = next
 			litStart = i
 		case '}':
-			if i+1 < len(body) && body[i+1] == '}' {
-				emitLit(i)
-				lit.WriteByte('}')
-				i += 2
-				litStart = i
+			if doubledBrace('}') {
 				continue
 			}
 			p.failMsg("f-string: single '}' is not allowed", pc.line)
