@@ -163,18 +163,7 @@ func Round(v Value, ndigits Value) (Value, error) {
 	case Float:
 		f := float64(x)
 		if !has {
-			if math.IsNaN(f) {
-				return nil, NewValueError("cannot convert float NaN to integer")
-			}
-			if math.IsInf(f, 0) {
-				return nil, NewOverflowError("cannot convert float infinity to integer")
-			}
-			r := math.RoundToEven(f)
-			if r >= -9.223372036854775808e18 && r < 9.223372036854775808e18 {
-				return Int(int64(r)), nil
-			}
-			bi, _ := new(big.Float).SetFloat64(r).Int(nil)
-			return NormBig(bi), nil
+			return floatToInt(f, math.RoundToEven)
 		}
 		return Float(roundFloat(f, n)), nil
 	case Int, Bool, BigInt:
@@ -348,19 +337,7 @@ func ToInt(v Value) (Value, error) {
 	case BigInt:
 		return x, nil
 	case Float:
-		f := float64(x)
-		if math.IsNaN(f) {
-			return nil, NewValueError("cannot convert float NaN to integer")
-		}
-		if math.IsInf(f, 0) {
-			return nil, NewOverflowError("cannot convert float infinity to integer")
-		}
-		t := math.Trunc(f)
-		if t >= -9.223372036854775808e18 && t < 9.223372036854775808e18 {
-			return Int(int64(t)), nil
-		}
-		bi, _ := new(big.Float).SetFloat64(t).Int(nil)
-		return NormBig(bi), nil
+		return floatToInt(float64(x), math.Trunc)
 	case Str:
 		return ParseIntLiteral(string(x))
 	}
@@ -478,4 +455,23 @@ func ToFloat(v Value) (Value, error) {
 		}
 	}
 	return nil, NewTypeError("float() argument must be a string or a real number, not '" + v.TypeName() + "'")
+}
+
+// floatToInt is the int a float becomes after rounding it to a whole
+// number with round (int() truncates, round() rounds halves to even): a
+// ValueError for NaN, an OverflowError for an infinity, a big int beyond
+// int64.
+func floatToInt(f float64, round func(float64) float64) (Value, error) {
+	if math.IsNaN(f) {
+		return nil, NewValueError("cannot convert float NaN to integer")
+	}
+	if math.IsInf(f, 0) {
+		return nil, NewOverflowError("cannot convert float infinity to integer")
+	}
+	r := round(f)
+	if r >= -9.223372036854775808e18 && r < 9.223372036854775808e18 {
+		return Int(int64(r)), nil
+	}
+	bi, _ := new(big.Float).SetFloat64(r).Int(nil)
+	return NormBig(bi), nil
 }
