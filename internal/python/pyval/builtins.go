@@ -191,17 +191,23 @@ func roundIntNeg(x *big.Int, k int64) Value {
 	}
 	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(k), nil)
 	q, r := new(big.Int).QuoRem(x, pow, new(big.Int))
-	// floor division
-	if r.Sign() != 0 && r.Sign() < 0 {
+	roundQuotient(q, r, pow)
+	return NormBig(q.Mul(q, pow))
+}
+
+// roundQuotient turns q, the truncated quotient of a division by den > 0
+// with remainder rem (big.Int.QuoRem), into the quotient rounded to the
+// nearest integer, halves to even (rem is changed too).
+func roundQuotient(q, rem, den *big.Int) {
+	if rem.Sign() < 0 { // floor division first
 		q.Sub(q, big.NewInt(1))
-		r.Add(r, pow)
+		rem.Add(rem, den)
 	}
-	twice := new(big.Int).Lsh(r, 1)
-	c := twice.Cmp(pow)
+	twice := new(big.Int).Lsh(rem, 1)
+	c := twice.Cmp(den)
 	if c > 0 || (c == 0 && q.Bit(0) == 1) {
 		q.Add(q, big.NewInt(1))
 	}
-	return NormBig(q.Mul(q, pow))
 }
 
 // roundFloat is CPython's double_round: correctly rounded, half to even on
@@ -230,15 +236,7 @@ func roundFloat(f float64, n int64) float64 {
 	r.Quo(r, new(big.Rat).SetInt(pow))
 	num, den := r.Num(), r.Denom()
 	q, rem := new(big.Int).QuoRem(num, den, new(big.Int))
-	if rem.Sign() < 0 {
-		q.Sub(q, big.NewInt(1))
-		rem.Add(rem, den)
-	}
-	twice := new(big.Int).Lsh(rem, 1)
-	c := twice.Cmp(den)
-	if c > 0 || (c == 0 && q.Bit(0) == 1) {
-		q.Add(q, big.NewInt(1))
-	}
+	roundQuotient(q, rem, den)
 	q.Mul(q, pow)
 	out, _ := new(big.Float).SetInt(q).Float64()
 	if out == 0 {
