@@ -112,10 +112,7 @@ func (e *jsonEncoder) appendJSON(b []byte, v Value, depth int) ([]byte, error) {
 	case Int:
 		return strconv.AppendInt(b, int64(x), 10), nil
 	case Bool:
-		if x {
-			return append(b, "true"...), nil
-		}
-		return append(b, "false"...), nil
+		return strconv.AppendBool(b, bool(x)), nil
 	case NoneType:
 		return append(b, "null"...), nil
 	case Float:

@@ -146,10 +146,7 @@ func AppendPyJSON(b []byte, v Value) ([]byte, error) {
 	case NoneType:
 		return append(b, "null"...), nil
 	case Bool:
-		if x {
-			return append(b, "true"...), nil
-		}
-		return append(b, "false"...), nil
+		return strconv.AppendBool(b, bool(x)), nil
 	case Str:
 		return AppendJSONStringUnicode(b, string(x)), nil
 	case Int:
@@ -241,10 +238,7 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case bool:
-		if x {
-			return append(b, "true"...), nil
-		}
-		return append(b, "false"...), nil
+		return strconv.AppendBool(b, bool(x)), nil
 	case string:
 		return AppendJSONStringUnicode(b, x), nil
 	case int:
