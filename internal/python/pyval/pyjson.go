@@ -230,6 +230,32 @@ func AppendPyJSON(b []byte, v Value) ([]byte, error) {
 // json.RawMessage is compacted again.
 type CompactJSON []byte
 
+// appendJSONArray writes items as a compact JSON array, each with elem.
+func appendJSONArray[T any](b []byte, items []T, elem func([]byte, T) ([]byte, error)) ([]byte, error) {
+	b = append(b, '[')
+	for i, e := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = elem(b, e); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendObjectMember writes member i of an object: a ',' before all but
+// the first, then the key, ':' and the value.
+func appendObjectMember(b []byte, i int, key string, v any) ([]byte, error) {
+	if i > 0 {
+		b = append(b, ',')
+	}
+	b = AppendJSONStringUnicode(b, key)
+	b = append(b, ':')
+	return appendAnyJSON(b, v)
+}
+
 // appendAnyJSON writes a Go value compactly without HTML escaping; pyval
 // Values inside are written with the pyjson rules.
 func appendAnyJSON(b []byte, v any) ([]byte, error) {
@@ -255,27 +281,13 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 	case OrderedObject:
 		b = append(b, '{')
 		for i, f := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendJSONStringUnicode(b, f.Key)
-			b = append(b, ':')
-			if b, err = appendAnyJSON(b, f.Value); err != nil {
+			if b, err = appendObjectMember(b, i, f.Key, f.Value); err != nil {
 				return nil, err
 			}
 		}
 		return append(b, '}'), nil
 	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendAnyJSON(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendJSONArray(b, x, appendAnyJSON)
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
@@ -284,25 +296,13 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 		sort.Strings(keys)
 		b = append(b, '{')
 		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendJSONStringUnicode(b, k)
-			b = append(b, ':')
-			if b, err = appendAnyJSON(b, x[k]); err != nil {
+			if b, err = appendObjectMember(b, i, k, x[k]); err != nil {
 				return nil, err
 			}
 		}
 		return append(b, '}'), nil
 	case []string:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendJSONStringUnicode(b, e)
-		}
-		return append(b, ']'), nil
+		return appendJSONArray(b, x, func(b []byte, s string) ([]byte, error) { return AppendJSONStringUnicode(b, s), nil })
 	case CompactJSON:
 		return append(b, x...), nil
 	case json.RawMessage:
