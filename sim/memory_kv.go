@@ -184,12 +184,8 @@ func kvTooLong(maxLen int) string {
 
 // kvRemove is core/archival_memory_remove (the key is not converted).
 func kvRemove(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
-	in, err := pyval.Contains(mem, key)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict("Key not found."), nil
+	if notIn, err := errorUnlessIn(mem, key, "Key not found."); notIn != nil || err != nil {
+		return notIn, err
 	}
 	mem.Delete(key)
 	return memStatus("status", "Key removed."), nil
@@ -210,12 +206,8 @@ func kvReplace(mem *pyval.Dict, key, value pyval.Value, maxLen int) (pyval.Value
 
 // kvRetrieve is core/archival_memory_retrieve (the key is not converted).
 func kvRetrieve(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
-	in, err := pyval.Contains(mem, key)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict("Key not found."), nil
+	if notIn, err := errorUnlessIn(mem, key, "Key not found."); notIn != nil || err != nil {
+		return notIn, err
 	}
 	v, _ := mem.Get(key)
 	d := pyval.NewDict()

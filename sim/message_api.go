@@ -159,12 +159,8 @@ func (m *MessageAPI) ListUsers() (pyval.Value, error) {
 // GetUserID is upstream's get_user_id(user).
 func (m *MessageAPI) GetUserID(args stubs.MessageAPIGetUserIDArgs) (pyval.Value, error) {
 	user := args.User.V
-	in, err := pyval.Contains(m.userMap, user)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict(fmt.Sprintf("User '%s' not found in the workspace.", pyval.StrOf(user))), nil
+	if notIn, err := errorUnlessIn(m.userMap, user, fmt.Sprintf("User '%s' not found in the workspace.", pyval.StrOf(user))); notIn != nil || err != nil {
+		return notIn, err
 	}
 	v, err := pyval.DictGet(m.userMap, user, pyval.None)
 	if err != nil {

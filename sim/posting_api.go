@@ -91,11 +91,7 @@ func (t *TwitterAPI) notAuth(action string) pyval.Value {
 // missingTweet is `if tweet_id not in self.tweets: return {"error": ...}`:
 // the error result when there is no tweet id, else nil.
 func (t *TwitterAPI) missingTweet(id pyval.Value) (pyval.Value, error) {
-	ok, err := pyval.Contains(t.tweets, id)
-	if err != nil || ok {
-		return nil, err
-	}
-	return errorDict(fmt.Sprintf("Tweet with ID %s not found.", pyval.StrOf(id))), nil
+	return errorUnlessIn(t.tweets, id, fmt.Sprintf("Tweet with ID %s not found.", pyval.StrOf(id)))
 }
 
 // strLower is s.lower() for a str.

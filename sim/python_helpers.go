@@ -47,6 +47,17 @@ func configGet(config *pyval.Dict, key string, def pyval.Value) pyval.Value {
 	return def
 }
 
+// errorUnlessIn is `if key not in container: return {"error": msg}`: that
+// result when key is not in container, else nil (and Python's exception
+// when the test raises).
+func errorUnlessIn(container, key pyval.Value, msg string) (pyval.Value, error) {
+	in, err := pyval.Contains(container, key)
+	if err != nil || in {
+		return nil, err
+	}
+	return errorDict(msg), nil
+}
+
 // oneKey is the one-key dict {key: v}.
 func oneKey(key string, v pyval.Value) *pyval.Dict {
 	d := pyval.NewDictCap(1)
