@@ -35,7 +35,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
@@ -203,14 +204,7 @@ var classes = map[string]constructor{
 }
 
 // Classes lists the local-inference classes this package knows, sorted.
-func Classes() []string {
-	out := make([]string, 0, len(classes))
-	for c := range classes {
-		out = append(out, c)
-	}
-	sort.Strings(out)
-	return out
-}
+func Classes() []string { return slices.Sorted(maps.Keys(classes)) }
 
 // ForClass returns the Format of an upstream class for a model; model is
 // upstream's model_name (the Hugging Face id, e.g. "Qwen/Qwen3-8B"), which

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -132,14 +134,7 @@ func replay(t trace, entry *dataset.Entry, lc *longcontext.Data) []string {
 	return problems
 }
 
-func sortedKeys(m map[string]json.RawMessage) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
+func sortedKeys(m map[string]json.RawMessage) []string { return slices.Sorted(maps.Keys(m)) }
 
 // loadTraceFixture reads the reference traces and the data set's entries of
 // cats (by id) and long_context.py, skipping the spec loudly when the

@@ -3,8 +3,10 @@ package pyval
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -289,13 +291,8 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 	case []any:
 		return appendJSONArray(b, x, appendAnyJSON)
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		b = append(b, '{')
-		for i, k := range keys {
+		for i, k := range slices.Sorted(maps.Keys(x)) {
 			if b, err = appendObjectMember(b, i, k, x[k]); err != nil {
 				return nil, err
 			}

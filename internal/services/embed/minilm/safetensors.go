@@ -7,9 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -158,14 +159,7 @@ func dtypeSize(dt string) int64 {
 func (s *SafeTensors) SHA256() string { return s.sha256 }
 
 // Names lists the tensor names, sorted.
-func (s *SafeTensors) Names() []string {
-	names := make([]string, 0, len(s.tensors))
-	for n := range s.tensors {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func (s *SafeTensors) Names() []string { return slices.Sorted(maps.Keys(s.tensors)) }
 
 // Info returns a tensor's header entry.
 func (s *SafeTensors) Info(name string) (TensorInfo, bool) {
