@@ -115,6 +115,28 @@ func pelicanToolCalls(b *strings.Builder, calls *pyval.List) error {
 	return nil
 }
 
+// pelicanVision are the vision parts of a user message, checked in this
+// order: the part's kind (or alt), and the placeholder the template writes.
+var pelicanVision = []struct{ kind, alt, placeholder string }{
+	{"image", "image_url", "<|vision_start|><|image_pad|><|vision_end|>"},
+	{"video", "", "<|vision_start|><|video_pad|><|vision_end|>"},
+}
+
+// pelicanVisionPlaceholder is the placeholder of an image or video part,
+// "" for any other part.
+func pelicanVisionPlaceholder(part pyval.Value) (string, error) {
+	for _, v := range pelicanVision {
+		is, err := pelicanPartIs(part, v.kind, v.alt)
+		if err != nil {
+			return "", err
+		}
+		if is {
+			return v.placeholder, nil
+		}
+	}
+	return "", nil
+}
+
 // pelicanUserContent writes a user message's content: a str as it is; a
 // list of parts as image / video placeholders and texts (add_vision_id is
 // False upstream).
@@ -124,20 +146,12 @@ func pelicanUserContent(b *strings.Builder, content pyval.Value) error {
 		b.WriteString(string(c))
 	case *pyval.List:
 		for _, part := range c.Items {
-			isImage, err := pelicanPartIs(part, "image", "image_url")
+			placeholder, err := pelicanVisionPlaceholder(part)
 			if err != nil {
 				return err
 			}
-			if isImage {
-				b.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
-				continue
-			}
-			isVideo, err := pelicanPartIs(part, "video", "")
-			if err != nil {
-				return err
-			}
-			if isVideo {
-				b.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
+			if placeholder != "" {
+				b.WriteString(placeholder)
 				continue
 			}
 			t, hasText, err := itemIfIn(part, "text")
