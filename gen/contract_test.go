@@ -75,13 +75,7 @@ var _ = Describe("the generated stubs as the backends' contract", Label("build")
 		return string(out), err
 	}
 	BeforeEach(func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		var err error
-		src, err = dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		src = openDataSet()
 		root = testenv.ModuleRoot()
 		out, err := build("")
 		Expect(err).NotTo(HaveOccurred(), "control: sim/ builds against the committed stubs\n%s", out)

@@ -5,9 +5,24 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 func TestGen(t *testing.T) {
 	RegisterFailHandler(Fail)
 	RunSpecs(t, "gen")
+}
+
+// openDataSet opens the BFCL data set of the test environment; the spec is
+// skipped loudly when there is none.
+func openDataSet() *dataset.Source {
+	dir, ok := testenv.DataDir()
+	if !ok {
+		Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
+	}
+	src, err := dataset.Open(dir)
+	Expect(err).NotTo(HaveOccurred())
+	return src
 }

@@ -16,15 +16,7 @@ import (
 
 var _ = Describe("the generator", func() {
 	var src *dataset.Source
-	BeforeEach(func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		var err error
-		src, err = dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
-	})
+	BeforeEach(func() { src = openDataSet() })
 
 	It("has written generated/ from the current data set and backends (regenerate with `make generate`)", func() {
 		files, err := Generate(src)

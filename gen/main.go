@@ -17,9 +17,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -174,11 +175,4 @@ func generatedFiles(dir string) ([]string, error) {
 	return out, err
 }
 
-func sortedKeys(m map[string][]byte) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
+func sortedKeys(m map[string][]byte) []string { return slices.Sorted(maps.Keys(m)) }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -488,14 +490,7 @@ func hasParam(m sigMethod, name string) bool {
 	return false
 }
 
-func sortedDocNames(docs map[string]funcDoc) []string {
-	out := make([]string, 0, len(docs))
-	for n := range docs {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedDocNames(docs map[string]funcDoc) []string { return slices.Sorted(maps.Keys(docs)) }
 
 func lowerFirst(s string) string {
 	if s == "" {

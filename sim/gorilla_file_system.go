@@ -462,13 +462,10 @@ func (g *GorillaFileSystem) lc(name string) (pyval.Value, error) {
 
 // State implements Instance: vars(instance) without private names.
 func (g *GorillaFileSystem) State() *pyval.Dict {
-	d := pyval.NewDict()
-	if g.root == nil { // before _load_scenario vars() holds no public name
-		return d
-	}
-	d.SetStr("long_context", pyval.Bool(g.longContext))
-	d.SetStr("root", g.root)
-	return d
+	return publicAttrs(g.root != nil,
+		"long_context", pyval.Bool(g.longContext),
+		"root", g.root,
+	)
 }
 
 // Root is the root directory (for tests and debugging).

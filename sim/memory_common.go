@@ -159,6 +159,19 @@ func (m *memoryFiles) prepare(config *pyval.Dict) (*pyval.Dict, error) {
 	return d, nil
 }
 
+// loadScenario is the _load_scenario of the three memory classes: prepare,
+// then restore the starting snapshot when it holds anything.
+func (m *memoryFiles) loadScenario(config *pyval.Dict, restore func(*pyval.Dict) error) error {
+	snap, err := m.prepare(config)
+	if err != nil {
+		return err
+	}
+	if snap != nil && snap.Len() > 0 {
+		return restore(snap)
+	}
+	return nil
+}
+
 // flush writes snapshot to <snapshot folder>/<test id>.json and to the
 // scenario's latest file, as json.dump(indent=4) does.
 func (m *memoryFiles) flush(snapshot *pyval.Dict) error {

@@ -81,14 +81,7 @@ func (*MemoryAPI_kv) ClassName() string { return "MemoryAPI_kv" }
 // and scenario (and test_category, unused); the memory starts from the
 // scenario's latest snapshot file.
 func (m *MemoryAPI_kv) LoadScenario(config *pyval.Dict, _ bool) error {
-	snap, err := m.files.prepare(config)
-	if err != nil {
-		return err
-	}
-	if snap != nil && snap.Len() > 0 {
-		return m.Restore(snap)
-	}
-	return nil
+	return m.files.loadScenario(config, m.Restore)
 }
 
 // State implements Instance: the public memory attributes.
@@ -222,12 +215,8 @@ func kvTooLong(maxLen int) string {
 
 // kvRemove is core/archival_memory_remove (the key is not converted).
 func kvRemove(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
-	in, err := pyval.Contains(mem, key)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict("Key not found."), nil
+	if notIn, err := errorUnlessIn(mem, key, "Key not found."); notIn != nil || err != nil {
+		return notIn, err
 	}
 	mem.Delete(key)
 	return memStatus("status", "Key removed."), nil
@@ -248,12 +237,8 @@ func kvReplace(mem *pyval.Dict, key, value pyval.Value, maxLen int) (pyval.Value
 
 // kvRetrieve is core/archival_memory_retrieve (the key is not converted).
 func kvRetrieve(mem *pyval.Dict, key pyval.Value) (pyval.Value, error) {
-	in, err := pyval.Contains(mem, key)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict("Key not found."), nil
+	if notIn, err := errorUnlessIn(mem, key, "Key not found."); notIn != nil || err != nil {
+		return notIn, err
 	}
 	v, _ := mem.Get(key)
 	d := pyval.NewDict()

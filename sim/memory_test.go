@@ -302,15 +302,22 @@ func BenchmarkMemoryKVKeySearch(b *testing.B) {
 	}
 }
 
-// BenchmarkMemoryVectorRetrieve: archival_memory_retrieve over a full
-// archival memory (50 texts) with the local hashed embedder (the query
-// embedding included; stored vectors are cached).
-func BenchmarkMemoryVectorRetrieve(b *testing.B) {
+// fullVectorArchive is a vector memory (hashed embedder) whose archival
+// store holds 50 texts.
+func fullVectorArchive() *MemoryAPI_vector {
 	m := NewMemoryAPIVector(&Env{})
 	m.SetEmbedder(embed.Hashed{})
 	for i := 0; i < 50; i++ {
 		call(m, "archival_memory_add", pyval.Str("The customer asked about order "+memItoa(i)+" and the espresso machine warranty, shipping and discounts."))
 	}
+	return m
+}
+
+// BenchmarkMemoryVectorRetrieve: archival_memory_retrieve over a full
+// archival memory (50 texts) with the local hashed embedder (the query
+// embedding included; stored vectors are cached).
+func BenchmarkMemoryVectorRetrieve(b *testing.B) {
+	m := fullVectorArchive()
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := call(m, "archival_memory_retrieve", pyval.Str("warranty of the espresso machine"), nil); err != nil {
@@ -322,11 +329,7 @@ func BenchmarkMemoryVectorRetrieve(b *testing.B) {
 // BenchmarkMemoryVectorLoadSnapshot: restoring a full archival store (50
 // texts re-embedded), what every memory_vector question does at start.
 func BenchmarkMemoryVectorLoadSnapshot(b *testing.B) {
-	m := NewMemoryAPIVector(&Env{})
-	m.SetEmbedder(embed.Hashed{})
-	for i := 0; i < 50; i++ {
-		call(m, "archival_memory_add", pyval.Str("The customer asked about order "+memItoa(i)+" and the espresso machine warranty, shipping and discounts."))
-	}
+	m := fullVectorArchive()
 	snap := m.Snapshot()
 	b.ReportAllocs()
 	for b.Loop() {

@@ -385,14 +385,7 @@ func (*MemoryAPI_vector) ClassName() string { return "MemoryAPI_vector" }
 
 // LoadScenario is _load_scenario (see MemoryAPI_kv.LoadScenario).
 func (m *MemoryAPI_vector) LoadScenario(config *pyval.Dict, _ bool) error {
-	snap, err := m.files.prepare(config)
-	if err != nil {
-		return err
-	}
-	if snap != nil && snap.Len() > 0 {
-		return m.Restore(snap)
-	}
-	return nil
+	return m.files.loadScenario(config, m.Restore)
 }
 
 // State implements Instance: the exported stores.

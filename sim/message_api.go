@@ -63,12 +63,7 @@ func messageDefaultState() map[string]pyval.Value {
 // LoadScenario is upstream's _load_scenario.
 func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 	def := messageDefaultState()
-	get := func(key string) pyval.Value {
-		if v, ok := config.GetStr(key); ok {
-			return v
-		}
-		return def[key]
-	}
+	get := func(key string) pyval.Value { return configGet(config, key, def[key]) }
 	seed, ok := config.GetStr("random_seed")
 	if !ok {
 		seed = pyval.Int(messageDefaultSeed)
@@ -89,17 +84,14 @@ func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 
 // State implements Instance.
 func (m *MessageAPI) State() *pyval.Dict {
-	d := pyval.NewDict()
-	if m.random == nil { // before _load_scenario vars() holds no public name
-		return d
-	}
-	d.SetStr("generated_ids", m.generatedIDs)
-	d.SetStr("user_count", m.userCount)
-	d.SetStr("user_map", m.userMap)
-	d.SetStr("inbox", m.inbox)
-	d.SetStr("message_count", m.messageCount)
-	d.SetStr("current_user", m.currentUser)
-	return d
+	return publicAttrs(m.random != nil,
+		"generated_ids", m.generatedIDs,
+		"user_count", m.userCount,
+		"user_map", m.userMap,
+		"inbox", m.inbox,
+		"message_count", m.messageCount,
+		"current_user", m.currentUser,
+	)
 }
 
 // generateID is upstream's _generate_id: randint(10000, 99999) until the
@@ -167,12 +159,8 @@ func (m *MessageAPI) ListUsers() (pyval.Value, error) {
 // GetUserID is upstream's get_user_id(user).
 func (m *MessageAPI) GetUserID(args stubs.MessageAPIGetUserIDArgs) (pyval.Value, error) {
 	user := args.User.V
-	in, err := pyval.Contains(m.userMap, user)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict(fmt.Sprintf("User '%s' not found in the workspace.", pyval.StrOf(user))), nil
+	if notIn, err := errorUnlessIn(m.userMap, user, fmt.Sprintf("User '%s' not found in the workspace.", pyval.StrOf(user))); notIn != nil || err != nil {
+		return notIn, err
 	}
 	v, err := pyval.DictGet(m.userMap, user, pyval.None)
 	if err != nil {
@@ -274,21 +262,37 @@ func (m *MessageAPI) DeleteMessage(args stubs.MessageAPIDeleteMessageArgs) (pyva
 	return errorDict(fmt.Sprintf("Receiver ID %s not found.", pyval.StrOf(receiverID))), nil
 }
 
-// ViewMessagesSent is upstream's view_messages_sent().
-func (m *MessageAPI) ViewMessagesSent() (pyval.Value, error) {
+// sentMessages is what view_messages_sent and get_message_stats start
+// with: the not-logged-in result when no user is logged in, else the
+// (receiver, content) of every inbox message, in order.
+func (m *MessageAPI) sentMessages() ([][2]pyval.Value, pyval.Value, error) {
 	if !pyval.Truthy(m.currentUser) {
-		return m.notLoggedIn(), nil
+		return nil, m.notLoggedIn(), nil
 	}
 	items, err := m.inboxItems()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	sent := pyval.NewDict()
-	for _, msg := range items {
+	out := make([][2]pyval.Value, len(items))
+	for i, msg := range items {
 		receiver, content, err := firstItem(msg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		out[i] = [2]pyval.Value{receiver, content}
+	}
+	return out, nil, nil
+}
+
+// ViewMessagesSent is upstream's view_messages_sent().
+func (m *MessageAPI) ViewMessagesSent() (pyval.Value, error) {
+	msgs, notLogged, err := m.sentMessages()
+	if notLogged != nil || err != nil {
+		return notLogged, err
+	}
+	sent := pyval.NewDict()
+	for _, rc := range msgs {
+		receiver, content := rc[0], rc[1]
 		if l, ok := sent.Get(receiver); ok {
 			lst := l.(*pyval.List)
 			lst.Items = append(lst.Items, content)
@@ -378,23 +382,16 @@ func (m *MessageAPI) SearchMessages(args stubs.MessageAPISearchMessagesArgs) (py
 
 // GetMessageStats is upstream's get_message_stats().
 func (m *MessageAPI) GetMessageStats() (pyval.Value, error) {
-	if !pyval.Truthy(m.currentUser) {
-		return m.notLoggedIn(), nil
-	}
-	items, err := m.inboxItems()
-	if err != nil {
-		return nil, err
+	msgs, notLogged, err := m.sentMessages()
+	if notLogged != nil || err != nil {
+		return notLogged, err
 	}
 	contacts := pyval.NewSet()
-	for _, msg := range items {
-		receiver, _, err := firstItem(msg)
-		if err != nil {
-			return nil, err
-		}
-		contacts.Add(receiver)
+	for _, rc := range msgs {
+		contacts.Add(rc[0])
 	}
 	stats := pyval.NewDict()
-	stats.SetStr("received_count", pyval.Int(len(items)))
+	stats.SetStr("received_count", pyval.Int(len(msgs)))
 	stats.SetStr("total_contacts", pyval.Int(contacts.Len()))
 	return oneKey("stats", stats), nil
 }

@@ -46,12 +46,7 @@ func (*TwitterAPI) ClassName() string { return "TwitterAPI" }
 // LoadScenario is upstream's _load_scenario: values from the config (or the
 // defaults); tweet keys converted with int(), comment keys left as they are.
 func (t *TwitterAPI) LoadScenario(config *pyval.Dict, _ bool) error {
-	get := func(key string, def pyval.Value) pyval.Value {
-		if v, ok := config.GetStr(key); ok {
-			return v
-		}
-		return def
-	}
+	get := func(key string, def pyval.Value) pyval.Value { return configGet(config, key, def) }
 	t.username = get("username", pyval.Str("john"))
 	t.password = get("password", pyval.Str("john123"))
 	t.authenticated = get("authenticated", pyval.Bool(false))
@@ -77,32 +72,26 @@ func (t *TwitterAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 
 // State implements Instance.
 func (t *TwitterAPI) State() *pyval.Dict {
-	d := pyval.NewDict()
-	if t.tweets == nil { // before _load_scenario vars() holds no public name
-		return d
-	}
-	d.SetStr("username", t.username)
-	d.SetStr("password", t.password)
-	d.SetStr("authenticated", t.authenticated)
-	d.SetStr("tweets", t.tweets)
-	d.SetStr("comments", t.comments)
-	d.SetStr("retweets", t.retweets)
-	d.SetStr("following_list", t.followingList)
-	d.SetStr("tweet_counter", t.tweetCounter)
-	return d
+	return publicAttrs(t.tweets != nil,
+		"username", t.username,
+		"password", t.password,
+		"authenticated", t.authenticated,
+		"tweets", t.tweets,
+		"comments", t.comments,
+		"retweets", t.retweets,
+		"following_list", t.followingList,
+		"tweet_counter", t.tweetCounter,
+	)
 }
 
 func (t *TwitterAPI) notAuth(action string) pyval.Value {
 	return errorDict("User not authenticated. Please authenticate before " + action + ".")
 }
 
-// tweetExists is `tweet_id in self.tweets`.
-func (t *TwitterAPI) tweetExists(id pyval.Value) (bool, error) {
-	return pyval.Contains(t.tweets, id)
-}
-
-func tweetNotFound(id pyval.Value) pyval.Value {
-	return errorDict(fmt.Sprintf("Tweet with ID %s not found.", pyval.StrOf(id)))
+// missingTweet is `if tweet_id not in self.tweets: return {"error": ...}`:
+// the error result when there is no tweet id, else nil.
+func (t *TwitterAPI) missingTweet(id pyval.Value) (pyval.Value, error) {
+	return errorUnlessIn(t.tweets, id, fmt.Sprintf("Tweet with ID %s not found.", pyval.StrOf(id)))
 }
 
 // strLower is s.lower() for a str.
@@ -165,12 +154,8 @@ func (t *TwitterAPI) Retweet(args stubs.TwitterAPIRetweetArgs) (pyval.Value, err
 	if !pyval.Truthy(t.authenticated) {
 		return t.notAuth("retweeting"), nil
 	}
-	ok, err := t.tweetExists(tweetID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return tweetNotFound(tweetID), nil
+	if notFound, err := t.missingTweet(tweetID); notFound != nil || err != nil {
+		return notFound, err
 	}
 	has, err := pyval.Contains(t.retweets, t.username)
 	if err != nil {
@@ -206,12 +191,8 @@ func (t *TwitterAPI) Comment(args stubs.TwitterAPICommentArgs) (pyval.Value, err
 	if !pyval.Truthy(t.authenticated) {
 		return t.notAuth("commenting"), nil
 	}
-	ok, err := t.tweetExists(tweetID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return tweetNotFound(tweetID), nil
+	if notFound, err := t.missingTweet(tweetID); notFound != nil || err != nil {
+		return notFound, err
 	}
 	has, err := pyval.Contains(t.comments, tweetID)
 	if err != nil {
@@ -240,12 +221,8 @@ func (t *TwitterAPI) Comment(args stubs.TwitterAPICommentArgs) (pyval.Value, err
 // place, which may be post_tweet's shared default list.
 func (t *TwitterAPI) Mention(args stubs.TwitterAPIMentionArgs) (pyval.Value, error) {
 	tweetID := args.TweetID.V
-	ok, err := t.tweetExists(tweetID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return tweetNotFound(tweetID), nil
+	if notFound, err := t.missingTweet(tweetID); notFound != nil || err != nil {
+		return notFound, err
 	}
 	tweet, err := pyval.GetItem(t.tweets, tweetID)
 	if err != nil {
@@ -331,12 +308,8 @@ func listRemove(lst, v pyval.Value) error {
 // GetTweet is upstream's get_tweet(tweet_id): the stored tweet dict.
 func (t *TwitterAPI) GetTweet(args stubs.TwitterAPIGetTweetArgs) (pyval.Value, error) {
 	tweetID := args.TweetID.V
-	ok, err := t.tweetExists(tweetID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return tweetNotFound(tweetID), nil
+	if notFound, err := t.missingTweet(tweetID); notFound != nil || err != nil {
+		return notFound, err
 	}
 	return pyval.GetItem(t.tweets, tweetID)
 }
@@ -416,12 +389,8 @@ func (t *TwitterAPI) SearchTweets(args stubs.TwitterAPISearchTweetsArgs) (pyval.
 // GetTweetComments is upstream's get_tweet_comments(tweet_id).
 func (t *TwitterAPI) GetTweetComments(args stubs.TwitterAPIGetTweetCommentsArgs) (pyval.Value, error) {
 	tweetID := args.TweetID.V
-	ok, err := t.tweetExists(tweetID)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return tweetNotFound(tweetID), nil
+	if notFound, err := t.missingTweet(tweetID); notFound != nil || err != nil {
+		return notFound, err
 	}
 	return pyval.DictGet(t.comments, tweetID, pyval.NewList())
 }

@@ -22,9 +22,40 @@ import (
 func dictOf(kv ...any) *pyval.Dict {
 	d := pyval.NewDictCap(len(kv) / 2)
 	for i := 0; i+1 < len(kv); i += 2 {
-		d.SetStr(kv[i].(string), kv[i+1].(pyval.Value))
+		v, _ := kv[i+1].(pyval.Value) // a nil value stays nil, as d[key] = v stores it
+		d.SetStr(kv[i].(string), v)
 	}
 	return d
+}
+
+// publicAttrs is vars(self) without private names for a class whose
+// __init__ only annotates its attributes: empty until _load_scenario has
+// assigned them (loaded false), else the name, value pairs of kv in
+// assignment order.
+func publicAttrs(loaded bool, kv ...any) *pyval.Dict {
+	if !loaded {
+		return pyval.NewDict()
+	}
+	return dictOf(kv...)
+}
+
+// configGet is scenario.get(key, def).
+func configGet(config *pyval.Dict, key string, def pyval.Value) pyval.Value {
+	if v, ok := config.GetStr(key); ok {
+		return v
+	}
+	return def
+}
+
+// errorUnlessIn is `if key not in container: return {"error": msg}`: that
+// result when key is not in container, else nil (and Python's exception
+// when the test raises).
+func errorUnlessIn(container, key pyval.Value, msg string) (pyval.Value, error) {
+	in, err := pyval.Contains(container, key)
+	if err != nil || in {
+		return nil, err
+	}
+	return errorDict(msg), nil
 }
 
 // oneKey is the one-key dict {key: v}.

@@ -209,16 +209,9 @@ func replayEntry(td *traceData, e *traceEntry, cls string) (*replayReport, error
 	}
 	inst := c.New(env)
 	if !c.Stateless {
-		cfg, ok := td.configs[e.ID]
+		d, ok := td.scenario(e.ID, cls)
 		if !ok {
 			return nil, fmt.Errorf("%s: no dataset entry", e.ID)
-		}
-		sub, _ := cfg.GetStr(cls)
-		d, _ := sub.(*pyval.Dict)
-		if d == nil {
-			d = pyval.NewDict()
-		} else {
-			d = pyval.DeepCopy(d).(*pyval.Dict)
 		}
 		if err := inst.LoadScenario(d, e.LongContext); err != nil {
 			return nil, fmt.Errorf("%s: LoadScenario: %w", e.ID, err)
@@ -248,14 +241,12 @@ func replayEntry(td *traceData, e *traceEntry, cls string) (*replayReport, error
 			if err != nil {
 				return nil, fmt.Errorf("%s turn %d: parsing %q: %w", e.ID, t.Turn, call, err)
 			}
-			owner := ""
-			for _, ic := range e.InvolvedClasses {
-				if kc, ok := known[ic]; ok && hasMethod(kc, name) {
-					owner = ic
-				} else if !ok && otherClassHasMethod(ic, name) {
-					owner = ic
+			owner := lastOwner(e.InvolvedClasses, func(ic string) bool {
+				if kc, ok := known[ic]; ok {
+					return hasMethod(kc, name)
 				}
-			}
+				return otherClassHasMethod(ic, name)
+			})
 			if owner != cls {
 				continue
 			}
@@ -270,6 +261,33 @@ func replayEntry(td *traceData, e *traceEntry, cls string) (*replayReport, error
 		}
 	}
 	return rep, nil
+}
+
+// scenario is a fresh copy of class cls's part of entry id's initial
+// config ({} when it has none); ok is false when the data set has no entry
+// id.
+func (td *traceData) scenario(id, cls string) (*pyval.Dict, bool) {
+	cfg, ok := td.configs[id]
+	if !ok {
+		return nil, false
+	}
+	sub, _ := cfg.GetStr(cls)
+	if d, _ := sub.(*pyval.Dict); d != nil {
+		return pyval.DeepCopy(d).(*pyval.Dict), true
+	}
+	return pyval.NewDict(), true
+}
+
+// lastOwner is the class a call goes to, the way upstream's rewrite routes
+// it: the last of the involved classes that has the method ("" when none).
+func lastOwner(involved []string, has func(cls string) bool) string {
+	owner := ""
+	for _, ic := range involved {
+		if has(ic) {
+			owner = ic
+		}
+	}
+	return owner
 }
 
 // otherClassHasMethod is a conservative stand-in for the method lists of

@@ -26,12 +26,7 @@ func (*TicketAPI) ClassName() string { return "TicketAPI" }
 
 // LoadScenario is upstream's _load_scenario.
 func (t *TicketAPI) LoadScenario(config *pyval.Dict, _ bool) error {
-	get := func(key string, def pyval.Value) pyval.Value {
-		if v, ok := config.GetStr(key); ok {
-			return v
-		}
-		return def
-	}
+	get := func(key string, def pyval.Value) pyval.Value { return configGet(config, key, def) }
 	t.ticketQueue = get("ticket_queue", pyval.NewList())
 	t.ticketCounter = get("ticket_counter", pyval.Int(1))
 	t.currentUser = get("current_user", pyval.None)
@@ -40,14 +35,11 @@ func (t *TicketAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 
 // State implements Instance.
 func (t *TicketAPI) State() *pyval.Dict {
-	d := pyval.NewDict()
-	if t.ticketQueue == nil { // before _load_scenario vars() holds no public name
-		return d
-	}
-	d.SetStr("ticket_queue", t.ticketQueue)
-	d.SetStr("ticket_counter", t.ticketCounter)
-	d.SetStr("current_user", t.currentUser)
-	return d
+	return publicAttrs(t.ticketQueue != nil,
+		"ticket_queue", t.ticketQueue,
+		"ticket_counter", t.ticketCounter,
+		"current_user", t.currentUser,
+	)
 }
 
 // CreateTicket is upstream's create_ticket(title, description="", priority=1).
@@ -131,45 +123,39 @@ func (t *TicketAPI) GetTicket(args stubs.TicketAPIGetTicketArgs) (pyval.Value, e
 
 // CloseTicket is upstream's close_ticket(ticket_id).
 func (t *TicketAPI) CloseTicket(args stubs.TicketAPICloseTicketArgs) (pyval.Value, error) {
-	ticketID := args.TicketID.V
-	tk, errDict, err := t.foundTicket(ticketID)
-	if err != nil || errDict != nil {
-		return errDict, err
-	}
-	status, err := pyval.GetItem(tk, pyval.Str("status"))
-	if err != nil {
-		return nil, err
-	}
-	if pyval.Equal(status, pyval.Str("Closed")) {
-		return errorDict(fmt.Sprintf("Ticket with ID %s is already closed.", pyval.StrOf(ticketID))), nil
-	}
-	if err := pyval.SetItem(tk, pyval.Str("status"), pyval.Str("Closed")); err != nil {
-		return nil, err
-	}
-	return oneKey("status", pyval.Str(fmt.Sprintf("Ticket %s has been closed successfully.", pyval.StrOf(ticketID)))), nil
+	return t.setStatus(args.TicketID.V, "Closed", "closed", nil)
 }
 
 // ResolveTicket is upstream's resolve_ticket(ticket_id, resolution).
 func (t *TicketAPI) ResolveTicket(args stubs.TicketAPIResolveTicketArgs) (pyval.Value, error) {
-	ticketID, resolution := args.TicketID.V, args.Resolution.V
+	return t.setStatus(args.TicketID.V, "Resolved", "resolved", args.Resolution.V)
+}
+
+// setStatus is the body close_ticket and resolve_ticket share: an error when
+// the ticket is missing or already has status, else the status set (and,
+// for resolve_ticket, the resolution: resolution non-nil) and the success
+// message, verb naming the change.
+func (t *TicketAPI) setStatus(ticketID pyval.Value, status, verb string, resolution pyval.Value) (pyval.Value, error) {
 	tk, errDict, err := t.foundTicket(ticketID)
 	if err != nil || errDict != nil {
 		return errDict, err
 	}
-	status, err := pyval.GetItem(tk, pyval.Str("status"))
+	cur, err := pyval.GetItem(tk, pyval.Str("status"))
 	if err != nil {
 		return nil, err
 	}
-	if pyval.Equal(status, pyval.Str("Resolved")) {
-		return errorDict(fmt.Sprintf("Ticket with ID %s is already resolved.", pyval.StrOf(ticketID))), nil
+	if pyval.Equal(cur, pyval.Str(status)) {
+		return errorDict(fmt.Sprintf("Ticket with ID %s is already %s.", pyval.StrOf(ticketID), verb)), nil
 	}
-	if err := pyval.SetItem(tk, pyval.Str("status"), pyval.Str("Resolved")); err != nil {
+	if err := pyval.SetItem(tk, pyval.Str("status"), pyval.Str(status)); err != nil {
 		return nil, err
 	}
-	if err := pyval.SetItem(tk, pyval.Str("resolution"), resolution); err != nil {
-		return nil, err
+	if resolution != nil {
+		if err := pyval.SetItem(tk, pyval.Str("resolution"), resolution); err != nil {
+			return nil, err
+		}
 	}
-	return oneKey("status", pyval.Str(fmt.Sprintf("Ticket %s has been resolved successfully.", pyval.StrOf(ticketID)))), nil
+	return oneKey("status", pyval.Str(fmt.Sprintf("Ticket %s has been %s successfully.", pyval.StrOf(ticketID), verb))), nil
 }
 
 // EditTicket is upstream's edit_ticket(ticket_id, updates). Invalid field

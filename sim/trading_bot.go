@@ -200,12 +200,8 @@ func (t *TradingBot) GetSymbolByName(args stubs.TradingBotGetSymbolByNameArgs) (
 // GetStockInfo is upstream's get_stock_info.
 func (t *TradingBot) GetStockInfo(args stubs.TradingBotGetStockInfoArgs) (pyval.Value, error) {
 	symbol := args.Symbol.V
-	in, err := pyval.Contains(t.stocks, symbol)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict("Stock with symbol '" + pyval.StrOf(symbol) + "' not found."), nil
+	if notIn, err := errorUnlessIn(t.stocks, symbol, "Stock with symbol '"+pyval.StrOf(symbol)+"' not found."); notIn != nil || err != nil {
+		return notIn, err
 	}
 	stock, _ := t.stocks.Get(symbol)
 	if t.longContext {
@@ -276,12 +272,8 @@ func (t *TradingBot) GetOrderDetails(args stubs.TradingBotGetOrderDetailsArgs) (
 // CancelOrder is upstream's cancel_order.
 func (t *TradingBot) CancelOrder(args stubs.TradingBotCancelOrderArgs) (pyval.Value, error) {
 	orderID := args.OrderID.V
-	in, err := pyval.Contains(t.orders, orderID)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict("Order with ID " + pyval.StrOf(orderID) + " not found."), nil
+	if notIn, err := errorUnlessIn(t.orders, orderID, "Order with ID "+pyval.StrOf(orderID)+" not found."); notIn != nil || err != nil {
+		return notIn, err
 	}
 	order, _ := t.orders.Get(orderID)
 	status, err := pyval.GetItem(order, pyval.Str("status"))
@@ -303,12 +295,8 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 	if !pyval.Truthy(t.authenticated) {
 		return errorDict("User not authenticated. Please log in to place an order."), nil
 	}
-	in, err := pyval.Contains(t.stocks, symbol)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict("Invalid stock symbol: " + pyval.StrOf(symbol)), nil
+	if notIn, err := errorUnlessIn(t.stocks, symbol, "Invalid stock symbol: "+pyval.StrOf(symbol)); notIn != nil || err != nil {
+		return notIn, err
 	}
 	bad, err := pyval.Compare("<=", price, pyval.Int(0))
 	if err != nil {

@@ -490,12 +490,8 @@ func (t *TravelAPI) RetrieveInvoice(args stubs.TravelAPIRetrieveInvoiceArgs) (py
 	if pyval.NotEqual(accessToken, t.accessToken) {
 		return errorDict("Invalid access token"), nil
 	}
-	in, err := pyval.Contains(t.bookingRecord, bookingID)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict("Booking not found"), nil
+	if notIn, err := errorUnlessIn(t.bookingRecord, bookingID, "Booking not found"); notIn != nil || err != nil {
+		return notIn, err
 	}
 	rec, _ := t.bookingRecord.Get(bookingID)
 	invoice := dictOf("booking_id", bookingID)
@@ -753,12 +749,8 @@ func (t *TravelAPI) PurchaseInsurance(args stubs.TravelAPIPurchaseInsuranceArgs)
 // ContactCustomerSupport is upstream's contact_customer_support.
 func (t *TravelAPI) ContactCustomerSupport(args stubs.TravelAPIContactCustomerSupportArgs) (pyval.Value, error) {
 	bookingID := args.BookingID.V
-	in, err := pyval.Contains(t.bookingRecord, bookingID)
-	if err != nil {
-		return nil, err
-	}
-	if !in {
-		return errorDict("Booking not found"), nil
+	if notIn, err := errorUnlessIn(t.bookingRecord, bookingID, "Booking not found"); notIn != nil || err != nil {
+		return notIn, err
 	}
 	return dictOf("customer_support_message", pyval.Str("Thank you for contacting customer support. Your message has been received and we will get back to you shortly.")), nil
 }

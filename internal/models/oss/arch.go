@@ -17,11 +17,7 @@ const archDefaultSystem = "You are a helpful assistant designed to assist with t
 
 type arch struct{ base }
 
-func newArch(model string) Format { return &arch{newBase("ArchHandler", model)} }
-
-func (a *arch) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
-}
+func newArch(model string) Format { return &arch{newBase("ArchHandler", model).ownSystemPrompt()} }
 
 func (a *arch) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
 	if len(msgs) == 0 {
@@ -37,15 +33,9 @@ func (a *arch) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		b.WriteString(s + "\n\n" + qwenToolsHeader)
-		for _, f := range functions {
-			js, err := dumps(f)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString("\n" + js)
+		if err := writeToolsBlock(&b, s+"\n\n"+qwenToolsHeader, functions, qwenToolsFooter); err != nil {
+			return "", err
 		}
-		b.WriteString(qwenToolsFooter)
 	} else {
 		b.WriteString("<|im_start|>system\n" + fstr(system) + "<|im_end|>\n")
 	}
@@ -60,14 +50,10 @@ func (a *arch) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
 				b.WriteString("\n" + fstr(m.Content))
 			}
 			for _, tc := range m.ToolCalls.Items {
-				hasFunction, err := in("function", tc)
-				if err != nil {
+				if f, ok, err := itemIfIn(tc, "function"); err != nil {
 					return "", err
-				}
-				if hasFunction {
-					if tc, err = item(tc, "function"); err != nil {
-						return "", err
-					}
+				} else if ok {
+					tc = f
 				}
 				name, err := get(tc, "name", pyval.Str(""))
 				if err != nil {
@@ -85,13 +71,7 @@ func (a *arch) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
 			}
 			b.WriteString("<|im_end|>\n")
 		case m.Role == RoleTool:
-			if idx == 0 || msgs[idx-1].Role != RoleTool {
-				b.WriteString("<|im_start|>user")
-			}
-			b.WriteString("\n<tool_response>\n" + fstr(m.Content) + "\n</tool_response>")
-			if idx == len(msgs)-1 || msgs[idx+1].Role != RoleTool {
-				b.WriteString("<|im_end|>\n")
-			}
+			writeToolResponse(&b, msgs, idx, m.Content, "<|im_start|>user", "<|im_end|>\n")
 		}
 	}
 	b.WriteString("<|im_start|>assistant\n")

@@ -133,23 +133,15 @@ func (d *deepseekReasoning) Prompt(msgs []Message, _ []pyval.Value) (string, err
 // dsToolCall is tool['type'], tool['function']['name'] and
 // tool['function']['arguments'] as the template's f-string shows them.
 func dsToolCall(tool pyval.Value) (typ, name, args string, err error) {
-	t, err := item(tool, "type")
+	tf, err := items(tool, "type", "function")
 	if err != nil {
 		return "", "", "", err
 	}
-	fn, err := item(tool, "function")
+	na, err := items(tf[1], "name", "arguments")
 	if err != nil {
 		return "", "", "", err
 	}
-	n, err := item(fn, "name")
-	if err != nil {
-		return "", "", "", err
-	}
-	a, err := item(fn, "arguments")
-	if err != nil {
-		return "", "", "", err
-	}
-	return fstr(t), fstr(n), fstr(a), nil
+	return fstr(tf[0]), fstr(na[0]), fstr(na[1]), nil
 }
 
 // ParseReply is deepseek_reasoning.py's: model_responses is the text after

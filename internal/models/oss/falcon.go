@@ -10,24 +10,14 @@ import "github.com/bfcl-go/bfcl/internal/python/pyval"
 // (Falcon3FCHandler: no system prompt added, the functions go to the
 // template).
 
-type chatTemplate struct {
-	base
-	ownSystem bool
-}
+type chatTemplate struct{ base }
 
 func newFalcon3(model string) Format {
-	return &chatTemplate{base: newBase("Falcon3FCHandler", model), ownSystem: true}
+	return &chatTemplate{base: newBase("Falcon3FCHandler", model).ownSystemPrompt()}
 }
 
 func newQuickTesting(model string) Format {
 	return &chatTemplate{base: newBase("QuickTestingOSSHandler", model)}
-}
-
-func (c *chatTemplate) Setup(entryID string, functions []pyval.Value, turns [][]Message) ([][]Message, error) {
-	if c.ownSystem {
-		return ownSystemPrompt(turns), nil
-	}
-	return withSystemPrompt(entryID, functions, turns)
 }
 
 func (c *chatTemplate) Prompt([]Message, []pyval.Value) (string, error) {

@@ -34,11 +34,7 @@ const (
 type functionGemma struct{ base }
 
 func newFunctionGemma(model string) Format {
-	return &functionGemma{newBase("FunctionGemmaHandler", model)}
-}
-
-func (g *functionGemma) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
+	return &functionGemma{newBase("FunctionGemmaHandler", model).ownSystemPrompt()}
 }
 
 func (g *functionGemma) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
@@ -149,15 +145,9 @@ func fgDeclaration(tool pyval.Value) (string, error) {
 			}
 			b.WriteString(",required:[" + s + "]")
 		}
-		hasType, err := in("type", params)
-		if err != nil {
+		if t, hasType, err := itemIfIn(params, "type"); err != nil {
 			return "", err
-		}
-		if hasType {
-			t, err := item(params, "type")
-			if err != nil {
-				return "", err
-			}
+		} else if hasType {
 			u, err := pyUpper(t)
 			if err != nil {
 				return "", err
@@ -259,15 +249,9 @@ func fgSchemaProperty(key, value pyval.Value) (string, error) {
 	b.WriteString(fstr(key) + ":{description:" + fgEsc(desc))
 	switch typ {
 	case "STRING":
-		hasEnum, err := in("enum", value)
-		if err != nil {
+		if enum, hasEnum, err := itemIfIn(value, "enum"); err != nil {
 			return "", err
-		}
-		if hasEnum {
-			enum, err := item(value, "enum")
-			if err != nil {
-				return "", err
-			}
+		} else if hasEnum {
 			s, err := fgValue(enum, true)
 			if err != nil {
 				return "", err

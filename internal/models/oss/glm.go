@@ -21,13 +21,9 @@ var glmStopTokenIDs = []int{151329, 151336, 151338}
 
 type glm struct{ base }
 
-func newGLM(model string) Format { return &glm{newBase("GLMHandler", model)} }
+func newGLM(model string) Format { return &glm{newBase("GLMHandler", model).ownSystemPrompt()} }
 
 func (g *glm) Extras() Extras { return Extras{StopTokenIDs: append([]int(nil), glmStopTokenIDs...)} }
-
-func (g *glm) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
-}
 
 func (g *glm) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
 	tools, err := convertToTool(functions, true)

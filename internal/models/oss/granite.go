@@ -70,11 +70,7 @@ func convertToTool(functions []pyval.Value, wrapped bool) ([]pyval.Value, error)
 type graniteFC struct{ base }
 
 func newGraniteFunctionCalling(model string) Format {
-	return &graniteFC{newBase("GraniteFunctionCallingHandler", model)}
-}
-
-func (g *graniteFC) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
+	return &graniteFC{newBase("GraniteFunctionCallingHandler", model).ownSystemPrompt()}
 }
 
 func (g *graniteFC) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
@@ -99,10 +95,8 @@ func (g *graniteFC) Prompt(msgs []Message, functions []pyval.Value) (string, err
 
 type granite3 struct{ base }
 
-func newGranite3(model string) Format { return &granite3{withoutFC("Granite3FCHandler", model)} }
-
-func (g *granite3) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
+func newGranite3(model string) Format {
+	return &granite3{withoutFC("Granite3FCHandler", model).ownSystemPrompt()}
 }
 
 // Prompt is granite_3.py's: note that it ends after the last message,
@@ -237,10 +231,8 @@ func (g *granite3) ParseReply(text string) (Reply, error) {
 
 type granite4 struct{ base }
 
-func newGranite4(model string) Format { return &granite4{newBase("Granite4FCHandler", model)} }
-
-func (g *granite4) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
+func newGranite4(model string) Format {
+	return &granite4{newBase("Granite4FCHandler", model).ownSystemPrompt()}
 }
 
 func (g *granite4) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
@@ -250,15 +242,9 @@ func (g *granite4) Prompt(msgs []Message, functions []pyval.Value) (string, erro
 	tools := ""
 	if len(functions) > 0 {
 		var tb strings.Builder
-		tb.WriteString(granite4ToolsPrefix)
-		for _, f := range functions {
-			js, err := dumps(f)
-			if err != nil {
-				return "", err
-			}
-			tb.WriteString("\n" + js)
+		if err := writeToolsBlock(&tb, granite4ToolsPrefix, functions, granite4ToolsSuffix); err != nil {
+			return "", err
 		}
-		tb.WriteString(granite4ToolsSuffix)
 		tools = tb.String()
 	}
 	var system string
@@ -294,13 +280,7 @@ func (g *granite4) Prompt(msgs []Message, functions []pyval.Value) (string, erro
 			}
 			b.WriteString("<|end_of_text|>\n")
 		case m.Role == RoleTool:
-			if i == 0 || msgs[i-1].Role != RoleTool {
-				b.WriteString("<|start_of_role|>user<|end_of_role|>")
-			}
-			b.WriteString("\n<tool_response>\n" + fstr(m.Content) + "\n</tool_response>")
-			if i == len(msgs)-1 || msgs[i+1].Role != RoleTool {
-				b.WriteString("<|end_of_text|>\n")
-			}
+			writeToolResponse(&b, msgs, i, m.Content, "<|start_of_role|>user<|end_of_role|>", "<|end_of_text|>\n")
 		}
 	}
 	b.WriteString("<|start_of_role|>assistant<|end_of_role|>")

@@ -41,13 +41,9 @@ func (h *hammer) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Messag
 }
 
 func (h *hammer) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
-	tools := make([]pyval.Value, len(functions))
-	for i, f := range functions {
-		t, err := hammerTool(f)
-		if err != nil {
-			return "", err
-		}
-		tools[i] = t
+	tools, err := mapValues(functions, hammerTool)
+	if err != nil {
+		return "", err
 	}
 	toolsJSON, err := dumps(pyval.NewList(tools...))
 	if err != nil {
@@ -67,37 +63,11 @@ func (h *hammer) Prompt(msgs []Message, functions []pyval.Value) (string, error)
 // hammerTool is convert_to_format_tool on one document (a dict; anything
 // else is returned as it is), with its in-place edits.
 func hammerTool(tool pyval.Value) (pyval.Value, error) {
-	switch t := tool.(type) {
-	case *pyval.List:
-		out := make([]pyval.Value, len(t.Items))
-		for i, it := range t.Items {
-			v, err := hammerTool(it)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
-		}
-		return pyval.NewList(out...), nil
-	case *pyval.Dict:
-	default:
-		return tool, nil
-	}
-	name, err := item(tool, "name")
-	if err != nil {
-		return nil, err
-	}
-	desc, err := item(tool, "description")
-	if err != nil {
-		return nil, err
-	}
-	params, err := item(tool, "parameters")
-	if err != nil {
-		return nil, err
-	}
-	props, err := get(params, "properties", pyval.NewDict())
-	if err != nil {
-		return nil, err
-	}
+	return convertTool(tool, hammerDoc)
+}
+
+// hammerDoc is convert_to_format_tool's body on one document's parts.
+func hammerDoc(name, desc, params, props pyval.Value) (pyval.Value, error) {
 	out := pyval.NewDictCap(3)
 	out.SetStr("name", name)
 	out.SetStr("description", desc)
@@ -111,18 +81,11 @@ func hammerTool(tool pyval.Value) (pyval.Value, error) {
 	// required members get "required": True.
 	for _, key := range pd.Keys() {
 		p, _ := pd.Get(key)
-		has, err := in("properties", p)
+		sub, has, err := itemIfIn(p, "properties")
 		if err != nil {
 			return nil, err
 		}
-		if !has {
-			continue
-		}
-		sub, err := item(p, "properties")
-		if err != nil {
-			return nil, err
-		}
-		if !isDict(sub) {
+		if !has || !isDict(sub) {
 			continue
 		}
 		required, err := get(p, "required", pyval.NewList())
@@ -143,16 +106,12 @@ func hammerTool(tool pyval.Value) (pyval.Value, error) {
 	}
 	for _, key := range pd.Keys() {
 		p, _ := pd.Get(key)
-		has, err := in("default", p)
+		def, has, err := itemIfIn(p, "default")
 		if err != nil {
 			return nil, err
 		}
 		if !has {
 			continue
-		}
-		def, err := item(p, "default")
-		if err != nil {
-			return nil, err
 		}
 		d, err := item(p, "description")
 		if err != nil {

@@ -60,10 +60,8 @@ const (
 
 type llama31 struct{ base }
 
-func newLlama31(model string) Format { return &llama31{withoutFC("LlamaHandler_3_1", model)} }
-
-func (l *llama31) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
+func newLlama31(model string) Format {
+	return &llama31{withoutFC("LlamaHandler_3_1", model).ownSystemPrompt()}
 }
 
 func (l *llama31) Prompt(msgs []Message, functions []pyval.Value) (string, error) {

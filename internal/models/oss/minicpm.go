@@ -35,15 +35,13 @@ var miniCPMFCStopTokenIDs = []int{2, 73440}
 
 type miniCPMFC struct{ base }
 
-func newMiniCPMFC(model string) Format { return &miniCPMFC{newBase("MiniCPMFCHandler", model)} }
+func newMiniCPMFC(model string) Format {
+	return &miniCPMFC{newBase("MiniCPMFCHandler", model).ownSystemPrompt()}
+}
 
 func (m *miniCPMFC) Extras() Extras {
 	skip := false
 	return Extras{StopTokenIDs: append([]int(nil), miniCPMFCStopTokenIDs...), SkipSpecialTokens: &skip}
-}
-
-func (m *miniCPMFC) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
 }
 
 // Prompt is minicpm_fc.py's _format_prompt for a conversation without
@@ -134,18 +132,11 @@ func miniCPMToolCalls(calls *pyval.List) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		has, err := in("arguments", tc)
+		args, has, err := itemIfIn(tc, "arguments")
 		if err != nil {
 			return "", err
 		}
-		if !has {
-			continue
-		}
-		args, err := item(tc, "arguments")
-		if err != nil {
-			return "", err
-		}
-		if args == pyval.None {
+		if !has || args == pyval.None {
 			continue
 		}
 		if s, ok := args.(pyval.Str); ok {

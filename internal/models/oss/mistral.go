@@ -22,7 +22,7 @@ type mistralFC struct {
 }
 
 func newMistralFC(model string) Format {
-	return &mistralFC{base: newBase("MistralFCHandler", model), newID: randomToolCallID}
+	return &mistralFC{base: newBase("MistralFCHandler", model).ownSystemPrompt(), newID: randomToolCallID}
 }
 
 // toolCallIDChars is string.ascii_letters + string.digits.
@@ -51,10 +51,6 @@ func SetToolCallIDs(f Format, gen func() string) bool {
 		m.newID = gen
 	}
 	return ok
-}
-
-func (m *mistralFC) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
 }
 
 func (m *mistralFC) Prompt(msgs []Message, functions []pyval.Value) (string, error) {

@@ -1,10 +1,6 @@
 package oss
 
-import (
-	"strings"
-
-	"github.com/bfcl-go/bfcl/internal/python/pyval"
-)
+import "github.com/bfcl-go/bfcl/internal/python/pyval"
 
 // NanbeigeFCHandler (local_inference/nanbeige_fc.py): Qwen3's template
 // with Nanbeige's own default system texts; replies parsed like
@@ -20,47 +16,12 @@ const (
 
 type nanbeige struct{ base }
 
-func newNanbeige(model string) Format { return &nanbeige{newBase("NanbeigeFCHandler", model)} }
-
-func (n *nanbeige) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
+func newNanbeige(model string) Format {
+	return &nanbeige{newBase("NanbeigeFCHandler", model).ownSystemPrompt()}
 }
 
 func (n *nanbeige) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
-	if len(msgs) == 0 {
-		return "", errNoMessages
-	}
-	var b strings.Builder
-	if len(functions) > 0 {
-		b.WriteString("<|im_start|>system\n")
-		if msgs[0].Role == RoleSystem {
-			s, err := strConcat(msgs[0].Content, pyval.Str("\n\n"))
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(string(s.(pyval.Str)))
-		} else {
-			b.WriteString(nanbeigeToolsSystem)
-		}
-		b.WriteString(qwenToolsHeader)
-		for _, f := range functions {
-			js, err := dumps(f)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString("\n" + js)
-		}
-		b.WriteString(qwenToolsFooter)
-	} else if msgs[0].Role == RoleSystem {
-		b.WriteString("<|im_start|>system\n" + fstr(msgs[0].Content) + "<|im_end|>\n")
-	} else {
-		b.WriteString(nanbeigeDefaultSystem)
-	}
-	if err := qwenHistory(&b, msgs, true); err != nil {
-		return "", err
-	}
-	b.WriteString("<|im_start|>assistant\n")
-	return b.String(), nil
+	return qwen3Prompt(msgs, functions, true, nanbeigeToolsSystem, nanbeigeDefaultSystem)
 }
 
 // ParseReply is QwenFCHandler's: reasoning split off, <tool_call> blocks

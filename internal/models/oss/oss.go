@@ -35,7 +35,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
@@ -203,14 +204,7 @@ var classes = map[string]constructor{
 }
 
 // Classes lists the local-inference classes this package knows, sorted.
-func Classes() []string {
-	out := make([]string, 0, len(classes))
-	for c := range classes {
-		out = append(out, c)
-	}
-	sort.Strings(out)
-	return out
-}
+func Classes() []string { return slices.Sorted(maps.Keys(classes)) }
 
 // ForClass returns the Format of an upstream class for a model; model is
 // upstream's model_name (the Hugging Face id, e.g. "Qwen/Qwen3-8B"), which
@@ -272,6 +266,9 @@ type base struct {
 	class  string
 	model  string // model_name
 	served string // model_name_huggingface
+	// ownSystem: the class's template carries the functions itself, so
+	// Setup leaves the question as it is (see ownSystemPrompt).
+	ownSystem bool
 }
 
 func newBase(class, model string) base { return base{class: class, model: model, served: model} }
@@ -285,9 +282,21 @@ func (b *base) Class() string       { return b.class }
 func (b *base) ServedModel() string { return b.served }
 func (b *base) Extras() Extras      { return Extras{} }
 
+// ownSystemPrompt marks b as the base of a class whose template carries the
+// functions itself.
+func (b base) ownSystemPrompt() base {
+	b.ownSystem = true
+	return b
+}
+
 // Setup is OSSHandler._pre_query_processing_prompting: the prompt-mode
-// system prompt merged into the first turn.
+// system prompt merged into the first turn; the classes whose template
+// carries the functions (ownSystem) override it to leave the question as
+// it is.
 func (b *base) Setup(entryID string, functions []pyval.Value, turns [][]Message) ([][]Message, error) {
+	if b.ownSystem {
+		return ownSystemPrompt(turns), nil
+	}
 	return withSystemPrompt(entryID, functions, turns)
 }
 

@@ -5,9 +5,10 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -212,13 +213,8 @@ func (t tally) add(key string, ok bool) {
 }
 
 func (t tally) report(what string) string {
-	keys := make([]string, 0, len(t))
-	for k := range t {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(t)) {
 		fmt.Fprintf(&b, "%-40s %s %d/%d\n", k, what, t[k][0], t[k][1])
 	}
 	return b.String()

@@ -25,10 +25,8 @@ const (
 
 type pelican struct{ base }
 
-func newPelican(model string) Format { return &pelican{withoutFC("PelicanVLFCHandler", model)} }
-
-func (p *pelican) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
+func newPelican(model string) Format {
+	return &pelican{withoutFC("PelicanVLFCHandler", model).ownSystemPrompt()}
 }
 
 func (p *pelican) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
@@ -45,15 +43,9 @@ func (p *pelican) Prompt(msgs []Message, functions []pyval.Value) (string, error
 			b.WriteString(string(s.(pyval.Str)))
 			systemDone = true
 		}
-		b.WriteString(pelicanToolsHeader)
-		for _, f := range functions {
-			js, err := dumps(f)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString("\n" + js)
+		if err := writeToolsBlock(&b, pelicanToolsHeader, functions, pelicanToolsFooter); err != nil {
+			return "", err
 		}
-		b.WriteString(pelicanToolsFooter)
 	}
 	if hasSystem && !systemDone {
 		b.WriteString("<|im_start|>system\n" + fstr(msgs[0].Content) + "<|im_end|>\n")
@@ -123,6 +115,28 @@ func pelicanToolCalls(b *strings.Builder, calls *pyval.List) error {
 	return nil
 }
 
+// pelicanVision are the vision parts of a user message, checked in this
+// order: the part's kind (or alt), and the placeholder the template writes.
+var pelicanVision = []struct{ kind, alt, placeholder string }{
+	{"image", "image_url", "<|vision_start|><|image_pad|><|vision_end|>"},
+	{"video", "", "<|vision_start|><|video_pad|><|vision_end|>"},
+}
+
+// pelicanVisionPlaceholder is the placeholder of an image or video part,
+// "" for any other part.
+func pelicanVisionPlaceholder(part pyval.Value) (string, error) {
+	for _, v := range pelicanVision {
+		is, err := pelicanPartIs(part, v.kind, v.alt)
+		if err != nil {
+			return "", err
+		}
+		if is {
+			return v.placeholder, nil
+		}
+	}
+	return "", nil
+}
+
 // pelicanUserContent writes a user message's content: a str as it is; a
 // list of parts as image / video placeholders and texts (add_vision_id is
 // False upstream).
@@ -132,37 +146,24 @@ func pelicanUserContent(b *strings.Builder, content pyval.Value) error {
 		b.WriteString(string(c))
 	case *pyval.List:
 		for _, part := range c.Items {
-			isImage, err := pelicanPartIs(part, "image", "image_url")
+			placeholder, err := pelicanVisionPlaceholder(part)
 			if err != nil {
 				return err
 			}
-			if isImage {
-				b.WriteString("<|vision_start|><|image_pad|><|vision_end|>")
+			if placeholder != "" {
+				b.WriteString(placeholder)
 				continue
 			}
-			isVideo, err := pelicanPartIs(part, "video", "")
-			if err != nil {
-				return err
-			}
-			if isVideo {
-				b.WriteString("<|vision_start|><|video_pad|><|vision_end|>")
-				continue
-			}
-			hasText, err := in("text", part)
+			t, hasText, err := itemIfIn(part, "text")
 			if err != nil {
 				return err
 			}
 			if hasText {
-				t, err := item(part, "text")
-				if err == nil {
-					var s string
-					if s, err = concat("", t); err == nil {
-						b.WriteString(s)
-					}
-				}
+				s, err := concat("", t)
 				if err != nil {
 					return err
 				}
+				b.WriteString(s)
 			}
 		}
 	}
@@ -172,15 +173,9 @@ func pelicanUserContent(b *strings.Builder, content pyval.Value) error {
 // pelicanPartIs is ('type' in part and part['type'] == kind) or kind in
 // part (or alt in part).
 func pelicanPartIs(part pyval.Value, kind, alt string) (bool, error) {
-	hasType, err := in("type", part)
-	if err != nil {
+	if t, hasType, err := itemIfIn(part, "type"); err != nil {
 		return false, err
-	}
-	if hasType {
-		t, err := item(part, "type")
-		if err != nil {
-			return false, err
-		}
+	} else if hasType {
 		if pyval.Equal(t, pyval.Str(kind)) {
 			return true, nil
 		}

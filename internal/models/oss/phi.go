@@ -38,11 +38,7 @@ const phiFCDefaultSystem = "You are a helpful assistant with some tools."
 
 type phiFC struct{ base }
 
-func newPhiFC(model string) Format { return &phiFC{newBase("PhiFCHandler", model)} }
-
-func (p *phiFC) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
-}
+func newPhiFC(model string) Format { return &phiFC{newBase("PhiFCHandler", model).ownSystemPrompt()} }
 
 func (p *phiFC) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
 	systems := 0

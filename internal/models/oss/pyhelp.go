@@ -65,6 +65,69 @@ func get(v pyval.Value, key string, def pyval.Value) (pyval.Value, error) {
 	return def, nil
 }
 
+// items is [v[k] for k in keys]: the first exception ends it.
+func items(v pyval.Value, keys ...string) ([]pyval.Value, error) {
+	out := make([]pyval.Value, len(keys))
+	for i, k := range keys {
+		x, err := item(v, k)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// mapValues is [convert(v) for v in vs]: the first exception ends it.
+func mapValues(vs []pyval.Value, convert func(pyval.Value) (pyval.Value, error)) ([]pyval.Value, error) {
+	out := make([]pyval.Value, len(vs))
+	for i, v := range vs {
+		x, err := convert(v)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = x
+	}
+	return out, nil
+}
+
+// convertTool is the walk the tool converters of hammer.py and
+// think_agent.py share: a list is converted item by item, anything but a
+// dict is kept as it is, and of a dict the name, description, parameters
+// and the parameters' properties (default {}) are read, in that order, and
+// handed to build.
+func convertTool(f pyval.Value, build func(name, desc, params, props pyval.Value) (pyval.Value, error)) (pyval.Value, error) {
+	switch x := f.(type) {
+	case *pyval.List:
+		out, err := mapValues(x.Items, func(it pyval.Value) (pyval.Value, error) { return convertTool(it, build) })
+		if err != nil {
+			return nil, err
+		}
+		return pyval.NewList(out...), nil
+	case *pyval.Dict:
+	default:
+		return f, nil
+	}
+	parts, err := items(f, "name", "description", "parameters")
+	if err != nil {
+		return nil, err
+	}
+	props, err := get(parts[2], "properties", pyval.NewDict())
+	if err != nil {
+		return nil, err
+	}
+	return build(parts[0], parts[1], parts[2], props)
+}
+
+// itemIfIn is `if key in v: v[key]`: ok tells whether key is in v.
+func itemIfIn(v pyval.Value, key string) (x pyval.Value, ok bool, err error) {
+	if ok, err = in(key, v); err != nil || !ok {
+		return nil, false, err
+	}
+	x, err = item(v, key)
+	return x, err == nil, err
+}
+
 // in is `key in v`.
 func in(key string, v pyval.Value) (bool, error) {
 	return pyval.Contains(orNone(v), pyval.Str(key))
@@ -76,6 +139,22 @@ func isDict(v pyval.Value) bool { _, ok := v.(*pyval.Dict); return ok }
 // dumps is json.dumps(v) with Python's defaults (ensure_ascii, ", " and
 // ": " separators).
 func dumps(v pyval.Value) (string, error) { return pyval.JSONDumps(orNone(v)) }
+
+// writeToolsBlock writes header, then "\n" + json.dumps(f) for every
+// function document, then footer: the tools block of the Qwen-style
+// templates (one document a line between the header and footer texts).
+func writeToolsBlock(b *strings.Builder, header string, functions []pyval.Value, footer string) error {
+	b.WriteString(header)
+	for _, f := range functions {
+		js, err := dumps(f)
+		if err != nil {
+			return err
+		}
+		b.WriteString("\n" + js)
+	}
+	b.WriteString(footer)
+	return nil
+}
 
 // dumpsIndent4 is json.dumps(v, indent=4).
 func dumpsIndent4(v pyval.Value) (string, error) {
@@ -154,18 +233,14 @@ func nameArgs(it pyval.Value, evalStr bool) (pyval.Value, error) {
 		}
 		it = v
 	}
-	name, err := item(it, "name")
+	na, err := items(it, "name", "arguments")
 	if err != nil {
 		return nil, err
 	}
-	args, err := item(it, "arguments")
-	if err != nil {
-		return nil, err
-	}
-	if err := pyval.CheckHashable(name); err != nil {
+	if err := pyval.CheckHashable(na[0]); err != nil {
 		return nil, err
 	}
 	d := pyval.NewDictCap(1)
-	d.Set(name, args)
+	d.Set(na[0], na[1])
 	return d, nil
 }

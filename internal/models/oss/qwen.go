@@ -31,23 +31,27 @@ type qwen struct {
 	fc bool
 }
 
-func newQwen(model string) Format   { return &qwen{base: newBase("QwenHandler", model)} }
-func newQwenFC(model string) Format { return &qwen{base: newBase("QwenFCHandler", model), fc: true} }
-
-func (q *qwen) Setup(entryID string, functions []pyval.Value, turns [][]Message) ([][]Message, error) {
-	if q.fc {
-		return ownSystemPrompt(turns), nil
-	}
-	return withSystemPrompt(entryID, functions, turns)
+func newQwen(model string) Format { return &qwen{base: newBase("QwenHandler", model)} }
+func newQwenFC(model string) Format {
+	return &qwen{base: newBase("QwenFCHandler", model).ownSystemPrompt(), fc: true}
 }
 
 func (q *qwen) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
+	return qwen3Prompt(msgs, functions, q.fc, "", "")
+}
+
+// qwen3Prompt renders the Qwen3 template of the FC handlers: with
+// functions (fc), a system turn of the system message + "\n\n" (or
+// noSystemTools when the conversation has none) and the tools block;
+// without, the system message's own turn (or noSystem when there is none);
+// then the history and the generation prompt.
+func qwen3Prompt(msgs []Message, functions []pyval.Value, fc bool, noSystemTools, noSystem string) (string, error) {
 	if len(msgs) == 0 {
 		return "", errNoMessages
 	}
 	var b strings.Builder
 	switch {
-	case q.fc && len(functions) > 0:
+	case fc && len(functions) > 0:
 		b.WriteString("<|im_start|>system\n")
 		if msgs[0].Role == RoleSystem {
 			s, err := strConcat(msgs[0].Content, pyval.Str("\n\n"))
@@ -55,24 +59,35 @@ func (q *qwen) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
 				return "", err
 			}
 			b.WriteString(string(s.(pyval.Str)))
+		} else {
+			b.WriteString(noSystemTools)
 		}
-		b.WriteString(qwenToolsHeader)
-		for _, f := range functions {
-			js, err := dumps(f)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString("\n" + js)
+		if err := writeToolsBlock(&b, qwenToolsHeader, functions, qwenToolsFooter); err != nil {
+			return "", err
 		}
-		b.WriteString(qwenToolsFooter)
 	case msgs[0].Role == RoleSystem:
 		b.WriteString("<|im_start|>system\n" + fstr(msgs[0].Content) + "<|im_end|>\n")
+	default:
+		b.WriteString(noSystem)
 	}
-	if err := qwenHistory(&b, msgs, q.fc); err != nil {
+	if err := qwenHistory(&b, msgs, fc); err != nil {
 		return "", err
 	}
 	b.WriteString("<|im_start|>assistant\n")
 	return b.String(), nil
+}
+
+// writeToolResponse writes the tool message msgs[i] (text content) as the
+// Qwen-style templates do: consecutive tool messages share one user turn,
+// opened by open before the first and closed by end after the last.
+func writeToolResponse(b *strings.Builder, msgs []Message, i int, content pyval.Value, open, end string) {
+	if i == 0 || msgs[i-1].Role != RoleTool {
+		b.WriteString(open)
+	}
+	b.WriteString("\n<tool_response>\n" + fstr(content) + "\n</tool_response>")
+	if i == len(msgs)-1 || msgs[i+1].Role != RoleTool {
+		b.WriteString(end)
+	}
 }
 
 // lastQueryIndex is the index of the last user message that is not a
@@ -132,13 +147,7 @@ func qwenHistory(b *strings.Builder, msgs []Message, toolCalls bool) error {
 			}
 			b.WriteString("<|im_end|>\n")
 		case m.Role == RoleTool:
-			if idx == 0 || msgs[idx-1].Role != RoleTool {
-				b.WriteString("<|im_start|>user")
-			}
-			b.WriteString("\n<tool_response>\n" + fstr(content) + "\n</tool_response>")
-			if idx == len(msgs)-1 || msgs[idx+1].Role != RoleTool {
-				b.WriteString("<|im_end|>\n")
-			}
+			writeToolResponse(b, msgs, idx, content, "<|im_start|>user", "<|im_end|>\n")
 		}
 	}
 	return nil
@@ -157,14 +166,10 @@ func appendQwenToolCalls(b *strings.Builder, content pyval.Value, calls *pyval.L
 		if (isFirst && pyval.Truthy(orNone(content))) || !isFirst {
 			b.WriteString("\n")
 		}
-		hasFunction, err := in("function", tc)
-		if err != nil {
+		if f, ok, err := itemIfIn(tc, "function"); err != nil {
 			return err
-		}
-		if hasFunction {
-			if tc, err = item(tc, "function"); err != nil {
-				return err
-			}
+		} else if ok {
+			tc = f
 		}
 		name, err := item(tc, "name")
 		if err != nil {

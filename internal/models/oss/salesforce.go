@@ -57,19 +57,15 @@ type xlam struct {
 }
 
 func newSalesforceLlama(model string) Format {
-	return &xlam{base: newBase("SalesforceLlamaHandler", model), tokens: xlamLlamaTokens, defaultSystem: xlamDefaultSystem}
+	return &xlam{base: newBase("SalesforceLlamaHandler", model).ownSystemPrompt(), tokens: xlamLlamaTokens, defaultSystem: xlamDefaultSystem}
 }
 
 func newSalesforceQwen(model string) Format {
-	return &xlam{base: newBase("SalesforceQwenHandler", model), tokens: xlamQwenTokens, defaultSystem: xlamDefaultSystem}
+	return &xlam{base: newBase("SalesforceQwenHandler", model).ownSystemPrompt(), tokens: xlamQwenTokens, defaultSystem: xlamDefaultSystem}
 }
 
 func newBitAgent(model string) Format {
-	return &xlam{base: newBase("BitAgentHandler", model), tokens: xlamLlamaTokens, defaultSystem: bitAgentDefaultSystem}
-}
-
-func (x *xlam) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Message, error) {
-	return ownSystemPrompt(turns), nil
+	return &xlam{base: newBase("BitAgentHandler", model).ownSystemPrompt(), tokens: xlamLlamaTokens, defaultSystem: bitAgentDefaultSystem}
 }
 
 func (x *xlam) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
@@ -135,32 +131,30 @@ func toolContentText(content pyval.Value) (string, error) {
 // xlamToolCalls is json.dumps([{"name": tc["function"]["name"],
 // "arguments": json.loads(tc["function"]["arguments"])}, ...]).
 func xlamToolCalls(calls *pyval.List) (string, error) {
-	out := make([]pyval.Value, len(calls.Items))
-	for i, tc := range calls.Items {
+	out, err := mapValues(calls.Items, func(tc pyval.Value) (pyval.Value, error) {
 		fn, err := item(tc, "function")
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		name, err := item(fn, "name")
+		na, err := items(fn, "name", "arguments")
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		rawArgs, err := item(fn, "arguments")
-		if err != nil {
-			return "", err
-		}
-		s, ok := rawArgs.(pyval.Str)
+		s, ok := na[1].(pyval.Str)
 		if !ok {
-			return "", pyval.NewTypeError("the JSON object must be str, bytes or bytearray, not %s", rawArgs.TypeName())
+			return nil, pyval.NewTypeError("the JSON object must be str, bytes or bytearray, not %s", na[1].TypeName())
 		}
 		args, err := loads(string(s))
 		if err != nil {
-			return "", err
+			return nil, err
 		}
 		d := pyval.NewDictCap(2)
-		d.SetStr("name", name)
+		d.SetStr("name", na[0])
 		d.SetStr("arguments", args)
-		out[i] = d
+		return d, nil
+	})
+	if err != nil {
+		return "", err
 	}
 	return dumps(pyval.NewList(out...))
 }

@@ -32,13 +32,9 @@ type thinkAgent struct{ base }
 func newThinkAgent(model string) Format { return &thinkAgent{newBase("ThinkAgentHandler", model)} }
 
 func (t *thinkAgent) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
-	tools := make([]pyval.Value, len(functions))
-	for i, f := range functions {
-		v, err := thinkAgentTool(f)
-		if err != nil {
-			return "", err
-		}
-		tools[i] = v
+	tools, err := mapValues(functions, thinkAgentTool)
+	if err != nil {
+		return "", err
 	}
 	if len(msgs) == 0 {
 		return "", errNoMessages
@@ -64,44 +60,15 @@ func (t *thinkAgent) Prompt(msgs []Message, functions []pyval.Value) (string, er
 // of name, description and (a copy of) the parameters' properties; lists
 // are converted item by item, anything else is kept.
 func thinkAgentTool(f pyval.Value) (pyval.Value, error) {
-	switch x := f.(type) {
-	case *pyval.List:
-		out := make([]pyval.Value, len(x.Items))
-		for i, it := range x.Items {
-			v, err := thinkAgentTool(it)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
+	return convertTool(f, func(name, desc, _, props pyval.Value) (pyval.Value, error) {
+		pd, ok := props.(*pyval.Dict)
+		if !ok {
+			return nil, pyval.NoAttribute(props, "items")
 		}
-		return pyval.NewList(out...), nil
-	case *pyval.Dict:
-	default:
-		return f, nil
-	}
-	name, err := item(f, "name")
-	if err != nil {
-		return nil, err
-	}
-	desc, err := item(f, "description")
-	if err != nil {
-		return nil, err
-	}
-	params, err := item(f, "parameters")
-	if err != nil {
-		return nil, err
-	}
-	props, err := get(params, "properties", pyval.NewDict())
-	if err != nil {
-		return nil, err
-	}
-	pd, ok := props.(*pyval.Dict)
-	if !ok {
-		return nil, pyval.NoAttribute(props, "items")
-	}
-	out := pyval.NewDictCap(3)
-	out.SetStr("name", name)
-	out.SetStr("description", desc)
-	out.SetStr("parameters", pd.Copy())
-	return out, nil
+		out := pyval.NewDictCap(3)
+		out.SetStr("name", name)
+		out.SetStr("description", desc)
+		out.SetStr("parameters", pd.Copy())
+		return out, nil
+	})
 }

@@ -43,18 +43,13 @@ func loadMessageCases() messageCases {
 }
 
 func findEntry(src *dataset.Source, id string) *dataset.Entry {
-	if _, _, _, err := prompt.SplitFormatSensitivityID(id); err == nil {
-		all, err := prompt.FormatSensitivityEntries(src)
-		Expect(err).NotTo(HaveOccurred())
-		for _, e := range all {
-			if e.ID == id {
-				return e
-			}
-		}
-		Fail("no format-sensitivity entry " + id)
+	var entries []*dataset.Entry
+	var err error
+	if _, _, _, ferr := prompt.SplitFormatSensitivityID(id); ferr == nil {
+		entries, err = prompt.FormatSensitivityEntries(src)
+	} else {
+		entries, err = src.Load(id[:len(id)-len(lastPart(id))-1])
 	}
-	cat := id[:len(id)-len(lastPart(id))-1]
-	entries, err := src.Load(cat)
 	Expect(err).NotTo(HaveOccurred())
 	for _, e := range entries {
 		if e.ID == id {

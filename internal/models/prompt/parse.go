@@ -107,16 +107,7 @@ func functionsElement(s string) (*xmlElement, error) {
 // "type" attribute ("string" if absent) as convert_value_by_type does. A
 // param without a name is stored under None.
 func ParseVerboseXMLFormat(s string) (pyval.Value, error) {
-	root, err := functionsElement(s)
-	if err != nil {
-		return nil, err
-	}
-	var out []pyval.Value
-	for _, fn := range root.findAll("function") {
-		name, ok := fn.attr("name")
-		if !ok {
-			return nil, pyval.NewKeyError(pyval.Str("name"))
-		}
+	return parseXMLCalls(s, func(fn *xmlElement) (*pyval.Dict, error) {
 		params := fn.findAll("param")
 		if c := fn.find("params"); c != nil {
 			params = c.findAll("param")
@@ -128,21 +119,14 @@ func ParseVerboseXMLFormat(s string) (pyval.Value, error) {
 				key = pyval.Str(n)
 			}
 			raw, _ := p.attr("value")
-			typ, ok := p.attr("type")
-			if !ok {
-				typ = "string"
-			}
-			v, err := convertValueByType(raw, typ)
+			v, err := convertParam(p, raw)
 			if err != nil {
 				return nil, err
 			}
 			args.Set(key, v)
 		}
-		call := pyval.NewDict()
-		call.SetStr(name, args)
-		out = append(out, call)
-	}
-	return pyval.NewList(out...), nil
+		return args, nil
+	})
 }
 
 // ParseConciseXMLFormat is the concise_xml branch of upstream's ast_parse
@@ -151,6 +135,27 @@ func ParseVerboseXMLFormat(s string) (pyval.Value, error) {
 // name=".." type=".."> children; the value is the param's text before any
 // child element, stripped, converted by type ("string" if absent).
 func ParseConciseXMLFormat(s string) (pyval.Value, error) {
+	return parseXMLCalls(s, func(fn *xmlElement) (*pyval.Dict, error) {
+		args := pyval.NewDict()
+		for _, p := range fn.findAll("param") {
+			pname, ok := p.attr("name")
+			if !ok {
+				return nil, pyval.NewKeyError(pyval.Str("name"))
+			}
+			v, err := convertParam(p, pyval.Strip(p.text))
+			if err != nil {
+				return nil, err
+			}
+			args.SetStr(pname, v)
+		}
+		return args, nil
+	})
+}
+
+// parseXMLCalls is the loop both XML formats share: each <function
+// name=".."> child of <functions> becomes {name: args(function)}, in
+// order; a function without a name is a KeyError.
+func parseXMLCalls(s string, args func(fn *xmlElement) (*pyval.Dict, error)) (pyval.Value, error) {
 	root, err := functionsElement(s)
 	if err != nil {
 		return nil, err
@@ -161,27 +166,25 @@ func ParseConciseXMLFormat(s string) (pyval.Value, error) {
 		if !ok {
 			return nil, pyval.NewKeyError(pyval.Str("name"))
 		}
-		args := pyval.NewDict()
-		for _, p := range fn.findAll("param") {
-			pname, ok := p.attr("name")
-			if !ok {
-				return nil, pyval.NewKeyError(pyval.Str("name"))
-			}
-			typ, ok := p.attr("type")
-			if !ok {
-				typ = "string"
-			}
-			v, err := convertValueByType(pyval.Strip(p.text), typ)
-			if err != nil {
-				return nil, err
-			}
-			args.SetStr(pname, v)
+		a, err := args(fn)
+		if err != nil {
+			return nil, err
 		}
 		call := pyval.NewDict()
-		call.SetStr(name, args)
+		call.SetStr(name, a)
 		out = append(out, call)
 	}
 	return pyval.NewList(out...), nil
+}
+
+// convertParam is convert_value_by_type(raw, param's "type" attribute, or
+// "string" when it has none).
+func convertParam(p *xmlElement, raw string) (pyval.Value, error) {
+	typ, ok := p.attr("type")
+	if !ok {
+		typ = "string"
+	}
+	return convertValueByType(raw, typ)
 }
 
 // convertValueByType is upstream's convert_value_by_type

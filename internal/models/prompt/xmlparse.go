@@ -197,6 +197,23 @@ func isNameChar(r rune) bool {
 	return r <= 0xFFFF && inRanges(r, expatNameChar)
 }
 
+// scanName requires a name start character at i and returns the index
+// after the name characters that follow (and ':' when colon is true).
+func (p *xmlParser) scanName(i int, colon bool) (int, *xmlSyntaxError) {
+	r, n := p.runeAt(i)
+	if !isNameStart(r) {
+		return 0, invalid(i)
+	}
+	for i += n; i < len(p.src); {
+		r, n = p.runeAt(i)
+		if !isNameChar(r) && !(colon && r == ':') {
+			break
+		}
+		i += n
+	}
+	return i, nil
+}
+
 func invalid(at int) *xmlSyntaxError { return &xmlSyntaxError{"not well-formed (invalid token)", at} }
 
 func (p *xmlParser) parse() *xmlSyntaxError {
@@ -530,21 +547,16 @@ func (p *xmlParser) scanRef(i, t0 int) (int, *xmlSyntaxError) {
 		}
 		return 0, unclosed
 	}
-	r, n := p.runeAt(j)
-	if !isNameStart(r) {
+	j, err := p.scanName(j, false)
+	switch {
+	case err != nil:
+		return 0, err
+	case j >= len(s):
+		return 0, unclosed
+	case s[j] != ';':
 		return 0, invalid(j)
 	}
-	for j += n; j < len(s); {
-		r, n = p.runeAt(j)
-		if r == ';' {
-			return j + 1, nil
-		}
-		if !isNameChar(r) {
-			return 0, invalid(j)
-		}
-		j += n
-	}
-	return 0, unclosed
+	return j + 1, nil
 }
 
 // refValue is the replacement text of a syntactically valid reference
@@ -744,16 +756,9 @@ func (p *xmlParser) endTag(t0 int) (int, *xmlSyntaxError) {
 	if i >= len(s) {
 		return 0, &xmlSyntaxError{"unclosed token", t0}
 	}
-	r, n := p.runeAt(i)
-	if !isNameStart(r) {
-		return 0, invalid(i)
-	}
-	for i += n; i < len(s); {
-		r, n = p.runeAt(i)
-		if r != ':' && !isNameChar(r) {
-			break
-		}
-		i += n
+	i, err := p.scanName(i, true)
+	if err != nil {
+		return 0, err
 	}
 	name := s[t0+2 : i]
 	i = p.skipSpace(i)
@@ -849,16 +854,9 @@ func (p *xmlParser) pi(t0 int) (int, *xmlSyntaxError) {
 	if i >= len(s) {
 		return 0, unclosed
 	}
-	r, n := p.runeAt(i)
-	if !isNameStart(r) {
-		return 0, invalid(i)
-	}
-	for i += n; i < len(s); {
-		r, n = p.runeAt(i)
-		if !isNameChar(r) {
-			break
-		}
-		i += n
+	i, err := p.scanName(i, false)
+	if err != nil {
+		return 0, err
 	}
 	if i >= len(s) {
 		return 0, unclosed

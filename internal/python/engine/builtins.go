@@ -60,25 +60,13 @@ func builtinTable(name string) (*builtin, bool) {
 	case "repr":
 		return &builtin{name: name, minPos: 1, run: one(name, func(v pyval.Value) (pyval.Value, error) { return pyval.Str(pyval.Repr(v)), nil })}, true
 	case "int":
-		return &builtin{name: name, run: func(args []pyval.Value, kw []pyval.KV) (pyval.Value, error) {
-			if len(args) == 0 && len(kw) == 0 {
-				return pyval.Int(0), nil
-			}
-			if len(args) == 1 && len(kw) == 0 {
-				return pyval.ToInt(args[0])
-			}
-			return nil, pyval.NewTypeError("int() with a base is not supported by this evaluator")
-		}}, true
+		return conversion(name, pyval.Int(0), pyval.ToInt, func(int) error {
+			return pyval.NewTypeError("int() with a base is not supported by this evaluator")
+		}), true
 	case "float":
-		return &builtin{name: name, run: func(args []pyval.Value, kw []pyval.KV) (pyval.Value, error) {
-			if len(args) == 0 && len(kw) == 0 {
-				return pyval.Float(0), nil
-			}
-			if len(args) == 1 && len(kw) == 0 {
-				return pyval.ToFloat(args[0])
-			}
-			return nil, pyval.NewTypeError("float expected at most 1 argument, got %d", len(args))
-		}}, true
+		return conversion(name, pyval.Float(0), pyval.ToFloat, func(n int) error {
+			return pyval.NewTypeError("float expected at most 1 argument, got %d", n)
+		}), true
 	case "bool":
 		return &builtin{name: name, run: func(args []pyval.Value, kw []pyval.KV) (pyval.Value, error) {
 			if len(args) == 0 && len(kw) == 0 {
@@ -221,4 +209,19 @@ func (b *builtin) call(args []pyval.Value, kwargs []pyval.KV) (pyval.Value, erro
 		return nil, pyval.NewTypeError("%s() takes at least %d positional argument%s (%d given)", b.name, b.minPos, plural, len(args))
 	}
 	return nil, pyval.NewException("NotImplementedError", "calling the builtin "+b.name+"() is not supported by this evaluator")
+}
+
+// conversion is int() or float() as this evaluator runs them: no argument
+// gives zero, one positional argument is converted, anything else is the
+// TypeError other returns (n: the number of positional arguments).
+func conversion(name string, zero pyval.Value, convert func(pyval.Value) (pyval.Value, error), other func(n int) error) *builtin {
+	return &builtin{name: name, run: func(args []pyval.Value, kw []pyval.KV) (pyval.Value, error) {
+		switch {
+		case len(args) == 0 && len(kw) == 0:
+			return zero, nil
+		case len(args) == 1 && len(kw) == 0:
+			return convert(args[0])
+		}
+		return nil, other(len(args))
+	}}
 }

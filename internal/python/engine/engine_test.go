@@ -97,30 +97,7 @@ var _ = Describe("executing call strings as upstream does", func() {
 
 var _ = Describe("100 concurrent replays of reference traces", Label("reference"), func() {
 	It("give the same results and states as one replay", func() {
-		ref, ok := testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference traces", ref, "BFCL_REFERENCE_DIR"))
-		}
-		dataDir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dataDir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dataDir)
-		Expect(err).NotTo(HaveOccurred())
-		b, err := src.ReadLongContext()
-		Expect(err).NotTo(HaveOccurred())
-		lc, err := longcontext.Parse(b)
-		Expect(err).NotTo(HaveOccurred())
-		traces, err := readTraces(ref)
-		Expect(err).NotTo(HaveOccurred())
-		entries := map[string]*dataset.Entry{}
-		for _, cat := range []string{"multi_turn_base", "multi_turn_long_context"} {
-			list, err := src.Load(cat)
-			Expect(err).NotTo(HaveOccurred())
-			for _, e := range list {
-				entries[e.ID] = e
-			}
-		}
+		traces, entries, lc := loadTraceFixture([]string{"multi_turn_base", "multi_turn_long_context"})
 		// One entry per backend class, long-context ones included (shared
 		// module-level data is where leaks between instances would show).
 		picked := map[string]bool{}

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -132,13 +134,37 @@ func replay(t trace, entry *dataset.Entry, lc *longcontext.Data) []string {
 	return problems
 }
 
-func sortedKeys(m map[string]json.RawMessage) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
+func sortedKeys(m map[string]json.RawMessage) []string { return slices.Sorted(maps.Keys(m)) }
+
+// loadTraceFixture reads the reference traces and the data set's entries of
+// cats (by id) and long_context.py, skipping the spec loudly when the
+// reference or the data set is absent.
+func loadTraceFixture(cats []string) ([]trace, map[string]*dataset.Entry, *longcontext.Data) {
+	ref, ok := testenv.ReferenceDir()
+	if !ok {
+		Skip(testenv.MissingMessage("reference traces", ref, "BFCL_REFERENCE_DIR"))
 	}
-	sort.Strings(ks)
-	return ks
+	dataDir, ok := testenv.DataDir()
+	if !ok {
+		Skip(testenv.MissingMessage("BFCL data set", dataDir, dataset.EnvDataDir))
+	}
+	src, err := dataset.Open(dataDir)
+	Expect(err).NotTo(HaveOccurred())
+	lcSrc, err := src.ReadLongContext()
+	Expect(err).NotTo(HaveOccurred())
+	lc, err := longcontext.Parse(lcSrc)
+	Expect(err).NotTo(HaveOccurred())
+	traces, err := readTraces(ref)
+	Expect(err).NotTo(HaveOccurred())
+	entries := map[string]*dataset.Entry{}
+	for _, cat := range cats {
+		list, err := src.Load(cat)
+		Expect(err).NotTo(HaveOccurred())
+		for _, e := range list {
+			entries[e.ID] = e
+		}
+	}
+	return traces, entries, lc
 }
 
 func clip(s string) string {
@@ -150,33 +176,12 @@ func clip(s string) string {
 
 var _ = Describe("ground-truth traces of the official Python backends", Label("reference"), func() {
 	It("replays all 800 multi-turn entries with identical result strings and states", func() {
-		ref, ok := testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference traces", ref, "BFCL_REFERENCE_DIR"))
-		}
-		dataDir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dataDir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dataDir)
-		Expect(err).NotTo(HaveOccurred())
-		lcSrc, err := src.ReadLongContext()
-		Expect(err).NotTo(HaveOccurred())
-		lc, err := longcontext.Parse(lcSrc)
-		Expect(err).NotTo(HaveOccurred())
-		traces, err := readTraces(ref)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(traces).To(HaveLen(800), "the reference holds 800 traces")
-
-		entries := map[string]*dataset.Entry{}
+		var cats []string
 		for _, f := range traceFiles {
-			cat := strings.TrimSuffix(strings.TrimPrefix(f, "BFCL_v4_"), "_trace.jsonl")
-			list, err := src.Load(cat)
-			Expect(err).NotTo(HaveOccurred())
-			for _, e := range list {
-				entries[e.ID] = e
-			}
+			cats = append(cats, strings.TrimSuffix(strings.TrimPrefix(f, "BFCL_v4_"), "_trace.jsonl"))
 		}
+		traces, entries, lc := loadTraceFixture(cats)
+		Expect(traces).To(HaveLen(800), "the reference holds 800 traces")
 		focus := os.Getenv("BFCL_TRACE_FOCUS")
 		passed, checked := 0, 0
 		var failures []string

@@ -1,9 +1,6 @@
 package pyexpr_test
 
 import (
-	"encoding/json"
-	"os"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -71,32 +68,20 @@ type evalCase struct {
 }
 
 var _ = Describe("Eval", func() {
-	data, err := os.ReadFile("testdata/eval_cases.json")
-	if err != nil {
-		panic(err)
-	}
-	var cases []evalCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		panic(err)
-	}
-	It("has cases", func() { Expect(len(cases)).To(BeNumerically(">", 100)) })
-	for _, c := range cases {
-		c := c
-		It("matches CPython for "+c.Src, func() {
-			e, err := pyexpr.Parse(c.Src)
-			Expect(err).NotTo(HaveOccurred())
-			v, err := pyexpr.Eval(e, &testEnv{})
-			if c.Error != nil {
-				Expect(err).To(HaveOccurred())
-				ex, ok := err.(*pyval.Exception)
-				Expect(ok).To(BeTrue())
-				Expect(ex.Type + ": " + ex.Msg).To(Equal(*c.Error))
-				return
-			}
-			Expect(err).NotTo(HaveOccurred())
-			Expect(pyval.Repr(v)).To(Equal(*c.Repr))
-		})
-	}
+	recordedCases("testdata/eval_cases.json", 100, func(c evalCase) string { return "matches CPython for " + c.Src }, func(c evalCase) {
+		e, err := pyexpr.Parse(c.Src)
+		Expect(err).NotTo(HaveOccurred())
+		v, err := pyexpr.Eval(e, &testEnv{})
+		if c.Error != nil {
+			Expect(err).To(HaveOccurred())
+			ex, ok := err.(*pyval.Exception)
+			Expect(ok).To(BeTrue())
+			Expect(ex.Type + ": " + ex.Msg).To(Equal(*c.Error))
+			return
+		}
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pyval.Repr(v)).To(Equal(*c.Repr))
+	})
 	It("evaluates the function, then positional arguments, then keywords, keeping keyword order", func() {
 		env := &testEnv{}
 		e, err := pyexpr.Parse("f(g(1), *[2, 3], z=g(4), a=5, **{'m': 6})")

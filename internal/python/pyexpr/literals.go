@@ -92,6 +92,27 @@ func kindOf(p strPiece) string {
 	return ""
 }
 
+// decodePieces is the concatenation of adjacent literals without
+// f-strings: each piece's body decoded (a decoding error is a syntax error
+// at the piece's line).
+func (p *parser) decodePieces(pieces []strPiece, decode func(body string, raw bool) (string, string)) string {
+	var b strings.Builder
+	for _, pc := range pieces {
+		b.WriteString(p.decoded(decode, pc.body, pc))
+	}
+	return b.String()
+}
+
+// decoded is decode(body) for (a part of) the body of piece pc; a decoding
+// error is a syntax error at pc's line.
+func (p *parser) decoded(decode func(body string, raw bool) (string, string), body string, pc strPiece) string {
+	s, err := decode(body, pc.raw)
+	if err != "" {
+		p.failMsg(err, pc.line)
+	}
+	return s
+}
+
 // strings parses one or more adjacent string literals.
 func (p *parser) strings() Expr {
 	first := p.peek()
@@ -111,33 +132,10 @@ func (p *parser) strings() Expr {
 		hasF = hasF || pc.fstr
 	}
 	if isBytes {
-		var b strings.Builder
-		for _, pc := range pieces {
-			s, err := decodeBytes(pc.body, pc.raw)
-			if err != "" {
-				p.failMsg(err, pc.line)
-			}
-			b.WriteString(s)
-		}
-		return &Constant{Span: Span{start, end}, Value: pyval.Bytes(b.String())}
+		return &Constant{Span: Span{start, end}, Value: pyval.Bytes(p.decodePieces(pieces, decodeBytes))}
 	}
 	if !hasF {
-		if len(pieces) == 1 {
-			s, err := decodeStr(pieces[0].body, pieces[0].raw)
-			if err != "" {
-				p.failMsg(err, pieces[0].line)
-			}
-			return &Constant{Span: Span{start, end}, Value: pyval.Str(s), Kind: kindOf(pieces[0])}
-		}
-		var b strings.Builder
-		for _, pc := range pieces {
-			s, err := decodeStr(pc.body, pc.raw)
-			if err != "" {
-				p.failMsg(err, pc.line)
-			}
-			b.WriteString(s)
-		}
-		return &Constant{Span: Span{start, end}, Value: pyval.Str(b.String()), Kind: kindOf(pieces[0])}
+		return &Constant{Span: Span{start, end}, Value: pyval.Str(p.decodePieces(pieces, decodeStr)), Kind: kindOf(pieces[0])}
 	}
 	js := &JoinedStr{Span: Span{start, end}}
 	var lit strings.Builder
@@ -149,11 +147,7 @@ func (p *parser) strings() Expr {
 	}
 	for _, pc := range pieces {
 		if !pc.fstr {
-			s, err := decodeStr(pc.body, pc.raw)
-			if err != "" {
-				p.failMsg(err, pc.line)
-			}
-			lit.WriteString(s)
+			lit.WriteString(p.decoded(decodeStr, pc.body, pc))
 			continue
 		}
 		p.fstring(pc, js, &lit, flush)
@@ -170,22 +164,25 @@ func (p *parser) fstring(pc strPiece, js *JoinedStr, lit *strings.Builder, flush
 	litStart := 0
 	emitLit := func(upto int) {
 		if upto > litStart {
-			s, err := decodeStr(body[litStart:upto], pc.raw)
-			if err != "" {
-				p.failMsg(err, pc.line)
-			}
-			lit.WriteString(s)
+			lit.WriteString(p.decoded(decodeStr, body[litStart:upto], pc))
 		}
+	}
+	// doubledBrace takes "{{" or "}}" at i as one literal brace.
+	doubledBrace := func(c byte) bool {
+		if i+1 >= len(body) || body[i+1] != c {
+			return false
+		}
+		emitLit(i)
+		lit.WriteByte(c)
+		i += 2
+		litStart = i
+		return true
 	}
 	for i < len(body) {
 		c := body[i]
 		switch c {
 		case '{':
-			if i+1 < len(body) && body[i+1] == '{' {
-				emitLit(i)
-				lit.WriteByte('{')
-				i += 2
-				litStart = i
+			if doubledBrace('{') {
 				continue
 			}
 			emitLit(i)
@@ -198,11 +195,7 @@ func (p *parser) fstring(pc strPiece, js *JoinedStr, lit *strings.Builder, flush
 			i = next
 			litStart = i
 		case '}':
-			if i+1 < len(body) && body[i+1] == '}' {
-				emitLit(i)
-				lit.WriteByte('}')
-				i += 2
-				litStart = i
+			if doubledBrace('}') {
 				continue
 			}
 			p.failMsg("f-string: single '}' is not allowed", pc.line)
@@ -347,16 +340,23 @@ func (p *parser) fstringField(pc strPiece, open int) (*FormattedValue, int, stri
 	return fv, i + 1, selfDoc
 }
 
-func hexVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	case c >= 'A' && c <= 'F':
-		return int(c-'A') + 10
+// simpleEscapes are the one-character escapes str and bytes literals share
+// (the character after the backslash -> the byte it stands for).
+var simpleEscapes = map[byte]byte{
+	'\\': '\\', '\'': '\'', '"': '"',
+	'a': 7, 'b': 8, 'f': 12, 'n': '\n', 'r': '\r', 't': '\t', 'v': 11,
+}
+
+// octalEscape reads an octal escape whose first digit d is already
+// consumed: up to two more digits from body[i:]. It returns the value and
+// the index after the escape.
+func octalEscape(body string, i int, d byte) (int, int) {
+	v := int(d - '0')
+	for k := 0; k < 2 && i < len(body) && body[i] >= '0' && body[i] <= '7'; k++ {
+		v = v*8 + int(body[i]-'0')
+		i++
 	}
-	return -1
+	return v, i
 }
 
 // decodeStr processes the escapes of a str literal body (nothing for raw
@@ -415,6 +415,10 @@ func decodeStr(body string, raw bool) (string, string) {
 		}
 		i += 2
 		tpos += 2
+		if c, ok := simpleEscapes[e]; ok {
+			b = append(b, c)
+			continue
+		}
 		switch e {
 		case '\n':
 		case '\r':
@@ -422,29 +426,10 @@ func decodeStr(body string, raw bool) (string, string) {
 				i++
 				tpos++
 			}
-		case '\\', '\'', '"':
-			b = append(b, e)
-		case 'a':
-			b = append(b, 7)
-		case 'b':
-			b = append(b, 8)
-		case 'f':
-			b = append(b, 12)
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'v':
-			b = append(b, 11)
 		case '0', '1', '2', '3', '4', '5', '6', '7':
-			v := int(e - '0')
-			for k := 0; k < 2 && i < len(body) && body[i] >= '0' && body[i] <= '7'; k++ {
-				v = v*8 + int(body[i]-'0')
-				i++
-				tpos++
-			}
+			v, next := octalEscape(body, i, e)
+			tpos += next - i
+			i = next
 			b = utf8.AppendRune(b, rune(v))
 		case 'x', 'u', 'U':
 			n := 2
@@ -456,21 +441,17 @@ func decodeStr(body string, raw bool) (string, string) {
 			}
 			var v rune
 			for k := 0; k < n; k++ {
-				if i >= len(body) || hexVal(body[i]) < 0 {
+				if i >= len(body) || pyval.HexDigit(body[i]) < 0 {
 					return "", unicodeErr(escStart, tpos, msg)
 				}
-				v = v<<4 | rune(hexVal(body[i]))
+				v = v<<4 | rune(pyval.HexDigit(body[i]))
 				i++
 				tpos++
 			}
 			if v > utf8.MaxRune {
 				return "", unicodeErr(escStart, tpos, "illegal Unicode character")
 			}
-			if v >= 0xD800 && v <= 0xDFFF {
-				b = append(b, byte(0xE0|v>>12), byte(0x80|(v>>6)&0x3F), byte(0x80|v&0x3F))
-			} else {
-				b = utf8.AppendRune(b, v)
-			}
+			b = pyval.AppendWTF8(b, v)
 		case 'N':
 			msg := `malformed \N character escape`
 			if i < len(body) && body[i] == '{' {
@@ -569,6 +550,15 @@ func lookupUnicodeName(name string) (rune, bool) {
 	return 0, false
 }
 
+// hexPair is the values of the two hexadecimal digits at body[i:] (-1
+// for a missing or non-hex one).
+func hexPair(body string, i int) (int, int) {
+	if i+1 >= len(body) {
+		return -1, -1
+	}
+	return pyval.HexDigit(body[i]), pyval.HexDigit(body[i+1])
+}
+
 // decodeBytes processes a bytes literal body.
 func decodeBytes(body string, raw bool) (string, string) {
 	for i := 0; i < len(body); i++ {
@@ -589,34 +579,19 @@ func decodeBytes(body string, raw bool) (string, string) {
 		}
 		e := body[i+1]
 		i += 2
+		if c, ok := simpleEscapes[e]; ok {
+			b = append(b, c)
+			continue
+		}
 		switch e {
 		case '\n':
-		case '\\', '\'', '"':
-			b = append(b, e)
-		case 'a':
-			b = append(b, 7)
-		case 'b':
-			b = append(b, 8)
-		case 'f':
-			b = append(b, 12)
-		case 'n':
-			b = append(b, '\n')
-		case 'r':
-			b = append(b, '\r')
-		case 't':
-			b = append(b, '\t')
-		case 'v':
-			b = append(b, 11)
 		case '0', '1', '2', '3', '4', '5', '6', '7':
-			v := int(e - '0')
-			for k := 0; k < 2 && i < len(body) && body[i] >= '0' && body[i] <= '7'; k++ {
-				v = v*8 + int(body[i]-'0')
-				i++
-			}
+			var v int
+			v, i = octalEscape(body, i, e)
 			b = append(b, byte(v))
 		case 'x':
-			if i+1 < len(body) && hexVal(body[i]) >= 0 && hexVal(body[i+1]) >= 0 {
-				b = append(b, byte(hexVal(body[i])<<4|hexVal(body[i+1])))
+			if hi, lo := hexPair(body, i); hi >= 0 && lo >= 0 {
+				b = append(b, byte(hi<<4|lo))
 				i += 2
 			} else {
 				return "", "(value error) invalid \\x escape at position " + strconv.Itoa(i-2)

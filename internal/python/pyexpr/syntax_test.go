@@ -1,9 +1,6 @@
 package pyexpr_test
 
 import (
-	"encoding/json"
-	"os"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -27,31 +24,19 @@ var knownGaps = map[string]string{
 }
 
 var _ = Describe("Parse error messages", func() {
-	data, err := os.ReadFile("testdata/syntax_cases.json")
-	if err != nil {
-		panic(err)
-	}
-	var cases []syntaxCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		panic(err)
-	}
-	It("has cases", func() { Expect(len(cases)).To(BeNumerically(">", 250)) })
-	for _, c := range cases {
-		c := c
-		It("matches CPython for "+c.Src, func() {
-			_, err := pyexpr.Parse(c.Src)
-			if gap, ok := knownGaps[c.Src]; ok {
-				Expect(err).To(MatchError(gap))
-				return
-			}
-			if c.Error == nil {
-				Expect(err).NotTo(HaveOccurred())
-				return
-			}
-			Expect(err).To(HaveOccurred())
-			e, ok := err.(*pyval.Exception)
-			Expect(ok).To(BeTrue())
-			Expect(e.Type + ": " + e.Msg).To(Equal(*c.Error))
-		})
-	}
+	recordedCases("testdata/syntax_cases.json", 250, func(c syntaxCase) string { return "matches CPython for " + c.Src }, func(c syntaxCase) {
+		_, err := pyexpr.Parse(c.Src)
+		if gap, ok := knownGaps[c.Src]; ok {
+			Expect(err).To(MatchError(gap))
+			return
+		}
+		if c.Error == nil {
+			Expect(err).NotTo(HaveOccurred())
+			return
+		}
+		Expect(err).To(HaveOccurred())
+		e, ok := err.(*pyval.Exception)
+		Expect(ok).To(BeTrue())
+		Expect(e.Type + ": " + e.Msg).To(Equal(*c.Error))
+	})
 })

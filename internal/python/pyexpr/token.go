@@ -421,6 +421,28 @@ func (lx *lexer) number() bool {
 		}
 		return finish(i, "decimal")
 	}
+	// decimalSuffix finishes a decimal literal whose digits end at p when a
+	// fraction, an exponent or an imaginary suffix follows (done true).
+	decimalSuffix := func(p int) (result, done bool) {
+		switch at(p) {
+		case '.':
+			return fraction(p), true
+		case 'e', 'E':
+			j, ok, consumed := exponent(p)
+			if !ok {
+				return fail("invalid decimal literal"), true
+			}
+			if consumed {
+				if at(j) == 'j' || at(j) == 'J' {
+					j++
+				}
+				return finish(j, "decimal"), true
+			}
+		case 'j', 'J':
+			return finish(p+1, "decimal"), true
+		}
+		return false, false
+	}
 	if src[p] == '.' {
 		return fraction(p)
 	}
@@ -487,22 +509,8 @@ func (lx *lexer) number() bool {
 				return fail("invalid decimal literal")
 			}
 		}
-		switch at(p) {
-		case '.':
-			return fraction(p)
-		case 'e', 'E':
-			j, ok, consumed := exponent(p)
-			if !ok {
-				return fail("invalid decimal literal")
-			}
-			if consumed {
-				if at(j) == 'j' || at(j) == 'J' {
-					j++
-				}
-				return finish(j, "decimal")
-			}
-		case 'j', 'J':
-			return finish(p+1, "decimal")
+		if r, done := decimalSuffix(p); done {
+			return r
 		}
 		if nonzero {
 			lx.pos = zerosEnd
@@ -514,22 +522,8 @@ func (lx *lexer) number() bool {
 	if !ok {
 		return fail("invalid decimal literal")
 	}
-	switch at(p) {
-	case '.':
-		return fraction(p)
-	case 'e', 'E':
-		j, ok, consumed := exponent(p)
-		if !ok {
-			return fail("invalid decimal literal")
-		}
-		if consumed {
-			if at(j) == 'j' || at(j) == 'J' {
-				j++
-			}
-			return finish(j, "decimal")
-		}
-	case 'j', 'J':
-		return finish(p+1, "decimal")
+	if r, done := decimalSuffix(p); done {
+		return r
 	}
 	return finish(p, "decimal")
 }

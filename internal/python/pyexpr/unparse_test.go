@@ -1,9 +1,6 @@
 package pyexpr_test
 
 import (
-	"encoding/json"
-	"os"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -18,23 +15,11 @@ type unparseCase struct {
 }
 
 var _ = Describe("Unparse", func() {
-	data, err := os.ReadFile("testdata/unparse_cases.json")
-	if err != nil {
-		panic(err)
-	}
-	var cases []unparseCase
-	if err := json.Unmarshal(data, &cases); err != nil {
-		panic(err)
-	}
-	It("has cases", func() { Expect(len(cases)).To(BeNumerically(">", 80)) })
-	for _, c := range cases {
-		c := c
-		It("matches ast.unparse for "+c.Src, func() {
-			e, err := pyexpr.ParseAST(c.Src)
-			Expect(err).NotTo(HaveOccurred())
-			Expect(pyexpr.Unparse(e)).To(Equal(c.Unparse))
-		})
-	}
+	recordedCases("testdata/unparse_cases.json", 80, func(c unparseCase) string { return "matches ast.unparse for " + c.Src }, func(c unparseCase) {
+		e, err := pyexpr.ParseAST(c.Src)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(pyexpr.Unparse(e)).To(Equal(c.Unparse))
+	})
 	It("names <unknown> in ast.parse errors and does not strip indentation", func() {
 		_, err := pyexpr.ParseAST("f(a=1, 2)")
 		Expect(err).To(MatchError("positional argument follows keyword argument (<unknown>, line 1)"))

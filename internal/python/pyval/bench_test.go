@@ -7,6 +7,14 @@ import (
 	pv "github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
+// benchEach runs f(i) for i in 0..b.N-1, reporting allocations.
+func benchEach(b *testing.B, f func(i int)) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		f(i)
+	}
+}
+
 func benchState() *pv.Dict {
 	d := pv.NewDict()
 	for i := 0; i < 50; i++ {
@@ -25,56 +33,50 @@ func BenchmarkDictGetStrSmall(b *testing.B) {
 	for _, k := range []string{"access_token", "card_id", "travel_date", "travel_from", "travel_to"} {
 		d.SetStr(k, pv.Str(k))
 	}
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
+	benchEach(b, func(_ int) {
 		if _, ok := d.GetStr("travel_to"); !ok {
 			b.Fatal("missing")
 		}
-	}
+	})
 }
 
 func BenchmarkDictGetLarge(b *testing.B) {
 	d := benchState()
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
+	benchEach(b, func(i int) {
 		if _, ok := d.Get(pv.Float(float64(i % 50))); !ok {
 			b.Fatal("missing")
 		}
-	}
+	})
 }
 
 func BenchmarkRepr(b *testing.B) {
 	d := benchState()
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
+	benchEach(b, func(_ int) {
 		_ = pv.Repr(d)
-	}
+	})
 }
 
 func BenchmarkJSONDumps(b *testing.B) {
 	d := benchState()
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
+	benchEach(b, func(_ int) {
 		if _, err := pv.JSONDumps(d); err != nil {
 			b.Fatal(err)
 		}
-	}
+	})
 }
 
 func BenchmarkEqualState(b *testing.B) {
 	x, y := benchState(), benchState()
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
+	benchEach(b, func(_ int) {
 		if !pv.Equal(x, y) {
 			b.Fatal("not equal")
 		}
-	}
+	})
 }
 
 func BenchmarkDeepCopyState(b *testing.B) {
 	d := benchState()
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
+	benchEach(b, func(_ int) {
 		_ = pv.DeepCopy(d)
-	}
+	})
 }

@@ -146,20 +146,9 @@ func Sum(items []Value, start Value) (Value, error) {
 
 // ndigitsArg converts round()'s ndigits argument.
 func ndigitsArg(v Value) (int64, bool, error) {
-	switch x := v.(type) {
-	case nil, NoneType:
-		return 0, false, nil
-	case Int:
-		return int64(x), true, nil
-	case Bool:
-		return int64(boolInt(x)), true, nil
-	case BigInt:
-		if x.V.Sign() < 0 {
-			return math.MinInt32, true, nil
-		}
-		return math.MaxInt32, true, nil
-	}
-	return 0, false, NewTypeError("'" + v.TypeName() + "' object cannot be interpreted as an integer")
+	return optionalIndex(v, math.MaxInt32, func() error {
+		return NewTypeError("'" + v.TypeName() + "' object cannot be interpreted as an integer")
+	})
 }
 
 // Round is round(v, ndigits); ndigits nil or None means the one-argument
@@ -174,18 +163,7 @@ func Round(v Value, ndigits Value) (Value, error) {
 	case Float:
 		f := float64(x)
 		if !has {
-			if math.IsNaN(f) {
-				return nil, NewValueError("cannot convert float NaN to integer")
-			}
-			if math.IsInf(f, 0) {
-				return nil, NewOverflowError("cannot convert float infinity to integer")
-			}
-			r := math.RoundToEven(f)
-			if r >= -9.223372036854775808e18 && r < 9.223372036854775808e18 {
-				return Int(int64(r)), nil
-			}
-			bi, _ := new(big.Float).SetFloat64(r).Int(nil)
-			return NormBig(bi), nil
+			return floatToInt(f, math.RoundToEven)
 		}
 		return Float(roundFloat(f, n)), nil
 	case Int, Bool, BigInt:
@@ -213,17 +191,23 @@ func roundIntNeg(x *big.Int, k int64) Value {
 	}
 	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(k), nil)
 	q, r := new(big.Int).QuoRem(x, pow, new(big.Int))
-	// floor division
-	if r.Sign() != 0 && r.Sign() < 0 {
+	roundQuotient(q, r, pow)
+	return NormBig(q.Mul(q, pow))
+}
+
+// roundQuotient turns q, the truncated quotient of a division by den > 0
+// with remainder rem (big.Int.QuoRem), into the quotient rounded to the
+// nearest integer, halves to even (rem is changed too).
+func roundQuotient(q, rem, den *big.Int) {
+	if rem.Sign() < 0 { // floor division first
 		q.Sub(q, big.NewInt(1))
-		r.Add(r, pow)
+		rem.Add(rem, den)
 	}
-	twice := new(big.Int).Lsh(r, 1)
-	c := twice.Cmp(pow)
+	twice := new(big.Int).Lsh(rem, 1)
+	c := twice.Cmp(den)
 	if c > 0 || (c == 0 && q.Bit(0) == 1) {
 		q.Add(q, big.NewInt(1))
 	}
-	return NormBig(q.Mul(q, pow))
 }
 
 // roundFloat is CPython's double_round: correctly rounded, half to even on
@@ -252,15 +236,7 @@ func roundFloat(f float64, n int64) float64 {
 	r.Quo(r, new(big.Rat).SetInt(pow))
 	num, den := r.Num(), r.Denom()
 	q, rem := new(big.Int).QuoRem(num, den, new(big.Int))
-	if rem.Sign() < 0 {
-		q.Sub(q, big.NewInt(1))
-		rem.Add(rem, den)
-	}
-	twice := new(big.Int).Lsh(rem, 1)
-	c := twice.Cmp(den)
-	if c > 0 || (c == 0 && q.Bit(0) == 1) {
-		q.Add(q, big.NewInt(1))
-	}
+	roundQuotient(q, rem, den)
 	q.Mul(q, pow)
 	out, _ := new(big.Float).SetInt(q).Float64()
 	if out == 0 {
@@ -359,19 +335,7 @@ func ToInt(v Value) (Value, error) {
 	case BigInt:
 		return x, nil
 	case Float:
-		f := float64(x)
-		if math.IsNaN(f) {
-			return nil, NewValueError("cannot convert float NaN to integer")
-		}
-		if math.IsInf(f, 0) {
-			return nil, NewOverflowError("cannot convert float infinity to integer")
-		}
-		t := math.Trunc(f)
-		if t >= -9.223372036854775808e18 && t < 9.223372036854775808e18 {
-			return Int(int64(t)), nil
-		}
-		bi, _ := new(big.Float).SetFloat64(t).Int(nil)
-		return NormBig(bi), nil
+		return floatToInt(float64(x), math.Trunc)
 	case Str:
 		return ParseIntLiteral(string(x))
 	}
@@ -489,4 +453,23 @@ func ToFloat(v Value) (Value, error) {
 		}
 	}
 	return nil, NewTypeError("float() argument must be a string or a real number, not '" + v.TypeName() + "'")
+}
+
+// floatToInt is the int a float becomes after rounding it to a whole
+// number with round (int() truncates, round() rounds halves to even): a
+// ValueError for NaN, an OverflowError for an infinity, a big int beyond
+// int64.
+func floatToInt(f float64, round func(float64) float64) (Value, error) {
+	if math.IsNaN(f) {
+		return nil, NewValueError("cannot convert float NaN to integer")
+	}
+	if math.IsInf(f, 0) {
+		return nil, NewOverflowError("cannot convert float infinity to integer")
+	}
+	r := round(f)
+	if r >= -9.223372036854775808e18 && r < 9.223372036854775808e18 {
+		return Int(int64(r)), nil
+	}
+	bi, _ := new(big.Float).SetFloat64(r).Int(nil)
+	return NormBig(bi), nil
 }

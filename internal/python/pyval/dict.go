@@ -117,10 +117,7 @@ func appendTupleKey(b []byte, t Tuple) ([]byte, bool) {
 		kind, s, n, o := keyOf(e)
 		switch kind {
 		case kindStr:
-			b = append(b, 's')
-			b = strconv.AppendInt(b, int64(len(s)), 10)
-			b = append(b, ':')
-			b = append(b, s...)
+			b = appendSized(b, 's', s)
 		case kindNum:
 			b = append(b, 'i')
 			b = strconv.AppendInt(b, n, 10)
@@ -136,19 +133,13 @@ func appendTupleKey(b []byte, t Tuple) ([]byte, bool) {
 				b = append(b, y...)
 				b = append(b, ';')
 			case tupleKey:
-				b = append(b, 't')
-				b = strconv.AppendInt(b, int64(len(y)), 10)
-				b = append(b, ':')
-				b = append(b, y...)
+				b = appendSized(b, 't', string(y))
 			case NoneType:
 				b = append(b, 'N')
 			case EllipsisType:
 				b = append(b, 'E')
 			case Bytes:
-				b = append(b, 'y')
-				b = strconv.AppendInt(b, int64(len(y)), 10)
-				b = append(b, ':')
-				b = append(b, y...)
+				b = appendSized(b, 'y', string(y))
 			default:
 				return nil, false
 			}
@@ -437,4 +428,13 @@ func (d *Dict) Update(other *Dict) {
 	for i := range other.ents {
 		d.Set(other.ents[i].key, other.ents[i].val)
 	}
+}
+
+// appendSized appends tag, len(s), ':' and s: a key part whose length
+// keeps it from running into the next part.
+func appendSized(b []byte, tag byte, s string) []byte {
+	b = append(b, tag)
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
 }

@@ -214,15 +214,7 @@ func formatInt(n *big.Int, fs fmtSpec) (string, error) {
 		prefix = ""
 	}
 	digits = group(digits, fs.grouping, every)
-	sign := ""
-	if neg {
-		sign = "-"
-	} else if fs.sign == '+' {
-		sign = "+"
-	} else if fs.sign == ' ' {
-		sign = " "
-	}
-	return padNumber(sign+prefix, digits, fs), nil
+	return padNumber(fs.signOf(neg)+prefix, digits, fs), nil
 }
 
 func formatFloatSpec(f float64, fs fmtSpec) (string, error) {
@@ -301,15 +293,7 @@ func formatFloatSpec(f float64, fs fmtSpec) (string, error) {
 			body = group(body[:intEnd], fs.grouping, 3) + body[intEnd:]
 		}
 	}
-	sign := ""
-	if neg {
-		sign = "-"
-	} else if fs.sign == '+' {
-		sign = "+"
-	} else if fs.sign == ' ' {
-		sign = " "
-	}
-	return padNumber(sign, body, fs), nil
+	return padNumber(fs.signOf(neg), body, fs), nil
 }
 
 // padNumber applies width/fill/alignment to a number, honouring the '0'
@@ -346,4 +330,18 @@ func pad(s, _ string, fs fmtSpec) string {
 		return strings.Repeat(fill, left) + s + strings.Repeat(fill, total-left)
 	}
 	return strings.Repeat(fill, total) + s
+}
+
+// signOf is the sign a number formatted with fs shows: "-" for a negative
+// one, else "+" or " " as the spec's sign option asks ("" by default).
+func (fs fmtSpec) signOf(neg bool) string {
+	switch {
+	case neg:
+		return "-"
+	case fs.sign == '+':
+		return "+"
+	case fs.sign == ' ':
+		return " "
+	}
+	return ""
 }

@@ -100,16 +100,23 @@ func FormatPercent(format string, args Value) (Value, error) {
 			i++
 		}
 		width, prec := -1, -1
-		if i < len(format) && format[i] == '*' {
+		// starArg is the int argument a '*' width or precision takes.
+		starArg := func() (int, error) {
 			v, err := next()
 			if err != nil {
-				return nil, err
+				return 0, err
 			}
 			n, ok := asInt64(v)
 			if !ok {
-				return nil, NewTypeError("* wants int")
+				return 0, NewTypeError("* wants int")
 			}
-			width = int(n)
+			return int(n), nil
+		}
+		if i < len(format) && format[i] == '*' {
+			var err error
+			if width, err = starArg(); err != nil {
+				return nil, err
+			}
 			if width < 0 {
 				minus = true
 				width = -width
@@ -128,15 +135,10 @@ func FormatPercent(format string, args Value) (Value, error) {
 			i++
 			prec = 0
 			if i < len(format) && format[i] == '*' {
-				v, err := next()
-				if err != nil {
+				var err error
+				if prec, err = starArg(); err != nil {
 					return nil, err
 				}
-				n, ok := asInt64(v)
-				if !ok {
-					return nil, NewTypeError("* wants int")
-				}
-				prec = int(n)
 				i++
 			} else {
 				for i < len(format) && format[i] >= '0' && format[i] <= '9' {

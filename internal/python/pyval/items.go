@@ -43,6 +43,16 @@ type Iterable interface {
 }
 
 func sliceIndex(v Value) (int64, bool, error) {
+	return optionalIndex(v, 1<<62, func() error {
+		return NewTypeError("slice indices must be integers or None or have an __index__ method")
+	})
+}
+
+// optionalIndex reads an optional integer argument: None (or absent) gives
+// has false; an int or bool its value; an int too large for int64 is
+// clamped to ±bound (beyond any length the caller compares it with); any
+// other type is the TypeError typeErr returns.
+func optionalIndex(v Value, bound int64, typeErr func() error) (n int64, has bool, err error) {
 	switch x := v.(type) {
 	case nil, NoneType:
 		return 0, false, nil
@@ -52,11 +62,11 @@ func sliceIndex(v Value) (int64, bool, error) {
 		return int64(boolInt(x)), true, nil
 	case BigInt:
 		if x.V.Sign() < 0 {
-			return -1 << 62, true, nil
+			return -bound, true, nil
 		}
-		return 1 << 62, true, nil
+		return bound, true, nil
 	}
-	return 0, false, NewTypeError("slice indices must be integers or None or have an __index__ method")
+	return 0, false, typeErr()
 }
 
 // Indices is slice.indices(n): normalised start, stop, step.

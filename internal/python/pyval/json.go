@@ -112,10 +112,7 @@ func (e *jsonEncoder) appendJSON(b []byte, v Value, depth int) ([]byte, error) {
 	case Int:
 		return strconv.AppendInt(b, int64(x), 10), nil
 	case Bool:
-		if x {
-			return append(b, "true"...), nil
-		}
-		return append(b, "false"...), nil
+		return strconv.AppendBool(b, bool(x)), nil
 	case NoneType:
 		return append(b, "null"...), nil
 	case Float:
@@ -266,24 +263,15 @@ func AppendJSONStringUnicode(b []byte, s string) []byte {
 // appendJSONEscape appends the escape json.dumps writes for the ASCII byte
 // c: the short forms \" \\ \n \r \t \b \f, else \u00XX.
 func appendJSONEscape(b []byte, c byte) []byte {
-	switch c {
-	case '"':
-		return append(b, '\\', '"')
-	case '\\':
-		return append(b, '\\', '\\')
-	case '\n':
-		return append(b, '\\', 'n')
-	case '\r':
-		return append(b, '\\', 'r')
-	case '\t':
-		return append(b, '\\', 't')
-	case '\b':
-		return append(b, '\\', 'b')
-	case '\f':
-		return append(b, '\\', 'f')
+	if c < utf8.RuneSelf && jsonShortEscapes[c] != 0 {
+		return append(b, '\\', jsonShortEscapes[c])
 	}
 	return appendU4(b, rune(c))
 }
+
+// jsonShortEscapes maps the bytes json.dumps escapes with a short form to
+// the letter after the backslash.
+var jsonShortEscapes = [utf8.RuneSelf]byte{'"': '"', '\\': '\\', '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f'}
 
 func appendU4(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hexDigits[r>>12&15], hexDigits[r>>8&15], hexDigits[r>>4&15], hexDigits[r&15])

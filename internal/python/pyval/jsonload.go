@@ -196,7 +196,10 @@ func (p *jsonParser) number() (Value, error) {
 	return BigInt{bi}, nil
 }
 
-func hexVal(c byte) int {
+// HexDigit is the value of the hexadecimal digit c (either case), or -1
+// when c is not one: the digit reading of JSON's \uXXXX and of Python's
+// \x, \u and \U escapes.
+func HexDigit(c byte) int {
 	switch {
 	case c >= '0' && c <= '9':
 		return int(c - '0')
@@ -214,7 +217,7 @@ func (p *jsonParser) hex4(at int) (rune, bool) {
 	}
 	var r rune
 	for k := 0; k < 4; k++ {
-		h := hexVal(p.s[at+k])
+		h := HexDigit(p.s[at+k])
 		if h < 0 {
 			return 0, false
 		}
@@ -223,9 +226,10 @@ func (p *jsonParser) hex4(at int) (rune, bool) {
 	return r, true
 }
 
-// appendWTF8 appends r, writing surrogate code points with the generalized
-// 3-byte form so that Repr/JSONDumps can reproduce them.
-func appendWTF8(b []byte, r rune) []byte {
+// AppendWTF8 appends r, writing surrogate code points with the generalized
+// 3-byte form so that Repr/JSONDumps can reproduce them (Python str values
+// may hold lone surrogates; JSON's \uD800 and Python's "\ud800" make them).
+func AppendWTF8(b []byte, r rune) []byte {
 	if r >= 0xD800 && r <= 0xDFFF {
 		return append(b, byte(0xE0|r>>12), byte(0x80|(r>>6)&0x3F), byte(0x80|r&0x3F))
 	}
@@ -297,7 +301,7 @@ func (p *jsonParser) str() (string, error) {
 					return "", p.fail("Invalid \\uXXXX escape", j+1)
 				}
 			}
-			buf = appendWTF8(buf, r)
+			buf = AppendWTF8(buf, r)
 			continue
 		default:
 			return "", p.fail("Invalid \\escape", j)
@@ -333,16 +337,11 @@ func (p *jsonParser) object() (Value, error) {
 			return nil, err
 		}
 		d.Set(Str(k), v)
-		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == '}' {
-			p.i++
+		if done, err := p.closeOrComma('}'); err != nil {
+			return nil, err
+		} else if done {
 			return d, nil
 		}
-		if p.i >= len(p.s) || p.s[p.i] != ',' {
-			return nil, p.fail("Expecting ',' delimiter", p.i)
-		}
-		p.i++
-		p.ws()
 	}
 }
 
@@ -360,15 +359,26 @@ func (p *jsonParser) array() (Value, error) {
 			return nil, err
 		}
 		l.Items = append(l.Items, v)
-		p.ws()
-		if p.i < len(p.s) && p.s[p.i] == ']' {
-			p.i++
+		if done, err := p.closeOrComma(']'); err != nil {
+			return nil, err
+		} else if done {
 			return l, nil
 		}
-		if p.i >= len(p.s) || p.s[p.i] != ',' {
-			return nil, p.fail("Expecting ',' delimiter", p.i)
-		}
-		p.i++
-		p.ws()
 	}
+}
+
+// closeOrComma reads what follows a member of an object or array: the
+// closing byte (done), or a ',' and the white space after it.
+func (p *jsonParser) closeOrComma(close byte) (done bool, err error) {
+	p.ws()
+	if p.i < len(p.s) && p.s[p.i] == close {
+		p.i++
+		return true, nil
+	}
+	if p.i >= len(p.s) || p.s[p.i] != ',' {
+		return false, p.fail("Expecting ',' delimiter", p.i)
+	}
+	p.i++
+	p.ws()
+	return false, nil
 }

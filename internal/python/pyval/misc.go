@@ -56,6 +56,22 @@ func DeepCopy(v Value) Value {
 	return deepCopy(v, &memo)
 }
 
+// remember records c as the copy of the container x (the memo is made on
+// first use).
+func remember(memo *map[any]Value, x any, c Value) {
+	if *memo == nil {
+		*memo = make(map[any]Value)
+	}
+	(*memo)[x] = c
+}
+
+// copyInto sets dst[i] to the deep copy of src[i].
+func copyInto(dst, src []Value, memo *map[any]Value) {
+	for i, e := range src {
+		dst[i] = deepCopy(e, memo)
+	}
+}
+
 func deepCopy(v Value, memo *map[any]Value) Value {
 	switch x := v.(type) {
 	case Str, Int, Float, Bool, NoneType, EllipsisType:
@@ -67,29 +83,19 @@ func deepCopy(v Value, memo *map[any]Value) Value {
 			return c
 		}
 		nl := &List{Items: make([]Value, len(x.Items))}
-		if *memo == nil {
-			*memo = make(map[any]Value)
-		}
-		(*memo)[x] = nl
-		for i, e := range x.Items {
-			nl.Items[i] = deepCopy(e, memo)
-		}
+		remember(memo, x, nl)
+		copyInto(nl.Items, x.Items, memo)
 		return nl
 	case Tuple:
 		nt := make(Tuple, len(x))
-		for i, e := range x {
-			nt[i] = deepCopy(e, memo)
-		}
+		copyInto(nt, x, memo)
 		return nt
 	case *Dict:
 		if c, ok := (*memo)[x]; ok {
 			return c
 		}
 		nd := &Dict{ents: make([]dictEntry, len(x.ents))}
-		if *memo == nil {
-			*memo = make(map[any]Value)
-		}
-		(*memo)[x] = nd
+		remember(memo, x, nd)
 		for i := range x.ents {
 			nd.ents[i] = dictEntry{deepCopy(x.ents[i].key, memo), deepCopy(x.ents[i].val, memo)}
 		}
@@ -100,10 +106,7 @@ func deepCopy(v Value, memo *map[any]Value) Value {
 			return c
 		}
 		ns := &Set{}
-		if *memo == nil {
-			*memo = make(map[any]Value)
-		}
-		(*memo)[x] = ns
+		remember(memo, x, ns)
 		ns.d.ents = make([]dictEntry, len(x.d.ents))
 		for i := range x.d.ents {
 			ns.d.ents[i] = dictEntry{deepCopy(x.d.ents[i].key, memo), None}

@@ -3,8 +3,10 @@ package pyval
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -146,10 +148,7 @@ func AppendPyJSON(b []byte, v Value) ([]byte, error) {
 	case NoneType:
 		return append(b, "null"...), nil
 	case Bool:
-		if x {
-			return append(b, "true"...), nil
-		}
-		return append(b, "false"...), nil
+		return strconv.AppendBool(b, bool(x)), nil
 	case Str:
 		return AppendJSONStringUnicode(b, string(x)), nil
 	case Int:
@@ -233,6 +232,32 @@ func AppendPyJSON(b []byte, v Value) ([]byte, error) {
 // json.RawMessage is compacted again.
 type CompactJSON []byte
 
+// appendJSONArray writes items as a compact JSON array, each with elem.
+func appendJSONArray[T any](b []byte, items []T, elem func([]byte, T) ([]byte, error)) ([]byte, error) {
+	b = append(b, '[')
+	for i, e := range items {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = elem(b, e); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
+// appendObjectMember writes member i of an object: a ',' before all but
+// the first, then the key, ':' and the value.
+func appendObjectMember(b []byte, i int, key string, v any) ([]byte, error) {
+	if i > 0 {
+		b = append(b, ',')
+	}
+	b = AppendJSONStringUnicode(b, key)
+	b = append(b, ':')
+	return appendAnyJSON(b, v)
+}
+
 // appendAnyJSON writes a Go value compactly without HTML escaping; pyval
 // Values inside are written with the pyjson rules.
 func appendAnyJSON(b []byte, v any) ([]byte, error) {
@@ -241,10 +266,7 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 	case nil:
 		return append(b, "null"...), nil
 	case bool:
-		if x {
-			return append(b, "true"...), nil
-		}
-		return append(b, "false"...), nil
+		return strconv.AppendBool(b, bool(x)), nil
 	case string:
 		return AppendJSONStringUnicode(b, x), nil
 	case int:
@@ -261,54 +283,23 @@ func appendAnyJSON(b []byte, v any) ([]byte, error) {
 	case OrderedObject:
 		b = append(b, '{')
 		for i, f := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendJSONStringUnicode(b, f.Key)
-			b = append(b, ':')
-			if b, err = appendAnyJSON(b, f.Value); err != nil {
+			if b, err = appendObjectMember(b, i, f.Key, f.Value); err != nil {
 				return nil, err
 			}
 		}
 		return append(b, '}'), nil
 	case []any:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			if b, err = appendAnyJSON(b, e); err != nil {
-				return nil, err
-			}
-		}
-		return append(b, ']'), nil
+		return appendJSONArray(b, x, appendAnyJSON)
 	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		b = append(b, '{')
-		for i, k := range keys {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendJSONStringUnicode(b, k)
-			b = append(b, ':')
-			if b, err = appendAnyJSON(b, x[k]); err != nil {
+		for i, k := range slices.Sorted(maps.Keys(x)) {
+			if b, err = appendObjectMember(b, i, k, x[k]); err != nil {
 				return nil, err
 			}
 		}
 		return append(b, '}'), nil
 	case []string:
-		b = append(b, '[')
-		for i, e := range x {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = AppendJSONStringUnicode(b, e)
-		}
-		return append(b, ']'), nil
+		return appendJSONArray(b, x, func(b []byte, s string) ([]byte, error) { return AppendJSONStringUnicode(b, s), nil })
 	case CompactJSON:
 		return append(b, x...), nil
 	case json.RawMessage:

@@ -3,6 +3,7 @@ package pyval
 import (
 	"math"
 	"strconv"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -154,40 +155,24 @@ func IsPrintable(r rune) bool {
 	return unicode.IsPrint(r)
 }
 
+// reprQuote is the quote repr() of a str or bytes s uses: ' unless s holds
+// a ' and no ".
+func reprQuote(s string) byte {
+	if strings.IndexByte(s, '\'') >= 0 && strings.IndexByte(s, '"') < 0 {
+		return '"'
+	}
+	return '\''
+}
+
 // AppendStrRepr appends repr(s) for a str to b.
 func AppendStrRepr(b []byte, s string) []byte {
-	quote := byte('\'')
-	hasSingle, hasDouble := false, false
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\'':
-			hasSingle = true
-		case '"':
-			hasDouble = true
-		}
-	}
-	if hasSingle && !hasDouble {
-		quote = '"'
-	}
+	quote := reprQuote(s)
 	b = append(b, quote)
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++
-			switch {
-			case c == quote || c == '\\':
-				b = append(b, '\\', c)
-			case c == '\t':
-				b = append(b, '\\', 't')
-			case c == '\n':
-				b = append(b, '\\', 'n')
-			case c == '\r':
-				b = append(b, '\\', 'r')
-			case c < 0x20 || c == 0x7f:
-				b = append(b, '\\', 'x', hexDigits[c>>4], hexDigits[c&15])
-			default:
-				b = append(b, c)
-			}
+			b = appendReprByte(b, c, quote)
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])

@@ -379,28 +379,14 @@ func (m *Model) forward(ids []int, par int, tr *Trace) ([]float32, error) {
 			tr.Layer0AttentionProbs = probs
 		}
 		ly.attnOut.apply(tmp, ctx, S, par)
-		for s := 0; s < S; s++ {
-			row := x[s*H : s*H+H]
-			t := tmp[s*H : s*H+H]
-			for j := range row {
-				t[j] += row[j]
-			}
-			layerNorm(row, t, ly.ln1w, ly.ln1b, eps)
-		}
+		addNorm(x, tmp, ly.ln1w, ly.ln1b, S, H, eps)
 		if tr != nil {
 			tr.AttentionLN = append(tr.AttentionLN, rows(x, S, H))
 		}
 		ly.inter.apply(inter, x, S, par)
 		parallel(S, par, func(s int) { gelu(inter[s*I : s*I+I]) })
 		ly.out.apply(tmp, inter, S, par)
-		for s := 0; s < S; s++ {
-			row := x[s*H : s*H+H]
-			t := tmp[s*H : s*H+H]
-			for j := range row {
-				t[j] += row[j]
-			}
-			layerNorm(row, t, ly.ln2w, ly.ln2b, eps)
-		}
+		addNorm(x, tmp, ly.ln2w, ly.ln2b, S, H, eps)
 		if tr != nil {
 			tr.Output = append(tr.Output, rows(x, S, H))
 		}
@@ -433,6 +419,19 @@ func rows(a []float32, r, c int) [][]float32 {
 		out[i] = append([]float32(nil), a[i*c:i*c+c]...)
 	}
 	return out
+}
+
+// addNorm is BERT's residual step on S rows of width H: x = LayerNorm(x +
+// tmp) with weight w and bias b (tmp is overwritten with the sum).
+func addNorm(x, tmp, w, b []float32, S, H int, eps float64) {
+	for s := 0; s < S; s++ {
+		row := x[s*H : s*H+H]
+		t := tmp[s*H : s*H+H]
+		for j := range row {
+			t[j] += row[j]
+		}
+		layerNorm(row, t, w, b, eps)
+	}
 }
 
 // layerNorm writes LayerNorm(in) (biased variance, eps inside the square

@@ -13,11 +13,10 @@ import (
 	"github.com/bfcl-go/bfcl/internal/services/embed/minilm"
 )
 
+// goldenRow is one line of the reference's goldens.jsonl.
 type goldenRow struct {
-	Text      string    `json:"text"`
-	IDs       []int     `json:"ids"`
+	textRow
 	Embedding []float32 `json:"embedding"`
-	Source    string    `json:"source"`
 }
 
 // maxAbsDiff is the largest |a[i]-b[i]| (Inf when the lengths differ).

@@ -7,9 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -34,20 +35,30 @@ type TensorInfo struct {
 // maxHeader bounds the JSON header (real ones are a few tens of KiB).
 const maxHeader = 100 << 20
 
+// openSized opens path and reports its size.
+func openSized(path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
+}
+
 // ReadSafeTensors reads and checks a whole .safetensors file, computing its
 // SHA-256 on the way.
 func ReadSafeTensors(path string) (*SafeTensors, error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	h := sha256.New()
-	buf := make([]byte, st.Size())
+	buf := make([]byte, size)
 	if _, err := io.ReadFull(io.TeeReader(f, h), buf); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
@@ -63,28 +74,24 @@ func ReadSafeTensors(path string) (*SafeTensors, error) {
 // ReadSafeTensorsHeader reads only the header of a .safetensors file (for
 // checking names, shapes and dtypes without loading the weights).
 func ReadSafeTensorsHeader(path string) (map[string]TensorInfo, error) {
-	f, err := os.Open(path)
+	f, size, err := openSized(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	var lenBuf [8]byte
 	if _, err := io.ReadFull(f, lenBuf[:]); err != nil {
-		return nil, fmt.Errorf("%s: not a safetensors file (%d bytes)", path, st.Size())
+		return nil, fmt.Errorf("%s: not a safetensors file (%d bytes)", path, size)
 	}
 	n := binary.LittleEndian.Uint64(lenBuf[:])
-	if n > maxHeader || int64(n) > st.Size()-8 {
-		return nil, fmt.Errorf("%s: not a safetensors file (header length %d, file size %d)", path, n, st.Size())
+	if n > maxHeader || int64(n) > size-8 {
+		return nil, fmt.Errorf("%s: not a safetensors file (header length %d, file size %d)", path, n, size)
 	}
 	hdr := make([]byte, n)
 	if _, err := io.ReadFull(f, hdr); err != nil {
 		return nil, fmt.Errorf("reading %s: %w", path, err)
 	}
-	return parseHeader(path, hdr, st.Size()-8-int64(n))
+	return parseHeader(path, hdr, size-8-int64(n))
 }
 
 func parseSafeTensors(path string, buf []byte) (*SafeTensors, error) {
@@ -152,14 +159,7 @@ func dtypeSize(dt string) int64 {
 func (s *SafeTensors) SHA256() string { return s.sha256 }
 
 // Names lists the tensor names, sorted.
-func (s *SafeTensors) Names() []string {
-	names := make([]string, 0, len(s.tensors))
-	for n := range s.tensors {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func (s *SafeTensors) Names() []string { return slices.Sorted(maps.Keys(s.tensors)) }
 
 // Info returns a tensor's header entry.
 func (s *SafeTensors) Info(name string) (TensorInfo, bool) {

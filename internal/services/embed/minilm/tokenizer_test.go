@@ -13,12 +13,19 @@ import (
 	"github.com/bfcl-go/bfcl/internal/services/embed/minilm"
 )
 
+// textRow holds the columns every reference row of this package has: the
+// text, its token ids and where the text comes from.
+type textRow struct {
+	Text   string `json:"text"`
+	IDs    []int  `json:"ids"`
+	Source string `json:"source"`
+}
+
+// tokenRow is one line of the reference's tokens.jsonl.
 type tokenRow struct {
-	Text        string   `json:"text"`
-	IDs         []int    `json:"ids"`
+	textRow
 	Tokens      []string `json:"tokens"`
 	Untruncated int      `json:"n_tokens_untruncated"`
-	Source      string   `json:"source"`
 }
 
 func readJSONL[T any](path string) []T {
