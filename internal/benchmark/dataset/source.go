@@ -26,9 +26,12 @@ type Source struct {
 	DataDir string
 	// LongContextFile is upstream's long_context.py.
 	LongContextFile string
+
+	c cache // what was read and parsed (cache.go)
 }
 
-// Open locates the data set below dir. It accepts, in this order:
+// Open locates the data set below dir; every Open of one folder in a
+// process returns the same Source, so its files are read once. It accepts, in this order:
 //   - a folder holding data/ and long_context.py (the layout `make data` writes);
 //   - a checkout of the gorilla repository;
 //   - its berkeley-function-call-leaderboard/ or bfcl_eval/ folder.
@@ -51,7 +54,7 @@ func Open(dir string) (*Source, error) {
 			if !isFile(lc) {
 				return nil, fmt.Errorf("dataset: %s has the question files but no long_context.py at %s", dir, lc)
 			}
-			return &Source{DataDir: d, LongContextFile: lc}, nil
+			return shared(d, lc), nil
 		}
 	}
 	return nil, fmt.Errorf("dataset: %s does not hold the BFCL v4 data set (expected %s and %s, or a gorilla checkout); run `make data` or set %s",
@@ -86,11 +89,7 @@ func (s *Source) Path(elem ...string) string {
 
 // ReadLongContext returns the bytes of long_context.py.
 func (s *Source) ReadLongContext() ([]byte, error) {
-	b, err := os.ReadFile(s.LongContextFile)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	return b, nil
+	return s.readFile(s.LongContextFile)
 }
 
 func isDir(p string) bool  { st, err := os.Stat(p); return err == nil && st.IsDir() }
