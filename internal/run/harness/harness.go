@@ -2,7 +2,7 @@
 // reuses its stored result or drives the model through the inference loop
 // and stores the result, scores it with the category's checker and returns
 // the outcome. It knows nothing of Ginkgo or of the environment: the CLI's
-// verbs and the Ginkgo specs (internal/run/specs) build it from a resolved
+// verbs and the Ginkgo specs (suites/specs) build it from a resolved
 // configuration (FromConfig).
 package harness
 
@@ -56,6 +56,10 @@ type Config struct {
 	// records (upstream's --include-input-log, --exclude-state-log); see
 	// infer.Options.
 	IncludeInputLog, ExcludeStateLog bool
+	// Kept, when set, keeps every verdict the run reaches, so that the
+	// score files written after the run do not score those records again
+	// (evaluate.Options.Kept).
+	Kept *score.Kept
 }
 
 // Outcome is the result of one entry.
@@ -239,7 +243,7 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 		}
 	}
 	if cat.IsMultiTurn() {
-		h.lcOnce.Do(func() { h.lc, h.lcErr = score.LongContextOf(h.cfg.Source) })
+		h.lcOnce.Do(func() { h.lc, h.lcErr = h.cfg.Source.LongContext() })
 		if h.lcErr != nil {
 			return Outcome{}, h.lcErr
 		}
@@ -252,15 +256,17 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 		return Outcome{}, err
 	}
 	defer ticket.Release()
-	v, err := score.Entry(e, rec, score.Options{
+	opts := score.Options{
 		LongContext:     h.lc,
 		ModelName:       results.ModelDir(h.cfg.Model.Name),
 		Mode:            h.cfg.Model.Mode,
 		UnderscoreToDot: h.cfg.Model.UnderscoreToDot,
-	})
+	}
+	v, err := score.Entry(e, rec, opts)
 	if err != nil {
 		return Outcome{}, err
 	}
+	h.cfg.Kept.Add(rec, opts, v)
 	out.Verdict = v
 	out.Duration = time.Since(start)
 	return out, nil
@@ -313,7 +319,7 @@ func (h *Harness) runIsolated(ctx context.Context, e *dataset.Entry, start time.
 	if !h.prod.usesServices() {
 		return Outcome{}, fmt.Errorf("%w: the turn-isolated mode asks the model; %s replays stored results", score.ErrNotApplicable, h.cfg.Model.Name)
 	}
-	h.lcOnce.Do(func() { h.lc, h.lcErr = score.LongContextOf(h.cfg.Source) })
+	h.lcOnce.Do(func() { h.lc, h.lcErr = h.cfg.Source.LongContext() })
 	if h.lcErr != nil {
 		return Outcome{}, h.lcErr
 	}
@@ -357,3 +363,7 @@ func (h *Harness) Probe() error {
 	_, err := h.cfg.NewDriver(nil)
 	return err
 }
+
+// KeepVerdicts makes the runner keep every verdict it reaches in k (see
+// Config.Kept). Call before running.
+func (h *Harness) KeepVerdicts(k *score.Kept) { h.cfg.Kept = k }
