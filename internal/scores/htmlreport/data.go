@@ -15,6 +15,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/scores/explain"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
+	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
@@ -350,52 +351,44 @@ func (p *payload) entryIDs(o Options, model string, c category.Category, dataIDs
 // hasInferenceLog reports whether a score line carries a non-empty
 // inference_log list.
 func hasInferenceLog(line []byte) bool {
-	var m struct {
-		Log json.RawMessage `json:"inference_log"`
-	}
-	if json.Unmarshal(line, &m) != nil {
-		return false
-	}
-	b := bytes.TrimSpace(m.Log)
-	return len(b) > 2 && b[0] == '['
+	has := false
+	_ = jsonscan.ObjectMembers(line, func(key, val []byte) {
+		if string(key) == `"inference_log"` {
+			has = len(val) > 2 && val[0] == '['
+		}
+	})
+	return has
 }
 
 // dropKeys removes top-level keys of a JSON object line, keeping the rest
-// byte for byte.
+// byte for byte (the line unchanged when it is not an object).
 func dropKeys(line []byte, keys ...string) json.RawMessage {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return line
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
+	b := make([]byte, 0, len(line))
+	b = append(b, '{')
 	first := true
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return line
+	err := jsonscan.ObjectMembers(line, func(key, val []byte) {
+		var k string
+		if bytes.IndexByte(key, '\\') < 0 {
+			k = string(key[1 : len(key)-1])
+		} else if json.Unmarshal(key, &k) != nil {
+			k = ""
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return line
-		}
-		k, _ := kt.(string)
-		drop := false
 		for _, d := range keys {
-			drop = drop || k == d
-		}
-		if drop {
-			continue
+			if k == d {
+				return
+			}
 		}
 		if !first {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		first = false
 		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(raw)
+		b = append(b, kb...)
+		b = append(b, ':')
+		b = append(b, val...)
+	})
+	if err != nil {
+		return line
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return append(b, '}')
 }
