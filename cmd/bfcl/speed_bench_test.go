@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -71,4 +74,64 @@ func BenchmarkEvaluateMultiTurn(b *testing.B) { benchEvaluate(b, "multi_turn") }
 // BenchmarkEvaluateMultiTurnNoReport is the same with --no-report.
 func BenchmarkEvaluateMultiTurnNoReport(b *testing.B) {
 	benchEvaluate(b, "multi_turn", "--no-report")
+}
+
+// BenchmarkExec is `bfcl exec` of the ground-truth calls of the 800
+// reference traces (every multi-turn entry), states included.
+func BenchmarkExec(b *testing.B) {
+	ref, ok := testenv.ReferenceDir()
+	if !ok {
+		b.Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
+	}
+	if _, ok := testenv.DataDir(); !ok {
+		b.Skip("BFCL data set not found (BFCL_DATA_DIR)")
+	}
+	in := filepath.Join(b.TempDir(), "in.jsonl")
+	if err := writeExecInput(filepath.Join(ref, "multi_turn_traces"), in); err != nil {
+		b.Fatal(err)
+	}
+	quiet(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := cmdExec([]string{"--in", in}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// writeExecInput writes the exec requests of the reference traces: per
+// entry its id and each turn's ground-truth calls.
+func writeExecInput(traces, out string) error {
+	files, err := filepath.Glob(filepath.Join(traces, "BFCL_v4_*_trace.jsonl"))
+	if err != nil {
+		return err
+	}
+	var buf []byte
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		for _, line := range bytes.Split(bytes.TrimSpace(b), []byte("\n")) {
+			var t struct {
+				ID    string `json:"id"`
+				Turns []struct {
+					Calls []string `json:"calls"`
+				} `json:"turns"`
+			}
+			if err := json.Unmarshal(line, &t); err != nil {
+				return fmt.Errorf("%s: %w", f, err)
+			}
+			req := execRequest{ID: t.ID, Turns: make([][]string, len(t.Turns))}
+			for i, turn := range t.Turns {
+				req.Turns[i] = turn.Calls
+			}
+			l, err := json.Marshal(req)
+			if err != nil {
+				return err
+			}
+			buf = append(append(buf, l...), '\n')
+		}
+	}
+	return os.WriteFile(out, buf, 0o644)
 }

@@ -28,6 +28,7 @@ type cache struct {
 	cats  map[string]*onceEntries
 	docs  map[string]*onceDocs
 	pre   map[string]*onceEntries
+	index map[string]*onceIndex
 
 	lcOnce sync.Once
 	lc     *longcontext.Data
@@ -43,6 +44,12 @@ type onceBytes struct {
 type onceEntries struct {
 	once sync.Once
 	es   []*Entry
+	err  error
+}
+
+type onceIndex struct {
+	once sync.Once
+	byID map[string]*Entry
 	err  error
 }
 
@@ -127,6 +134,46 @@ func (s *Source) LoadCategory(c string) ([]*Entry, error) {
 		return s.entriesOnce(&s.c.cats, c, s.formatSensitivityEntries)
 	}
 	return s.Load(c)
+}
+
+// Index is the entries of a category (LoadCategory) by id, built once per
+// Source; the map is shared and must not be changed.
+func (s *Source) Index(c string) (map[string]*Entry, error) {
+	s.c.mu.Lock()
+	if s.c.index == nil {
+		s.c.index = map[string]*onceIndex{}
+	}
+	o, ok := s.c.index[c]
+	if !ok {
+		o = &onceIndex{}
+		s.c.index[c] = o
+	}
+	s.c.mu.Unlock()
+	o.once.Do(func() {
+		es, err := s.LoadCategory(c)
+		if err != nil {
+			o.err = err
+			return
+		}
+		o.byID = make(map[string]*Entry, len(es))
+		for _, e := range es {
+			o.byID[e.ID] = e
+		}
+	})
+	return o.byID, o.err
+}
+
+// Entry is entry id of category c.
+func (s *Source) Entry(c, id string) (*Entry, error) {
+	byID, err := s.Index(c)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := byID[id]
+	if !ok {
+		return nil, fmt.Errorf("dataset: no entry %s in category %s", id, c)
+	}
+	return e, nil
 }
 
 // LongContext is the parsed long_context.py, parsed once per Source.

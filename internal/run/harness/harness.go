@@ -22,7 +22,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
-	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/infer"
 	"github.com/bfcl-go/bfcl/internal/run/sched"
@@ -83,15 +82,7 @@ type Harness struct {
 	lcErr  error
 
 	mu      sync.Mutex
-	prereqs map[string]*prereqState    // memory category/scenario -> prerequisites run
-	loaded  map[string]*loadedCategory // category -> its entries, loaded once
-}
-
-// loadedCategory is one category's entries by id, loaded on first use.
-type loadedCategory struct {
-	once sync.Once
-	byID map[string]*dataset.Entry
-	err  error
+	prereqs map[string]*prereqState // memory category/scenario -> prerequisites run
 }
 
 // New returns a harness for cfg.
@@ -119,12 +110,11 @@ func New(cfg Config) (*Harness, error) {
 	gate := sched.NewGate(cpu)
 	gate.ReserveForWaits(reserve)
 	return &Harness{
-		cfg:    cfg,
-		store:  results.NewStore(cfg.ResultDir, cfg.Model.Name),
-		sem:    make(chan struct{}, entries),
-		prod:   prod,
-		gate:   gate,
-		loaded: map[string]*loadedCategory{},
+		cfg:   cfg,
+		store: results.NewStore(cfg.ResultDir, cfg.Model.Name),
+		sem:   make(chan struct{}, entries),
+		prod:  prod,
+		gate:  gate,
 	}, nil
 }
 
@@ -159,41 +149,14 @@ func (h *Harness) Config() Config { return h.cfg }
 // Store returns the result store.
 func (h *Harness) Store() *results.Store { return h.store }
 
-// Entry returns the data-set entry id of category c.
+// Entry returns the data-set entry id of category c (the data set's own
+// index: every category is loaded once per process).
 func (h *Harness) Entry(c, id string) (*dataset.Entry, error) {
-	byID, err := h.category(c)
+	e, err := h.cfg.Source.Entry(c, id)
 	if err != nil {
-		return nil, err
-	}
-	e, ok := byID[id]
-	if !ok {
-		return nil, fmt.Errorf("harness: no entry %s in category %s", id, c)
+		return nil, fmt.Errorf("harness: %w", err)
 	}
 	return e, nil
-}
-
-// category loads category c once. Categories load independently: an
-// entry waits only for its own category, never for another's.
-func (h *Harness) category(c string) (map[string]*dataset.Entry, error) {
-	h.mu.Lock()
-	lc, ok := h.loaded[c]
-	if !ok {
-		lc = &loadedCategory{}
-		h.loaded[c] = lc
-	}
-	h.mu.Unlock()
-	lc.once.Do(func() {
-		list, err := prompt.LoadCategory(h.cfg.Source, c)
-		if err != nil {
-			lc.err = err
-			return
-		}
-		lc.byID = make(map[string]*dataset.Entry, len(list))
-		for _, e := range list {
-			lc.byID[e.ID] = e
-		}
-	})
-	return lc.byID, lc.err
 }
 
 // Run runs entry id of category c: stored result or a fresh inference, then

@@ -58,7 +58,7 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 		for _, it := range items {
 			if !seen[it.Category] && ctx.Err() == nil {
 				seen[it.Category] = true
-				h.category(string(it.Category)) //nolint:errcheck
+				h.cfg.Source.Index(string(it.Category)) //nolint:errcheck
 			}
 		}
 	}()
