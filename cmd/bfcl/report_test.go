@@ -36,6 +36,8 @@ var _ = Describe("the report of a run", func() {
 		ids := "simple_python_0,simple_python_1,multi_turn_base_1"
 		r := bfcl(dir, env, "generate", "--model", "gold", "--ids", ids, "--no-report")
 		Expect(r.exit).To(Equal(0), r.stderr)
+		// The score files come from the loop's verdicts, not from scoring again.
+		Expect(r.stderr).To(ContainSubstring("score files written from 3 verdicts of this run (0 stored results scored again)"))
 		Expect(r.stdout).To(ContainSubstring("BFCL v4 scores"))
 		Expect(filepath.Join(dir, "score", "summary.json")).To(BeAnExistingFile())
 		Expect(filepath.Join(dir, "score", "report.html")).NotTo(BeAnExistingFile())
@@ -58,8 +60,11 @@ var _ = Describe("the report of a run", func() {
 		Expect(later).To(Equal(fromRun), "the report written from memory differs from the one `bfcl report` builds from the folders")
 
 		Expect(os.Remove(filepath.Join(dir, "score", "report.html"))).To(Succeed())
-		r = bfcl(dir, env, "generate", "--model", "gold", "--ids", ids)
+		r = bfcl(dir, env, "generate", "--model", "gold", "--ids", "simple_python_0")
 		Expect(r.exit).To(Equal(0), r.stderr)
+		// Resumed in the loop (scored there too); the other stored results
+		// of the file are scored again for the score file.
+		Expect(r.stderr).To(ContainSubstring("score files written from 1 verdicts of this run (1 stored results scored again)"))
 		Expect(filepath.Join(dir, "score", "report.html")).To(BeAnExistingFile())
 	})
 })

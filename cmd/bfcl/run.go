@@ -164,6 +164,7 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run, withRepo
 	if ev == nil {
 		return failure
 	}
+	fmt.Fprintf(os.Stderr, "score files written from %d verdicts of this run (%d stored results scored again)\n", ev.Reused, ev.Entries-ev.Reused)
 	if len(ev.Rows) > 0 {
 		fmt.Fprintf(os.Stdout, "BFCL v4 scores (score folder %s)\n", rc.ScoreDir)
 		if err := report.WriteTableOf(os.Stdout, ev.Rows, ranCategories(ran)); err != nil {

@@ -1,6 +1,7 @@
 package score
 
 import (
+	"bytes"
 	"hash/fnv"
 	"sync"
 
@@ -28,7 +29,7 @@ type keptVerdict struct {
 
 func recordSum(rec results.Record) uint64 {
 	h := fnv.New64a()
-	h.Write(rec.Raw)
+	h.Write(bytes.TrimSpace(rec.Raw))
 	return h.Sum64()
 }
 
@@ -39,9 +40,10 @@ func (o Options) comparable() Options {
 	return o
 }
 
-// Add keeps the verdict of rec under opts.
+// Add keeps the verdict of rec under opts; a record without its line
+// (Raw) is not kept.
 func (k *Kept) Add(rec results.Record, opts Options, v verdict.Verdict) {
-	if k == nil {
+	if k == nil || len(rec.Raw) == 0 {
 		return
 	}
 	k.mu.Lock()
@@ -60,7 +62,7 @@ func (k *Kept) Get(rec results.Record, opts Options) (verdict.Verdict, bool) {
 	k.mu.Lock()
 	kv, ok := k.m[keptKey{opts.ModelName, rec.ID}]
 	k.mu.Unlock()
-	if !ok || kv.opts != opts.comparable() || kv.record != recordSum(rec) {
+	if !ok || len(rec.Raw) == 0 || kv.opts != opts.comparable() || kv.record != recordSum(rec) {
 		return verdict.Verdict{}, false
 	}
 	return kv.v, true

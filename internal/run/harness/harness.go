@@ -204,6 +204,11 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 		if err := h.store.Append(cat, rec); err != nil {
 			return Outcome{}, err
 		}
+		// The stored record carries the line as written (Raw), which is
+		// what keeps its verdict for the score files (score.Kept).
+		if stored, ok, err := h.store.Lookup(cat, id); err == nil && ok {
+			rec = stored
+		}
 	}
 	if cat.IsMultiTurn() {
 		h.lcOnce.Do(func() { h.lc, h.lcErr = h.cfg.Source.LongContext() })

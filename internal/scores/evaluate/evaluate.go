@@ -75,8 +75,9 @@ type Evaluation struct {
 	Rows    []report.Row
 	Summary []byte
 	Scored  []report.Scored
-	// Reused counts the records whose kept verdict was used.
-	Reused int
+	// Entries counts the verdicts written, Reused those of them that
+	// were kept (Options.Kept) rather than scored again.
+	Entries, Reused int
 }
 
 var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
@@ -112,6 +113,7 @@ func Evaluate(o Options) (*Evaluation, error) {
 		scored report.Scored
 		usage  report.Usage
 		reused int
+		n      int
 		err    error
 	}
 	outs := make([]outcome, len(jobs))
@@ -128,7 +130,7 @@ func Evaluate(o Options) (*Evaluation, error) {
 				outs[i].err = err
 				return
 			}
-			outs[i].usage, outs[i].reused = f.usage, f.reused
+			outs[i].usage, outs[i].reused, outs[i].n = f.usage, f.reused, len(f.verdicts)
 			outs[i].scored, outs[i].err = report.WriteScored(o.ScoreRoot, j.model, j.cat, f.verdicts)
 			outs[i].scored.Records = f.records
 		}(i, j)
@@ -145,6 +147,7 @@ func Evaluate(o Options) (*Evaluation, error) {
 		}
 		usage[j.model].Add(outs[i].usage)
 		ev.Reused += outs[i].reused
+		ev.Entries += outs[i].n
 		ev.Scored = append(ev.Scored, outs[i].scored)
 	}
 	sort.SliceStable(ev.Scored, func(a, b int) bool {
