@@ -155,7 +155,8 @@ func build(o Options) (*payload, error) {
 		p.Strs = append(p.Strs, s)
 		return len(p.Strs) - 1
 	}
-	// The data set's entries of every category some model was scored on.
+	// The data set's entries of every category some model was scored on;
+	// the page embeds those of them some model has a row for.
 	entries := map[string]*dataset.Entry{}
 	byCat := map[category.Category][]string{}
 	if o.Source != nil {
@@ -176,24 +177,6 @@ func build(o Options) (*payload, error) {
 			for _, e := range es {
 				entries[e.ID] = e
 				byCat[c] = append(byCat[c], e.ID)
-				pe := &ent{Cat: e.Category, File: e.File, Line: e.Line, Question: e.Question, Answer: e.Answer,
-					Classes: e.InvolvedClasses, Missed: e.MissedFunction, Initial: e.InitialConfig}
-				if pe.Question == nil {
-					pe.Question = [][]dataset.Message{}
-				}
-				for _, f := range e.Functions {
-					pe.Funcs = append(pe.Funcs, intern(string(f)))
-				}
-				if c.IsMultiTurn() {
-					if r, ok := gtRecorded[e.ID]; ok {
-						pe.GTResults = r
-					} else if o.GroundTruth != nil {
-						if pe.GTResults, err = o.GroundTruth(e); err != nil {
-							pe.GTError = err.Error()
-						}
-					}
-				}
-				p.Entries[e.ID] = pe
 			}
 		}
 	}
@@ -248,6 +231,39 @@ func build(o Options) (*payload, error) {
 			}
 		}
 		p.Models = append(p.Models, md)
+	}
+	shown := map[string]bool{}
+	for _, md := range p.Models {
+		for _, r := range md.Rows {
+			shown[r[0].(string)] = true
+		}
+	}
+	for _, c := range category.All() {
+		for _, id := range byCat[c] {
+			if !shown[id] {
+				continue
+			}
+			e := entries[id]
+			pe := &ent{Cat: e.Category, File: e.File, Line: e.Line, Question: e.Question, Answer: e.Answer,
+				Classes: e.InvolvedClasses, Missed: e.MissedFunction, Initial: e.InitialConfig}
+			if pe.Question == nil {
+				pe.Question = [][]dataset.Message{}
+			}
+			for _, f := range e.Functions {
+				pe.Funcs = append(pe.Funcs, intern(string(f)))
+			}
+			if c.IsMultiTurn() {
+				if r, ok := gtRecorded[e.ID]; ok {
+					pe.GTResults = r
+				} else if o.GroundTruth != nil {
+					var err error
+					if pe.GTResults, err = o.GroundTruth(e); err != nil {
+						pe.GTError = err.Error()
+					}
+				}
+			}
+			p.Entries[e.ID] = pe
+		}
 	}
 	if p.Strs == nil {
 		p.Strs = []string{}

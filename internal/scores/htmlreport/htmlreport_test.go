@@ -167,7 +167,14 @@ func TestBuildErrors(t *testing.T) {
 // result files nor summary.json of what was scored.
 func TestBuildFromMemory(t *testing.T) {
 	fx := buildFixture(t)
-	fromFiles, err := htmlreport.Build(htmlreport.Options{ScoreDir: fx.scoreDir, ResultDir: fx.resultDir, Source: fx.src, GroundTruth: groundTruthOf(fx.src)})
+	// From the folders, the report executes the ground truth of the
+	// multi-turn entries it embeds (those some model has a row for).
+	fromFilesGT := map[string]bool{}
+	fromFiles, err := htmlreport.Build(htmlreport.Options{ScoreDir: fx.scoreDir, ResultDir: fx.resultDir, Source: fx.src,
+		GroundTruth: func(e *dataset.Entry) ([][]string, error) {
+			fromFilesGT[e.ID] = true
+			return groundTruthOf(fx.src)(e)
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,8 +213,11 @@ func TestBuildFromMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if executed == 0 {
-		t.Errorf("entries no scoring reached should get the ground truth's results from GroundTruth")
+	if executed != 0 {
+		t.Errorf("the report executed %d ground truths; every embedded entry was scored", executed)
+	}
+	if len(fromFilesGT) != len(recorded) {
+		t.Errorf("from the folders, the report executed %d ground truths; scoring recorded %d", len(fromFilesGT), len(recorded))
 	}
 	a, b := embedded(t, fromFiles), embedded(t, inMemory)
 	if !reflect.DeepEqual(a, b) {
