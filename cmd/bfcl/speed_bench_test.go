@@ -12,7 +12,7 @@ import (
 )
 
 // The whole `bfcl evaluate` and `bfcl exec` of the reference run, in
-// process (README, "Speed"; the side-by-side figures with upstream are
+// process (README, "Performance"; the side-by-side figures with upstream are
 // whole processes, see there):
 //
 //	go test ./cmd/bfcl -run '^$' -bench 'Evaluate|Exec' -benchtime 5x
