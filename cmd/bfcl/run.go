@@ -285,22 +285,14 @@ func planShard(f *config.Flags, h *harness.Harness, sel *selection.Selection) ([
 	if err != nil {
 		return nil, err
 	}
-	items := make([]shard.Item, len(sel.Items))
-	for i, it := range sel.Items {
-		items[i] = shard.Item{Category: string(it.Category), ID: it.ID}
-	}
-	plan, err := shard.Plan(items, spec, shard.NewCosts(h.Config().Source).Weigh)
+	plan, err := shard.Plan(sel.Items, spec, shard.NewCosts(h.Config().Source).Weigh)
 	if err != nil {
 		return nil, err
 	}
 	if spec.Sharded() {
-		fmt.Fprintf(os.Stderr, "shard %s (from %s): %d of %d entries\n", spec, from, len(plan), len(items))
+		fmt.Fprintf(os.Stderr, "shard %s (from %s): %d of %d entries\n", spec, from, len(plan), len(sel.Items))
 	}
-	out := make([]selection.Item, len(plan))
-	for i, it := range plan {
-		out[i] = selection.Item{Category: category.Category(it.Category), ID: it.ID}
-	}
-	return out, nil
+	return plan, nil
 }
 
 // ranCategories is the union of the categories a run ran.

@@ -267,7 +267,7 @@ func rowsOf(rows []report.Row, model string) []report.Row {
 func (r *Run) InShard(c string, ids []string) (map[string]bool, error) {
 	items := make([]shard.Item, len(ids))
 	for i, id := range ids {
-		items[i] = shard.Item{Category: c, ID: id}
+		items[i] = shard.Item{Category: category.Category(c), ID: id}
 	}
 	part, err := shard.Select(items, r.Shard, shard.NewCosts(r.Harness.Config().Source).Weigh)
 	if err != nil {

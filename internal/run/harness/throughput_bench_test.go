@@ -269,7 +269,7 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 			items := make([]shard.Item, len(entries))
 			for i, e := range entries {
-				items[i] = shard.Item{Category: e.Category, ID: e.ID}
+				items[i] = shard.Item{Category: category.Category(e.Category), ID: e.ID}
 			}
 			plan, err := shard.Plan(items, shard.Spec{}, shard.NewCosts(src).Weigh)
 			if err != nil {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/run/cost"
 )
@@ -29,8 +28,8 @@ func NewCosts(src *dataset.Source) *Costs {
 func (c *Costs) Weigh(it Item) (Weight, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cat := category.Category(it.Category)
-	m, err := c.src.Index(it.Category)
+	cat := it.Category
+	m, err := c.src.Index(string(cat))
 	if err != nil {
 		return Weight{}, err
 	}
@@ -40,10 +39,10 @@ func (c *Costs) Weigh(it Item) (Weight, error) {
 	}
 	switch {
 	case cat.IsMemory():
-		key := it.Category + "/" + e.Scenario
+		key := string(cat) + "/" + e.Scenario
 		cc, ok := c.chains[key]
 		if !ok {
-			pre, err := c.src.MemoryPrereqs(it.Category, e.Scenario)
+			pre, err := c.src.MemoryPrereqs(string(cat), e.Scenario)
 			if err != nil {
 				return Weight{}, err
 			}
