@@ -11,17 +11,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 )
 
-// A Source loads each file of the data set at most once per process and
-// keeps what it parsed: every category's entries (format sensitivity's
-// expansion included), the function documents, the memory prerequisites
-// and the long-context module. Every caller of one data folder shares one
-// Source (Open returns the same value for the same folder), so a command
-// that touches a category from several places (selection, sharding, the
-// runner, scoring, the report) reads its files once.
-//
-// Entries handed out are shared: callers must treat them as read-only and
-// copy an entry before changing it (as InferenceView and the expansion of
-// format_sensitivity do). The slices returned are the caller's own.
+// cache is what a Source has read and parsed (see Source).
 type cache struct {
 	mu    sync.Mutex
 	files map[string]*onceBytes

@@ -19,7 +19,18 @@ const UpstreamCommit = "6ea57973c7a6097fd7c5915698c54c17c5b1b6c8"
 // EnvDataDir names the environment variable that points at the data set.
 const EnvDataDir = "BFCL_DATA_DIR"
 
-// Source is a located copy of the data set.
+// Source is a located copy of the data set. It reads each file at most
+// once per process and keeps what it parsed: every category's entries
+// (format sensitivity's expansion included), the function documents, the
+// memory prerequisites, an id index per category and the long-context
+// module. Every caller of one data folder shares one Source (Open returns
+// the same value for the same folder), so a command that touches a
+// category from several places (selection, sharding, the runner, scoring,
+// the report) reads its files once.
+//
+// Entries handed out are shared: callers treat them as read-only and copy
+// an entry before changing it (as InferenceView and the expansion of
+// format_sensitivity do). The slices returned are the caller's own.
 type Source struct {
 	// DataDir holds the BFCL_v4_*.json files and the sub-folders
 	// possible_answer/, multi_turn_func_doc/, memory_prereq_conversation/.
