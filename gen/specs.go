@@ -12,7 +12,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 )
 
-const specsPkg = "github.com/bfcl-go/bfcl/internal/run/specs"
+const specsPkg = "github.com/bfcl-go/bfcl/suites/specs"
 
 // goPackage is the Go package name of a suite group's generated specs.
 func goPackage(group string) string {

@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"sort"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
-	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -58,7 +61,7 @@ func cmdExec(args []string) error {
 	if err != nil {
 		return err
 	}
-	lc, err := score.LongContextOf(src)
+	lc, err := src.LongContext()
 	if err != nil {
 		return err
 	}
@@ -71,48 +74,206 @@ func cmdExec(args []string) error {
 		defer f.Close()
 		r = f
 	}
-	cache := map[string]map[string]*dataset.Entry{}
+	var lines []string
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	out := json.NewEncoder(os.Stdout)
-	out.SetEscapeHTML(false)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	// Entries run on fresh backends each, one per CPU; lines are written
+	// in input order as they finish.
+	outs := make([]chan []byte, len(lines))
+	for i := range outs {
+		outs[i] = make(chan []byte, 1)
+	}
+	go func() {
+		sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+		for i, text := range lines {
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem }()
+				outs[i] <- execLine(src, lc, i+1, text, *model)
+			}()
 		}
-		var req execRequest
-		if err := json.Unmarshal([]byte(line), &req); err != nil {
-			out.Encode(execOutput{ID: "", Error: fmt.Sprintf("line %d: malformed request: %v", n, err), Turns: []execTurn{}})
-			continue
-		}
-		res := execEntry(src, lc, cache, req, *model)
-		if err := out.Encode(res); err != nil {
+	}()
+	out := bufio.NewWriterSize(os.Stdout, 1<<16)
+	for _, ch := range outs {
+		if _, err := out.Write(<-ch); err != nil {
 			return err
 		}
 	}
-	return sc.Err()
+	return out.Flush()
 }
 
-func execEntry(src *dataset.Source, lc *longcontext.Data, cache map[string]map[string]*dataset.Entry, req execRequest, model string) execOutput {
+// execLine runs input line n and returns its output line (nil for a blank
+// line).
+func execLine(src *dataset.Source, lc *longcontext.Data, n int, text, model string) []byte {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return nil
+	}
+	var req execRequest
+	res := execOutput{Turns: []execTurn{}}
+	if err := json.Unmarshal([]byte(text), &req); err != nil {
+		res.Error = fmt.Sprintf("line %d: malformed request: %v", n, err)
+	} else {
+		res = execEntry(src, lc, req, model)
+	}
+	return res.appendJSON(nil)
+}
+
+// appendJSON writes o as encoding/json (HTML not escaped) writes it, plus
+// a newline: the states are pyval's compact bytes, appended as they are
+// instead of being validated and compacted again.
+func (o execOutput) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = appendGoJSONString(b, o.ID)
+	if o.Category != "" {
+		b = append(b, `,"category":`...)
+		b = appendGoJSONString(b, o.Category)
+	}
+	if len(o.InvolvedClasses) > 0 {
+		b = append(b, `,"involved_classes":`...)
+		b = appendGoJSONStrings(b, o.InvolvedClasses)
+	}
+	b = append(b, `,"long_context":`...)
+	b = strconv.AppendBool(b, o.LongContext)
+	if len(o.InitialState) > 0 {
+		b = append(b, `,"initial_state":`...)
+		b = appendState(b, o.InitialState)
+	}
+	b = append(b, `,"turns":[`...)
+	for i, t := range o.Turns {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"turn":`...)
+		b = strconv.AppendInt(b, int64(t.Turn), 10)
+		b = append(b, `,"calls":`...)
+		b = appendGoJSONStrings(b, t.Calls)
+		b = append(b, `,"results":`...)
+		b = appendGoJSONStrings(b, t.Results)
+		b = append(b, `,"state":`...)
+		b = appendState(b, t.State)
+		b = append(b, '}')
+	}
+	b = append(b, ']')
+	if o.Error != "" {
+		b = append(b, `,"error":`...)
+		b = appendGoJSONString(b, o.Error)
+	}
+	return append(b, "}\n"...)
+}
+
+// appendState writes a class -> state map with sorted keys (as
+// encoding/json writes maps); null for a nil map.
+func appendState(b []byte, m map[string]json.RawMessage) []byte {
+	if m == nil {
+		return append(b, "null"...)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendGoJSONString(b, k)
+		b = append(b, ':')
+		b = append(b, m[k]...)
+	}
+	return append(b, '}')
+}
+
+// appendGoJSONStrings writes a string list as encoding/json does (null for
+// nil).
+func appendGoJSONStrings(b []byte, ss []string) []byte {
+	if ss == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendGoJSONString(b, s)
+	}
+	return append(b, ']')
+}
+
+// appendGoJSONString writes s as encoding/json writes a string without
+// HTML escaping: \" \\ \b \f \n \r \t, other control bytes as \u00xx,
+// U+2028 and U+2029 escaped, invalid UTF-8 as \ufffd.
+func appendGoJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i += size
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+func execEntry(src *dataset.Source, lc *longcontext.Data, req execRequest, model string) execOutput {
 	o := execOutput{ID: req.ID, Turns: []execTurn{}}
 	c, err := category.FromEntryID(req.ID)
 	if err != nil || !c.IsMultiTurn() {
 		o.Error = fmt.Sprintf("%s is not a multi-turn entry id", req.ID)
 		return o
 	}
-	m, ok := cache[string(c)]
-	if !ok {
-		list, err := src.Load(string(c))
-		if err != nil {
-			o.Error = err.Error()
-			return o
-		}
-		m = map[string]*dataset.Entry{}
-		for _, e := range list {
-			m[e.ID] = e
-		}
-		cache[string(c)] = m
+	m, err := src.Index(string(c))
+	if err != nil {
+		o.Error = err.Error()
+		return o
 	}
 	e, ok := m[req.ID]
 	if !ok {

@@ -47,7 +47,6 @@ func execMatchesReferenceTraces(t FullGinkgoTInterface) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cache := map[string]map[string]*dataset.Entry{}
 	checked := 0
 	for _, f := range []string{"base", "miss_func", "miss_param", "long_context"} {
 		fh, err := os.Open(filepath.Join(ref, "multi_turn_traces", "BFCL_v4_multi_turn_"+f+"_trace.jsonl"))
@@ -76,7 +75,7 @@ func execMatchesReferenceTraces(t FullGinkgoTInterface) {
 			for _, turn := range want.Turns {
 				req.Turns = append(req.Turns, turn.Calls)
 			}
-			got := execEntry(src, lc, cache, req, "reforacle_trace_ground_truth")
+			got := execEntry(src, lc, req, "reforacle_trace_ground_truth")
 			if got.Error != "" {
 				t.Fatalf("%s: %s", want.ID, got.Error)
 			}
@@ -98,7 +97,7 @@ func execMatchesReferenceTraces(t FullGinkgoTInterface) {
 	if checked != 80 {
 		t.Fatalf("checked %d entries, want 80", checked)
 	}
-	bad := execEntry(src, lc, cache, execRequest{ID: "multi_turn_base_0", Turns: [][]string{{"cd(folder=", "nosuch()"}}}, "m")
+	bad := execEntry(src, lc, execRequest{ID: "multi_turn_base_0", Turns: [][]string{{"cd(folder=", "nosuch()"}}}, "m")
 	if bad.Error != "" || len(bad.Turns) != 1 {
 		t.Fatalf("bad calls must give error results, not fail: %+v", bad)
 	}

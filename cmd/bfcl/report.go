@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 )
 
@@ -34,7 +37,7 @@ func cmdReport(args []string) error {
 		}
 		o.Source = src
 	}
-	path, err := htmlreport.Write(o)
+	path, err := writeReport(o, nil)
 	if err != nil {
 		return err
 	}
@@ -44,4 +47,24 @@ func cmdReport(args []string) error {
 	}
 	fmt.Printf("wrote %s (%.1f MB)\n", path, float64(st.Size())/1e6)
 	return nil
+}
+
+// writeReport writes the HTML report of o: from what ev (this process's
+// evaluation, may be nil) scored, reading the score folder only for the
+// rest; the multi-turn ground truth is executed only for entries no
+// scoring of this process recorded.
+func writeReport(o htmlreport.Options, ev *evaluate.Evaluation) (string, error) {
+	if ev != nil {
+		o.Scored, o.Summary = ev.Scored, ev.Summary
+	}
+	if src := o.Source; src != nil {
+		o.GroundTruth = func(e *dataset.Entry) ([][]string, error) {
+			lc, err := src.LongContext()
+			if err != nil {
+				return nil, err
+			}
+			return multiturn.GroundTruthResults(e, lc)
+		}
+	}
+	return htmlreport.Write(o)
 }

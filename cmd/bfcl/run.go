@@ -13,11 +13,13 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
+	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/run/harness"
 	"github.com/bfcl-go/bfcl/internal/run/shard"
 	"github.com/bfcl-go/bfcl/internal/run/turniso"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
+	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 )
@@ -63,6 +65,7 @@ var generateSettings = []*config.Setting{
 func cmdGenerate(args []string) error {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
 	f := config.Register(fs, "", generateSettings...)
+	noReport := fs.Bool("no-report", false, "do not write "+htmlreport.FileName+" after the run (`bfcl report` writes it later)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -80,7 +83,7 @@ func cmdGenerate(args []string) error {
 		if rc.Repeats > 1 {
 			fmt.Fprintf(os.Stderr, "repeat %d of %d: results in %s\n", k, rc.Repeats, run.ResultDir)
 		}
-		if err := generateOnce(ctx, f, &run); err != nil {
+		if err := generateOnce(ctx, f, &run, !*noReport); err != nil {
 			return err
 		}
 	}
@@ -94,15 +97,20 @@ func cmdGenerate(args []string) error {
 }
 
 // generateOnce runs every model of rc on the selection once and scores
-// what ran (the official scores, or the turn-isolated diagnostic).
-func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
+// what ran (the official scores, or the turn-isolated diagnostic), then
+// writes the HTML report unless withReport is false. The run keeps its
+// verdicts: the score files are written from them, scoring again only the
+// stored results this process did not score.
+func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run, withReport bool) error {
 	var ran []harness.Ran
 	var failure error
+	kept := &score.Kept{}
 	for _, m := range rc.Models {
 		h, err := harness.FromConfig(rc, m)
 		if err != nil {
 			return err
 		}
+		h.KeepVerdicts(kept)
 		sel, err := f.Selection(rc.Base, "all").Resolve(h.Config().Source)
 		if err != nil {
 			return err
@@ -149,17 +157,54 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 		return failure
 	}
 	// What did run is scored, also when the run stopped early.
-	rows, err := harness.WriteScores(ran)
+	ev, err := scoreRun(rc, ran, kept)
 	if err != nil {
 		return err
 	}
-	if len(rows) > 0 {
+	if ev == nil {
+		return failure
+	}
+	fmt.Fprintf(os.Stderr, "score files written from %d verdicts of this run (%d stored results scored again)\n", ev.Reused, ev.Entries-ev.Reused)
+	if len(ev.Rows) > 0 {
 		fmt.Fprintf(os.Stdout, "BFCL v4 scores (score folder %s)\n", rc.ScoreDir)
-		if err := report.WriteTableOf(os.Stdout, rows, ranCategories(ran)); err != nil {
+		if err := report.WriteTableOf(os.Stdout, ev.Rows, ranCategories(ran)); err != nil {
 			return err
 		}
 	}
+	if withReport {
+		src, err := rc.Source()
+		if err != nil {
+			return err
+		}
+		if _, err := writeReport(htmlreport.Options{ScoreDir: rc.ScoreDir, ResultDir: rc.ResultDir, Source: src}, ev); err != nil {
+			return fmt.Errorf("scores written, but the HTML report failed: %w", err)
+		}
+	}
 	return failure
+}
+
+// scoreRun writes the score files, CSVs and summary.json of what the
+// runners ran (nil when nothing ran): the result files are compacted, then
+// scored as `bfcl evaluate --partial-eval` would, with the verdicts the run
+// kept.
+func scoreRun(rc *config.Run, ran []harness.Ran, kept *score.Kept) (*evaluate.Evaluation, error) {
+	if len(ran) == 0 {
+		return nil, nil
+	}
+	src, err := rc.Source()
+	if err != nil {
+		return nil, err
+	}
+	models := make([]evaluate.RunModel, len(ran))
+	for i, r := range ran {
+		if err := r.H.Compact(r.Cats); err != nil {
+			return nil, err
+		}
+		models[i] = evaluate.RunModel{Model: r.H.Config().Model, Categories: r.Cats, Notes: r.H.RunNotes(r.Cats)}
+	}
+	o := evaluate.RunOptions(src, rc.ResultDir, rc.ScoreDir, rc.Registry, models)
+	o.Kept = kept
+	return evaluate.Evaluate(o)
 }
 
 var evaluateSettings = []*config.Setting{
@@ -174,6 +219,7 @@ func cmdEvaluate(args []string) error {
 	f := config.Register(fs, "", evaluateSettings...)
 	f.Folders = true // model names are result folders; registry entries are optional
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
+	noReport := fs.Bool("no-report", false, "do not write "+htmlreport.FileName+" (`bfcl report` writes it later)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -197,7 +243,7 @@ func cmdEvaluate(args []string) error {
 		return err
 	}
 	o := evaluate.Options{Source: src, ResultRoot: rc.ResultDir, ScoreRoot: rc.ScoreDir, Categories: cats,
-		Registry: rc.Registry, Log: os.Stderr, Report: true}
+		Registry: rc.Registry, Log: os.Stderr}
 	if _, _, set := f.Lookup(config.Model); set {
 		o.Models = f.List(config.Model)
 	}
@@ -215,14 +261,21 @@ func cmdEvaluate(args []string) error {
 	}
 	o.CorrectionsAll = rc.Corrections.List()
 	start := time.Now()
-	rows, err := evaluate.Run(o)
+	ev, err := evaluate.Evaluate(o)
 	if err != nil {
 		return err
 	}
-	if err := report.WriteTable(os.Stdout, rows); err != nil {
+	if err := report.WriteTable(os.Stdout, ev.Rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "evaluated in %.2fs; score files, CSVs, summary.json and report.html in %s\n", time.Since(start).Seconds(), rc.ScoreDir)
+	wrote := "score files, CSVs and summary.json"
+	if !*noReport {
+		if _, err := writeReport(htmlreport.Options{ScoreDir: rc.ScoreDir, ResultDir: rc.ResultDir, Source: src}, ev); err != nil {
+			return fmt.Errorf("evaluate: scores written, but the HTML report failed: %w", err)
+		}
+		wrote = "score files, CSVs, summary.json and " + htmlreport.FileName
+	}
+	fmt.Fprintf(os.Stderr, "evaluated in %.2fs; %s in %s\n", time.Since(start).Seconds(), wrote, rc.ScoreDir)
 	return nil
 }
 
@@ -234,22 +287,14 @@ func planShard(f *config.Flags, h *harness.Harness, sel *selection.Selection) ([
 	if err != nil {
 		return nil, err
 	}
-	items := make([]shard.Item, len(sel.Items))
-	for i, it := range sel.Items {
-		items[i] = shard.Item{Category: string(it.Category), ID: it.ID}
-	}
-	plan, err := shard.Plan(items, spec, shard.NewCosts(h.Config().Source).Weigh)
+	plan, err := shard.Plan(sel.Items, spec, shard.NewCosts(h.Config().Source).Weigh)
 	if err != nil {
 		return nil, err
 	}
 	if spec.Sharded() {
-		fmt.Fprintf(os.Stderr, "shard %s (from %s): %d of %d entries\n", spec, from, len(plan), len(items))
+		fmt.Fprintf(os.Stderr, "shard %s (from %s): %d of %d entries\n", spec, from, len(plan), len(sel.Items))
 	}
-	out := make([]selection.Item, len(plan))
-	for i, it := range plan {
-		out[i] = selection.Item{Category: category.Category(it.Category), ID: it.ID}
-	}
-	return out, nil
+	return plan, nil
 }
 
 // ranCategories is the union of the categories a run ran.

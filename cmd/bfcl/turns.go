@@ -13,7 +13,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
-	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/run/turniso"
@@ -149,7 +148,7 @@ func isolatedTurns(src *dataset.Source, resultDir, scoreDir, model, mode string,
 			}
 		}
 	}
-	lc, err := score.LongContextOf(src)
+	lc, err := src.LongContext()
 	if err != nil {
 		return err
 	}
@@ -173,8 +172,11 @@ func isolatedTurns(src *dataset.Source, resultDir, scoreDir, model, mode string,
 			if err != nil {
 				return err
 			}
-			s, err := turniso.Evaluate(c, entries, recs, multiturn.Options{Spec: decode.Spec{Mode: mode, UnderscoreToDot: u2d}, ModelName: m, LongContext: lc}, scoreRoot, m)
+			s, vs, err := turniso.Evaluate(c, entries, recs, multiturn.Options{Spec: decode.Spec{Mode: mode, UnderscoreToDot: u2d}, ModelName: m, LongContext: lc})
 			if err != nil {
+				return err
+			}
+			if _, err := report.WriteScoreDirFile(scoreRoot, m, c, vs); err != nil {
 				return err
 			}
 			ms.Categories = append(ms.Categories, s)

@@ -10,7 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	_ "github.com/bfcl-go/bfcl/generated/specs/agentic"
-	"github.com/bfcl-go/bfcl/internal/run/specs"
+	"github.com/bfcl-go/bfcl/suites/specs"
 )
 
 func init() { specs.RegisterFlags() }

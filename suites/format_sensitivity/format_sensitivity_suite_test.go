@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	_ "github.com/bfcl-go/bfcl/generated/specs/format_sensitivity"
-	"github.com/bfcl-go/bfcl/internal/run/specs"
+	"github.com/bfcl-go/bfcl/suites/specs"
 )
 
 func init() { specs.RegisterFlags() }

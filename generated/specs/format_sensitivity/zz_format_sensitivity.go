@@ -3,7 +3,7 @@
 
 package formatsensitivity
 
-import specs "github.com/bfcl-go/bfcl/internal/run/specs"
+import specs "github.com/bfcl-go/bfcl/suites/specs"
 
 var _ = specs.Category(specs.CategorySpec{
 	Category: "format_sensitivity",

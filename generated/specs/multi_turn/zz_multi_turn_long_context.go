@@ -3,7 +3,7 @@
 
 package multiturn
 
-import specs "github.com/bfcl-go/bfcl/internal/run/specs"
+import specs "github.com/bfcl-go/bfcl/suites/specs"
 
 var _ = specs.Category(specs.CategorySpec{
 	Category: "multi_turn_long_context",

@@ -1,11 +1,9 @@
 package dataset
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,28 +69,30 @@ type rawAnswer struct {
 	GroundTruth json.RawMessage `json:"ground_truth"`
 }
 
-// jsonLines calls fn for each non-blank line of path with its 1-based number.
-func jsonLines(path, name string, fn func(line int, b []byte) error) error {
-	f, err := os.Open(path)
+// jsonLines calls fn for each non-blank line of path with its 1-based
+// number. The file is read once per Source (readFile); b is a slice of
+// those bytes, valid for as long as the Source.
+func (s *Source) jsonLines(path, name string, fn func(line int, b []byte) error) error {
+	data, err := s.readFile(path)
 	if err != nil {
-		return fmt.Errorf("dataset: %w", err)
+		return err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
 	n := 0
-	for sc.Scan() {
+	for len(data) > 0 {
 		n++
-		b := bytes.TrimSpace(sc.Bytes())
+		var b []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			b, data = data[:i], data[i+1:]
+		} else {
+			b, data = data, nil
+		}
+		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
 			continue
 		}
-		if err := fn(n, b); err != nil {
+		if err := fn(n, b[:len(b):len(b)]); err != nil {
 			return err
 		}
-	}
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("dataset: %s:%d: %w", name, n+1, err)
 	}
 	return nil
 }
@@ -122,9 +122,7 @@ func (s *Source) readEntries(file string) ([]rawEntry, []int, error) {
 	var out []rawEntry
 	var lines []int
 	seen := map[string]int{}
-	err := jsonLines(p, name, func(line int, b []byte) error {
-		// The scanner reuses b; the entry keeps slices of its own copy.
-		b = append([]byte(nil), b...)
+	err := s.jsonLines(p, name, func(line int, b []byte) error {
 		r, err := decodeEntry(b)
 		if err != nil {
 			return fmt.Errorf("dataset: %s:%d (%s): malformed entry: %v", name, line, idOf(b), err)
@@ -151,7 +149,7 @@ func (s *Source) readAnswers(file string) (map[string]json.RawMessage, error) {
 	p := s.Path("possible_answer", file)
 	name := s.relName(p)
 	out := map[string]json.RawMessage{}
-	err := jsonLines(p, name, func(line int, b []byte) error {
+	err := s.jsonLines(p, name, func(line int, b []byte) error {
 		var r rawAnswer
 		if err := json.Unmarshal(b, &r); err != nil {
 			return fmt.Errorf("dataset: %s:%d (%s): malformed answer: %v", name, line, idOf(b), err)

@@ -3,7 +3,6 @@ package dataset
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 )
@@ -50,24 +49,51 @@ func BackendClasses() []string {
 
 // FuncDocs reads the function documents of one backend class, in file order.
 func (s *Source) FuncDocs(class string) ([]json.RawMessage, error) {
+	cd, err := s.classDocs(class)
+	if err != nil {
+		return nil, err
+	}
+	return append([]json.RawMessage(nil), cd.docs...), nil
+}
+
+// classDocs are the function documents of one backend class and their
+// names, read once per Source.
+func (s *Source) classDocs(class string) (classDocs, error) {
+	s.c.mu.Lock()
+	if s.c.docs == nil {
+		s.c.docs = map[string]*onceDocs{}
+	}
+	o, ok := s.c.docs[class]
+	if !ok {
+		o = &onceDocs{}
+		s.c.docs[class] = o
+	}
+	s.c.mu.Unlock()
+	o.once.Do(func() { o.cd, o.err = s.readClassDocs(class) })
+	return o.cd, o.err
+}
+
+func (s *Source) readClassDocs(class string) (classDocs, error) {
 	file, ok := funcDocFiles[class]
 	if !ok {
-		return nil, fmt.Errorf("dataset: unknown backend class %q", class)
+		return classDocs{}, fmt.Errorf("dataset: unknown backend class %q", class)
 	}
 	p := s.Path("multi_turn_func_doc", file)
 	name := s.relName(p)
-	var docs []json.RawMessage
-	err := jsonLines(p, name, func(line int, b []byte) error {
+	var cd classDocs
+	err := s.jsonLines(p, name, func(line int, b []byte) error {
 		if !json.Valid(b) {
 			return fmt.Errorf("dataset: %s:%d: malformed function document", name, line)
 		}
-		if _, err := docName(b); err != nil {
+		fn, err := docName(b)
+		if err != nil {
 			return fmt.Errorf("dataset: %s:%d: %v", name, line, err)
 		}
-		docs = append(docs, append(json.RawMessage(nil), b...))
+		cd.docs = append(cd.docs, json.RawMessage(b))
+		cd.names = append(cd.names, fn)
 		return nil
 	})
-	return docs, err
+	return cd, err
 }
 
 // questionFile returns the question file of a scoring category and how ids
@@ -90,6 +116,10 @@ func questionFile(category string) (file, answerFile, idFrom string, hasAnswers 
 // prerequisite ids; the prerequisite conversations themselves come from
 // MemoryPrereqs.
 func (s *Source) Load(category string) ([]*Entry, error) {
+	return s.entriesOnce(&s.c.cats, category, func() ([]*Entry, error) { return s.load(category) })
+}
+
+func (s *Source) load(category string) ([]*Entry, error) {
 	if category == "" || strings.ContainsAny(category, "/\\ ,") || category == "format_sensitivity" {
 		return nil, fmt.Errorf("dataset: %q is not a loadable category", category)
 	}
@@ -108,7 +138,6 @@ func (s *Source) Load(category string) ([]*Entry, error) {
 		}
 	}
 	name := s.relName(s.Path(file))
-	docCache := map[string]classDocs{}
 	var prereqIDs map[string][]string
 	if idFrom == "memory" {
 		prereqIDs = map[string][]string{}
@@ -152,7 +181,7 @@ func (s *Source) Load(category string) ([]*Entry, error) {
 			e.InvolvedClasses = []string{"MemoryAPI_" + strings.TrimPrefix(category, "memory_")}
 		}
 		if strings.HasPrefix(category, "multi_turn") || idFrom != "" {
-			if err := s.attachFuncDocs(e, docCache); err != nil {
+			if err := s.attachFuncDocs(e); err != nil {
 				return nil, err
 			}
 		}
@@ -182,21 +211,13 @@ func (s *Source) Load(category string) ([]*Entry, error) {
 // attachFuncDocs fills Functions from the involved classes' documents and
 // moves held-out (miss_func) documents to MissedFuncDocs, as upstream's
 // populate_test_cases_with_predefined_functions does.
-func (s *Source) attachFuncDocs(e *Entry, cache map[string]classDocs) error {
+func (s *Source) attachFuncDocs(e *Entry) error {
 	e.Functions = nil
 	var names []string // of e.Functions
 	for _, c := range e.InvolvedClasses {
-		cd, ok := cache[c]
-		if !ok {
-			docs, err := s.FuncDocs(c)
-			if err != nil {
-				return fmt.Errorf("%v (entry %s)", err, e.Where())
-			}
-			cd = classDocs{docs: docs, names: make([]string, len(docs))}
-			for i, d := range docs {
-				cd.names[i], _ = docName(d)
-			}
-			cache[c] = cd
+		cd, err := s.classDocs(c)
+		if err != nil {
+			return fmt.Errorf("%v (entry %s)", err, e.Where())
 		}
 		e.Functions = append(e.Functions, cd.docs...)
 		names = append(names, cd.names...)
@@ -230,6 +251,10 @@ type classDocs struct {
 // ("memory_prereq_0-customer-0" -> "memory_kv_prereq_0-customer-0"), each
 // depending on all earlier ones.
 func (s *Source) MemoryPrereqs(category, scenario string) ([]*Entry, error) {
+	return s.entriesOnce(&s.c.pre, category+"/"+scenario, func() ([]*Entry, error) { return s.memoryPrereqs(category, scenario) })
+}
+
+func (s *Source) memoryPrereqs(category, scenario string) ([]*Entry, error) {
 	if !strings.HasPrefix(category, "memory_") {
 		return nil, fmt.Errorf("dataset: %q is not a memory category", category)
 	}
@@ -238,7 +263,7 @@ func (s *Source) MemoryPrereqs(category, scenario string) ([]*Entry, error) {
 	name := s.relName(p)
 	var out []*Entry
 	var ids []string
-	err := jsonLines(p, name, func(line int, b []byte) error {
+	err := s.jsonLines(p, name, func(line int, b []byte) error {
 		var r rawEntry
 		if err := json.Unmarshal(b, &r); err != nil {
 			return fmt.Errorf("dataset: %s:%d (%s): malformed prerequisite conversation: %v", name, line, idOf(b), err)
@@ -268,9 +293,9 @@ func (s *Source) MemoryPrereqs(category, scenario string) ([]*Entry, error) {
 // entry ids re-run under every prompt configuration.
 func (s *Source) FormatSensitivityIDs() (map[string][]string, []string, error) {
 	p := s.Path("BFCL_v4_format_sensitivity.json")
-	b, err := os.ReadFile(p)
+	b, err := s.readFile(p)
 	if err != nil {
-		return nil, nil, fmt.Errorf("dataset: %w", err)
+		return nil, nil, err
 	}
 	var m map[string][]string
 	if err := json.Unmarshal(b, &m); err != nil {

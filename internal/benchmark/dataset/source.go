@@ -19,16 +19,30 @@ const UpstreamCommit = "6ea57973c7a6097fd7c5915698c54c17c5b1b6c8"
 // EnvDataDir names the environment variable that points at the data set.
 const EnvDataDir = "BFCL_DATA_DIR"
 
-// Source is a located copy of the data set.
+// Source is a located copy of the data set. It reads each file at most
+// once per process and keeps what it parsed: every category's entries
+// (format sensitivity's expansion included), the function documents, the
+// memory prerequisites, an id index per category and the long-context
+// module. Every caller of one data folder shares one Source (Open returns
+// the same value for the same folder), so a command that touches a
+// category from several places (selection, sharding, the runner, scoring,
+// the report) reads its files once.
+//
+// Entries handed out are shared: callers treat them as read-only and copy
+// an entry before changing it (as InferenceView and the expansion of
+// format_sensitivity do). The slices returned are the caller's own.
 type Source struct {
 	// DataDir holds the BFCL_v4_*.json files and the sub-folders
 	// possible_answer/, multi_turn_func_doc/, memory_prereq_conversation/.
 	DataDir string
 	// LongContextFile is upstream's long_context.py.
 	LongContextFile string
+
+	c cache // what was read and parsed (cache.go)
 }
 
-// Open locates the data set below dir. It accepts, in this order:
+// Open locates the data set below dir; every Open of one folder in a
+// process returns the same Source, so its files are read once. It accepts, in this order:
 //   - a folder holding data/ and long_context.py (the layout `make data` writes);
 //   - a checkout of the gorilla repository;
 //   - its berkeley-function-call-leaderboard/ or bfcl_eval/ folder.
@@ -51,7 +65,7 @@ func Open(dir string) (*Source, error) {
 			if !isFile(lc) {
 				return nil, fmt.Errorf("dataset: %s has the question files but no long_context.py at %s", dir, lc)
 			}
-			return &Source{DataDir: d, LongContextFile: lc}, nil
+			return shared(d, lc), nil
 		}
 	}
 	return nil, fmt.Errorf("dataset: %s does not hold the BFCL v4 data set (expected %s and %s, or a gorilla checkout); run `make data` or set %s",
@@ -86,11 +100,7 @@ func (s *Source) Path(elem ...string) string {
 
 // ReadLongContext returns the bytes of long_context.py.
 func (s *Source) ReadLongContext() ([]byte, error) {
-	b, err := os.ReadFile(s.LongContextFile)
-	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
-	}
-	return b, nil
+	return s.readFile(s.LongContextFile)
 }
 
 func isDir(p string) bool  { st, err := os.Stat(p); return err == nil && st.IsDir() }

@@ -91,14 +91,14 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	}
 	turns, isList := raw.([]any)
 	if !isList {
-		return Result{Verdict: fail(e, ErrInferenceError,
+		return withGroundTruth(e, gt, o, Result{Verdict: fail(e, ErrInferenceError,
 			[]string{"Error during inference phase. Model did not output a list of model responses."},
-			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))}, nil
+			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))})
 	}
 	if len(turns) != len(gt) {
-		return Result{Verdict: fail(e, ErrForceTerminated,
+		return withGroundTruth(e, gt, o, Result{Verdict: fail(e, ErrForceTerminated,
 			[]string{fmt.Sprintf("Model was force-terminated during inference phase. The length of the model result turns (%d) does not match the length of the ground truth turns (%d).", len(turns), len(gt))},
-			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))}, nil
+			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))})
 	}
 	var rawTurns []json.RawMessage
 	if err := json.Unmarshal(rec.Result, &rawTurns); err != nil {
@@ -148,6 +148,16 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 	model := engine.New(env, engine.Config{ModelName: o.ModelName + "_eval", EntryID: e.ID, Involved: e.InvolvedClasses, InitialConfig: cfg, LongContext: longContext})
 	truth := engine.New(env, engine.Config{ModelName: o.ModelName + "_ground_truth_eval", EntryID: e.ID, Involved: e.InvolvedClasses, InitialConfig: cfg, LongContext: longContext})
 
+	// The ground truth's results of every turn are recorded in the verdict
+	// (for reports), also of the turns after the one the checker stopped at.
+	var gtResults [][]string
+	finish := func(v verdict.Verdict) (verdict.Verdict, error) {
+		for t := len(gtResults); t < len(gt); t++ {
+			gtResults = append(gtResults, nonNil(truth.Execute(gt[t])))
+		}
+		v.GroundTruthResults = gtResults
+		return v, nil
+	}
 	var allModel []string
 	var execLog []any
 	for t, gtCalls := range gt {
@@ -163,6 +173,7 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 		}
 		gtOut := truth.Execute(gtCalls)
 		te.GTResults = gtOut
+		gtResults = append(gtResults, nonNil(gtOut))
 		res.Executed = append(res.Executed, te)
 		allModel = append(allModel, turnModel...)
 		if uncombined == nil {
@@ -171,31 +182,69 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 		execLog = append(execLog, verdict.Fields{{Key: "model", Value: uncombined}, {Key: "ground_truth", Value: nonNil(gtOut)}})
 
 		if len(gtCalls) > 0 && len(steps) == 0 {
-			return fail(e, ErrEmptyTurn, []string{fmt.Sprintf("Model response list is empty for turn %d", t)},
-				field("details", verdict.Fields{{Key: "execution_result", Value: execLog}})), nil
+			return finish(fail(e, ErrEmptyTurn, []string{fmt.Sprintf("Model response list is empty for turn %d", t)},
+				field("details", verdict.Fields{{Key: "execution_result", Value: execLog}})))
 		}
 		if len(gtCalls) == 0 {
 			if o.CheckIrrelevance && len(steps) > 0 {
-				return fail(e, ErrIrrelevance, []string{fmt.Sprintf("Model outputs valid function calls when it should not for turn %d.", t)},
-					field("details", verdict.Fields{{Key: "model response decoded", Value: steps}})), nil
+				return finish(fail(e, ErrIrrelevance, []string{fmt.Sprintf("Model outputs valid function calls when it should not for turn %d.", t)},
+					field("details", verdict.Fields{{Key: "model response decoded", Value: steps}})))
 			}
 			continue
 		}
 		if v, bad := stateCheck(e, model, truth, execLog); bad {
-			return v, nil
+			return finish(v)
 		}
 		missing := missingUnordered(gtOut, allModel)
 		if len(missing) > 0 {
-			return fail(e, ErrResponseMismatch,
+			return finish(fail(e, ErrResponseMismatch,
 				[]string{fmt.Sprintf("Model response execution results so far does not contain all the ground truth response execution results for turn %d.", t)},
 				field("details", verdict.Fields{
 					{Key: "missing_items", Value: missing},
 					{Key: "model_response (including all previous turns)", Value: nonNil(allModel)},
 					{Key: "ground_truth_response (only the current turn)", Value: nonNil(gtOut)},
-				})), nil
+				})))
 		}
 	}
-	return verdict.Verdict{ID: e.ID, Category: e.Category, Valid: true}, nil
+	return finish(verdict.Verdict{ID: e.ID, Category: e.Category, Valid: true})
+}
+
+// withGroundTruth records the ground truth's results in a verdict the
+// checker reached without executing anything.
+func withGroundTruth(e *dataset.Entry, gt [][]string, o Options, res Result) (Result, error) {
+	r, err := executeGroundTruth(e, gt, o.LongContext, o.ModelName+"_ground_truth_eval")
+	if err != nil {
+		return Result{}, err
+	}
+	res.Verdict.GroundTruthResults = r
+	return res, nil
+}
+
+// GroundTruthResults executes a multi-turn entry's ground truth turn by
+// turn on fresh backends, as the checker's ground-truth side does, and
+// returns each turn's execution results. Scoring records the same in
+// verdict.Verdict.GroundTruthResults; this is for entries no scoring
+// reached (a report of a folder scored by an earlier process).
+func GroundTruthResults(e *dataset.Entry, lc *longcontext.Data) ([][]string, error) {
+	var gt [][]string
+	if err := json.Unmarshal(e.Answer, &gt); err != nil {
+		return nil, fmt.Errorf("ground truth of %s is not a list of call lists: %w", e.ID, err)
+	}
+	return executeGroundTruth(e, gt, lc, "report_ground_truth")
+}
+
+func executeGroundTruth(e *dataset.Entry, gt [][]string, lc *longcontext.Data, name string) ([][]string, error) {
+	cfg, err := e.InitialConfigDict()
+	if err != nil {
+		return nil, err
+	}
+	s := engine.New(sim.NewEnv(lc), engine.Config{ModelName: name, EntryID: e.ID,
+		Involved: e.InvolvedClasses, InitialConfig: cfg, LongContext: e.LongContext()})
+	out := make([][]string, len(gt))
+	for t, calls := range gt {
+		out[t] = nonNil(s.Execute(calls))
+	}
+	return out, nil
 }
 
 // stateCheck compares, class by class in involved order, every public

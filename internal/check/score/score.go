@@ -97,11 +97,8 @@ func CheckHandler(class string) error {
 	return nil
 }
 
-// LongContextOf parses the data set's long_context.py.
+// LongContextOf is the data set's long_context.py, parsed once per
+// process (dataset.Source.LongContext).
 func LongContextOf(src *dataset.Source) (*longcontext.Data, error) {
-	b, err := src.ReadLongContext()
-	if err != nil {
-		return nil, err
-	}
-	return longcontext.Parse(b)
+	return src.LongContext()
 }

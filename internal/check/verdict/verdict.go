@@ -19,6 +19,11 @@ type Verdict struct {
 	ErrorType string   // upstream's error_type, e.g. "type_error:simple"; empty when valid
 	Errors    []string // upstream's "error" list (messages); empty when valid
 	Detail    Fields   // further score-file fields for failed entries, ordered
+
+	// GroundTruthResults are, for multi-turn entries, the ground truth's
+	// execution results per turn (every turn, also past the one a failed
+	// entry stopped at), for reports; never written to score files.
+	GroundTruthResults [][]string
 }
 
 // Field is one ordered key of a score-file line. Value must be JSON-marshalable.

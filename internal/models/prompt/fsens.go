@@ -9,14 +9,14 @@ import (
 )
 
 // FormatSensitivityCategory is the category name of the expanded entries.
-const FormatSensitivityCategory = "format_sensitivity"
+const FormatSensitivityCategory = dataset.FormatSensitivityCategory
 
 // FormatSensitivityID is the id upstream gives entry number index (counted
 // over all expanded entries, source entry by source entry, configuration
 // by configuration) of the format-sensitivity category:
 // "format_sensitivity_<index>:<config>:<source id>".
 func FormatSensitivityID(index int, cfg Config, sourceID string) string {
-	return FormatSensitivityCategory + "_" + strconv.Itoa(index) + ":" + cfg.String() + ":" + sourceID
+	return dataset.FormatSensitivityID(index, cfg.String(), sourceID)
 }
 
 // SplitFormatSensitivityID splits a format-sensitivity id into its index,
@@ -38,75 +38,16 @@ func SplitFormatSensitivityID(id string) (index int, cfg Config, sourceID string
 }
 
 // FormatSensitivityEntries is upstream's
-// load_dataset_entry("format_sensitivity", include_language_specific_hint=False)
-// (load_format_sensitivity_test_cases): for each category of
-// BFCL_v4_format_sensitivity.json in file order, the listed entries in
-// data-set order, each repeated for the 26 configurations of AllConfigs,
-// with ids FormatSensitivityID(i, cfg, source id) numbered from 0.
-//
-// The source entries are loaded as upstream loads them, with their own
-// language hint already in the function descriptions (exactly what the
-// checker sees at evaluation time). Hand each entry to
-// dataset.InferenceView before inference, as for every other category:
-// that appends the hint a second time, which is what upstream sends the
-// model (load_dataset_entry hints the source entries, then hints the
-// expanded ones again under the format_sensitivity category).
-// Question, Answer and the other fields are the source entry's; Category
-// is "format_sensitivity".
+// load_dataset_entry("format_sensitivity", include_language_specific_hint=False):
+// the 26-fold expansion that src owns and loads once (see
+// dataset.Source.LoadCategory). Hand each entry to dataset.InferenceView
+// before inference, as for every other category.
 func FormatSensitivityEntries(src *dataset.Source) ([]*dataset.Entry, error) {
-	ids, order, err := src.FormatSensitivityIDs()
-	if err != nil {
-		return nil, err
-	}
-	configs := AllConfigs()
-	var out []*dataset.Entry
-	index := 0
-	for _, cat := range order {
-		want := map[string]bool{}
-		for _, id := range ids[cat] {
-			want[id] = true
-		}
-		if len(want) == 0 {
-			continue
-		}
-		entries, err := src.Load(cat)
-		if err != nil {
-			return nil, fmt.Errorf("prompt: format sensitivity: %w", err)
-		}
-		found := 0
-		for _, e := range entries {
-			if !want[e.ID] {
-				continue
-			}
-			found++
-			hinted, err := dataset.InferenceView(e)
-			if err != nil {
-				return nil, fmt.Errorf("prompt: format sensitivity: %w", err)
-			}
-			for _, cfg := range configs {
-				x := *hinted
-				x.ID = FormatSensitivityID(index, cfg, e.ID)
-				x.Category = FormatSensitivityCategory
-				x.Question = make([][]dataset.Message, len(hinted.Question))
-				for i, t := range hinted.Question {
-					x.Question[i] = append([]dataset.Message(nil), t...)
-				}
-				out = append(out, &x)
-				index++
-			}
-		}
-		if found != len(want) {
-			return nil, fmt.Errorf("prompt: format sensitivity: BFCL_v4_format_sensitivity.json lists %d %s ids, the data set has %d of them", len(want), cat, found)
-		}
-	}
-	return out, nil
+	return src.LoadCategory(FormatSensitivityCategory)
 }
 
-// LoadCategory is the entries of any category: src.Load for the data set's
-// own categories, FormatSensitivityEntries for format_sensitivity.
+// LoadCategory is the entries of any category (src.LoadCategory, loaded
+// once per data set).
 func LoadCategory(src *dataset.Source, category string) ([]*dataset.Entry, error) {
-	if category == FormatSensitivityCategory {
-		return FormatSensitivityEntries(src)
-	}
-	return src.Load(category)
+	return src.LoadCategory(category)
 }

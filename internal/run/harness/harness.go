@@ -2,7 +2,7 @@
 // reuses its stored result or drives the model through the inference loop
 // and stores the result, scores it with the category's checker and returns
 // the outcome. It knows nothing of Ginkgo or of the environment: the CLI's
-// verbs and the Ginkgo specs (internal/run/specs) build it from a resolved
+// verbs and the Ginkgo specs (suites/specs) build it from a resolved
 // configuration (FromConfig).
 package harness
 
@@ -23,7 +23,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
-	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/infer"
 	"github.com/bfcl-go/bfcl/internal/run/sched"
@@ -58,6 +57,10 @@ type Config struct {
 	// and the model-side backends apply theirs, and the scores of the run
 	// are marked with the list.
 	Corrections corrections.Set
+	// Kept, when set, keeps every verdict the run reaches, so that the
+	// score files written after the run do not score those records again
+	// (evaluate.Options.Kept).
+	Kept *score.Kept
 }
 
 // Outcome is the result of one entry.
@@ -81,15 +84,7 @@ type Harness struct {
 	lcErr  error
 
 	mu      sync.Mutex
-	prereqs map[string]*prereqState    // memory category/scenario -> prerequisites run
-	loaded  map[string]*loadedCategory // category -> its entries, loaded once
-}
-
-// loadedCategory is one category's entries by id, loaded on first use.
-type loadedCategory struct {
-	once sync.Once
-	byID map[string]*dataset.Entry
-	err  error
+	prereqs map[string]*prereqState // memory category/scenario -> prerequisites run
 }
 
 // New returns a harness for cfg.
@@ -117,12 +112,11 @@ func New(cfg Config) (*Harness, error) {
 	gate := sched.NewGate(cpu)
 	gate.ReserveForWaits(reserve)
 	return &Harness{
-		cfg:    cfg,
-		store:  results.NewStore(cfg.ResultDir, cfg.Model.Name),
-		sem:    make(chan struct{}, entries),
-		prod:   prod,
-		gate:   gate,
-		loaded: map[string]*loadedCategory{},
+		cfg:   cfg,
+		store: results.NewStore(cfg.ResultDir, cfg.Model.Name),
+		sem:   make(chan struct{}, entries),
+		prod:  prod,
+		gate:  gate,
 	}, nil
 }
 
@@ -157,41 +151,14 @@ func (h *Harness) Config() Config { return h.cfg }
 // Store returns the result store.
 func (h *Harness) Store() *results.Store { return h.store }
 
-// Entry returns the data-set entry id of category c.
+// Entry returns the data-set entry id of category c (the data set's own
+// index: every category is loaded once per process).
 func (h *Harness) Entry(c, id string) (*dataset.Entry, error) {
-	byID, err := h.category(c)
+	e, err := h.cfg.Source.Entry(c, id)
 	if err != nil {
-		return nil, err
-	}
-	e, ok := byID[id]
-	if !ok {
-		return nil, fmt.Errorf("harness: no entry %s in category %s", id, c)
+		return nil, fmt.Errorf("harness: %w", err)
 	}
 	return e, nil
-}
-
-// category loads category c once. Categories load independently: an
-// entry waits only for its own category, never for another's.
-func (h *Harness) category(c string) (map[string]*dataset.Entry, error) {
-	h.mu.Lock()
-	lc, ok := h.loaded[c]
-	if !ok {
-		lc = &loadedCategory{}
-		h.loaded[c] = lc
-	}
-	h.mu.Unlock()
-	lc.once.Do(func() {
-		list, err := prompt.LoadCategory(h.cfg.Source, c)
-		if err != nil {
-			lc.err = err
-			return
-		}
-		lc.byID = make(map[string]*dataset.Entry, len(list))
-		for _, e := range list {
-			lc.byID[e.ID] = e
-		}
-	})
-	return lc.byID, lc.err
 }
 
 // Run runs entry id of category c: stored result or a fresh inference, then
@@ -239,9 +206,14 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 		if err := h.store.Append(cat, rec); err != nil {
 			return Outcome{}, err
 		}
+		// The stored record carries the line as written (Raw), which is
+		// what keeps its verdict for the score files (score.Kept).
+		if stored, ok, err := h.store.Lookup(cat, id); err == nil && ok {
+			rec = stored
+		}
 	}
 	if cat.IsMultiTurn() {
-		h.lcOnce.Do(func() { h.lc, h.lcErr = score.LongContextOf(h.cfg.Source) })
+		h.lcOnce.Do(func() { h.lc, h.lcErr = h.cfg.Source.LongContext() })
 		if h.lcErr != nil {
 			return Outcome{}, h.lcErr
 		}
@@ -254,14 +226,16 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 		return Outcome{}, err
 	}
 	defer ticket.Release()
-	v, err := score.Entry(e, rec, score.Options{
+	opts := score.Options{
 		Spec:        h.cfg.Model.Decoding(), // the run's verdicts decode as its score files do
 		LongContext: h.lc,
 		ModelName:   results.ModelDir(h.cfg.Model.Name),
-	})
+	}
+	v, err := score.Entry(e, rec, opts)
 	if err != nil {
 		return Outcome{}, err
 	}
+	h.cfg.Kept.Add(rec, opts, v)
 	out.Verdict = v
 	out.Duration = time.Since(start)
 	return out, nil
@@ -308,7 +282,7 @@ func (h *Harness) runIsolated(ctx context.Context, e *dataset.Entry, start time.
 	if !h.prod.usesServices() {
 		return Outcome{}, fmt.Errorf("%w: the turn-isolated mode asks the model; %s replays stored results", score.ErrNotApplicable, h.cfg.Model.Name)
 	}
-	h.lcOnce.Do(func() { h.lc, h.lcErr = score.LongContextOf(h.cfg.Source) })
+	h.lcOnce.Do(func() { h.lc, h.lcErr = h.cfg.Source.LongContext() })
 	if h.lcErr != nil {
 		return Outcome{}, h.lcErr
 	}
@@ -352,3 +326,7 @@ func (h *Harness) Probe() error {
 	_, err := h.cfg.NewDriver(nil)
 	return err
 }
+
+// KeepVerdicts makes the runner keep every verdict it reaches in k (see
+// Config.Kept). Call before running.
+func (h *Harness) KeepVerdicts(k *score.Kept) { h.cfg.Kept = k }

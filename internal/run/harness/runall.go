@@ -58,43 +58,12 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 		for _, it := range items {
 			if !seen[it.Category] && ctx.Err() == nil {
 				seen[it.Category] = true
-				h.category(string(it.Category)) //nolint:errcheck
+				h.cfg.Source.Index(string(it.Category)) //nolint:errcheck
 			}
 		}
 	}()
-	var (
-		mu                                  sync.Mutex
-		done, passed, calls, tokens, failed int64
-		sum                                 = Summary{Skipped: map[string]string{}}
-		ran                                 = map[category.Category]bool{}
-		start                               = time.Now()
-		last                                atomic.Int64
-	)
-	var pw *bufio.Writer
-	if progress != nil {
-		pw = bufio.NewWriter(progress)
-	}
-	report := func(final bool) {
-		if pw == nil {
-			return
-		}
-		now := time.Now().UnixNano()
-		if !final && now-last.Load() < int64(250*time.Millisecond) {
-			return // at most four progress lines a second
-		}
-		last.Store(now)
-		mu.Lock()
-		defer mu.Unlock()
-		d := atomic.LoadInt64(&done)
-		rate, eta := 0.0, "?"
-		if d > 0 {
-			rate = 100 * float64(atomic.LoadInt64(&passed)) / float64(d)
-			eta = (time.Duration(float64(time.Since(start)) / float64(d) * float64(int64(len(items))-d))).Round(time.Second).String()
-		}
-		fmt.Fprintf(pw, "\r%d/%d entries  pass %.1f%%  calls %d  tokens %d  errors %d  ETA %s   ",
-			d, len(items), rate, atomic.LoadInt64(&calls), atomic.LoadInt64(&tokens), atomic.LoadInt64(&failed), eta)
-		pw.Flush()
-	}
+	t := &tally{sum: Summary{Skipped: map[string]string{}}, ran: map[category.Category]bool{}}
+	pr := newProgress(progress, len(items), t)
 	ch := make(chan selection.Item)
 	var wg sync.WaitGroup
 	for i := 0; i < workers; i++ {
@@ -103,43 +72,12 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 			defer wg.Done()
 			for it := range ch {
 				out, err := h.Run(ctx, string(it.Category), it.ID)
-				if !errors.Is(err, score.ErrNoChecker) && !errors.Is(err, score.ErrNotApplicable) {
+				skipped := errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable)
+				if !skipped {
 					br.Record(err)
 				}
-				switch {
-				case errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable):
-					mu.Lock()
-					if sum.Skipped[string(it.Category)] == "" {
-						sum.Skipped[string(it.Category)] = err.Error()
-					}
-					mu.Unlock()
-				case err != nil:
-					if ctx.Err() != nil {
-						break
-					}
-					atomic.AddInt64(&failed, 1)
-					mu.Lock()
-					if sum.FirstError == nil {
-						sum.FirstError = fmt.Errorf("%s: %w", it.ID, err)
-					}
-					mu.Unlock()
-				default:
-					mu.Lock()
-					ran[it.Category] = true
-					if out.Verdict.Valid {
-						sum.Passed++
-					} else {
-						sum.Failed++
-					}
-					mu.Unlock()
-					if out.Verdict.Valid {
-						atomic.AddInt64(&passed, 1)
-					}
-					atomic.AddInt64(&calls, int64(out.Stats.Calls))
-					atomic.AddInt64(&tokens, int64(out.Stats.InputTokens+out.Stats.OutputTokens))
-				}
-				atomic.AddInt64(&done, 1)
-				report(false)
+				t.record(ctx, it, out, err, skipped)
+				pr.print(false)
 			}
 		}()
 	}
@@ -153,21 +91,119 @@ feed:
 	}
 	close(ch)
 	wg.Wait()
-	report(true)
-	if pw != nil {
-		fmt.Fprintln(pw)
-		pw.Flush()
-	}
-	sum.Done, sum.Errors = int(done), int(failed)
-	sum.Calls, sum.Tokens = calls, tokens
+	pr.print(true)
+	pr.end()
+	sum := t.summary()
 	if err := br.Err(); err != nil {
 		sum.FirstError, sum.Aborted = err, true
 	} else {
 		sum.Interrupted = ctx.Err() != nil
 	}
-	for c := range ran {
+	return sum
+}
+
+// tally counts what a batch did. The counters read by the progress line
+// are atomic; the rest is under mu.
+type tally struct {
+	done, passed, calls, tokens atomic.Int64
+	errored                     atomic.Int64 // entries that could not be run (Summary.Errors)
+
+	mu  sync.Mutex
+	sum Summary // Passed, Failed (wrong answers), FirstError, Skipped
+	ran map[category.Category]bool
+}
+
+// record counts one entry's outcome: a skipped category, an entry that
+// could not be run (not counted when the run was stopped), or a verdict.
+func (t *tally) record(ctx context.Context, it selection.Item, out Outcome, err error, skipped bool) {
+	defer t.done.Add(1)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	switch {
+	case skipped:
+		if t.sum.Skipped[string(it.Category)] == "" {
+			t.sum.Skipped[string(it.Category)] = err.Error()
+		}
+	case err != nil:
+		if ctx.Err() != nil {
+			return
+		}
+		t.errored.Add(1)
+		if t.sum.FirstError == nil {
+			t.sum.FirstError = fmt.Errorf("%s: %w", it.ID, err)
+		}
+	default:
+		t.ran[it.Category] = true
+		if out.Verdict.Valid {
+			t.sum.Passed++
+			t.passed.Add(1)
+		} else {
+			t.sum.Failed++
+		}
+		t.calls.Add(int64(out.Stats.Calls))
+		t.tokens.Add(int64(out.Stats.InputTokens + out.Stats.OutputTokens))
+	}
+}
+
+// summary is the batch's Summary (the run's end state is the caller's).
+func (t *tally) summary() Summary {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	sum := t.sum
+	sum.Done, sum.Errors = int(t.done.Load()), int(t.errored.Load())
+	sum.Calls, sum.Tokens = t.calls.Load(), t.tokens.Load()
+	for c := range t.ran {
 		sum.Ran = append(sum.Ran, c)
 	}
 	sum.Ran = category.SortCanonical(sum.Ran)
 	return sum
+}
+
+// progress prints the one-line progress of a batch, at most four times a
+// second.
+type progress struct {
+	w     *bufio.Writer // nil: no progress
+	total int
+	t     *tally
+	start time.Time
+	last  atomic.Int64
+	mu    sync.Mutex
+}
+
+func newProgress(w io.Writer, total int, t *tally) *progress {
+	p := &progress{total: total, t: t, start: time.Now()}
+	if w != nil {
+		p.w = bufio.NewWriter(w)
+	}
+	return p
+}
+
+func (p *progress) print(final bool) {
+	if p.w == nil {
+		return
+	}
+	now := time.Now().UnixNano()
+	if !final && now-p.last.Load() < int64(250*time.Millisecond) {
+		return
+	}
+	p.last.Store(now)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	d := p.t.done.Load()
+	rate, eta := 0.0, "?"
+	if d > 0 {
+		rate = 100 * float64(p.t.passed.Load()) / float64(d)
+		eta = (time.Duration(float64(time.Since(p.start)) / float64(d) * float64(int64(p.total)-d))).Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "\r%d/%d entries  pass %.1f%%  calls %d  tokens %d  errors %d  ETA %s   ",
+		d, p.total, rate, p.t.calls.Load(), p.t.tokens.Load(), p.t.errored.Load(), eta)
+	p.w.Flush()
+}
+
+// end ends the progress line.
+func (p *progress) end() {
+	if p.w != nil {
+		fmt.Fprintln(p.w)
+		p.w.Flush()
+	}
 }

@@ -6,72 +6,27 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
-	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
-	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/services/embed"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
-// WriteScores scores the stored results of the given categories and writes
-// the score files, the leaderboard CSVs and summary.json, through the same
-// code as `bfcl evaluate --partial-eval` (evaluate.Run): a score tree
-// written at the end of a run and one written later from the result files
-// are the same bytes. It returns the leaderboard rows of the score folder.
-func (h *Harness) WriteScores(cats []category.Category) ([]report.Row, error) {
-	return WriteScores([]Ran{{h, cats}})
-}
-
-// Ran is what one runner ran.
+// Ran is what one runner ran. Scoring the result files and writing the
+// reports is the caller's (cmd/bfcl, suites/specs compose run, evaluate and
+// report); the runner only stores results.
 type Ran struct {
 	H    *Harness
 	Cats []category.Category
 }
 
-// WriteScores scores several models of one run in one pass (so every
-// model's cost and latency columns come from this run, as `bfcl evaluate
-// --model a,b` gives them). The runners share their result and score roots.
-func WriteScores(runs []Ran) ([]report.Row, error) {
-	if len(runs) == 0 {
-		return nil, nil
-	}
-	first := runs[0].H.cfg
-	o := evaluate.Options{Source: first.Source, ResultRoot: first.ResultDir, ScoreRoot: first.ScoreDir, Partial: true,
-		Notes: map[string]map[string]string{}, Corrections: map[string][]string{}, Report: true}
-	reg := &registry.Registry{}
-	if first.Registry != nil {
-		reg.File = first.Registry.File
-	}
-	seen := map[category.Category]bool{}
-	for _, r := range runs {
-		if r.H.cfg.ResultDir != first.ResultDir || r.H.cfg.ScoreDir != first.ScoreDir {
-			return nil, fmt.Errorf("harness: models of one run must share result and score folders")
-		}
-		for _, c := range r.Cats {
-			if err := results.Compact(r.H.store.Path(c)); err != nil {
-				return nil, err
-			}
-			if !seen[c] {
-				seen[c] = true
-				o.Categories = append(o.Categories, c)
-			}
-		}
-		m := r.H.cfg.Model
-		o.Models = append(o.Models, m.Name)
-		o.Notes[results.ModelDir(m.Name)] = r.H.runNotes(r.Cats)
-		o.Corrections[results.ModelDir(m.Name)] = r.H.cfg.Corrections.List() // nil: this run is official
-
-		reg.Models = append(reg.Models, m) // as this run used it (overrides applied)
-	}
-	if first.Registry != nil {
-		for _, m := range first.Registry.Models {
-			if _, err := reg.Get(m.Name); err != nil {
-				reg.Models = append(reg.Models, m)
-			}
+// Compact rewrites the result files of the given categories in entry
+// order (results.Compact), as they are before scoring.
+func (h *Harness) Compact(cats []category.Category) error {
+	for _, c := range cats {
+		if err := results.Compact(h.store.Path(c)); err != nil {
+			return err
 		}
 	}
-	o.Registry = reg
-	o.Categories = category.SortCanonical(o.Categories)
-	return evaluate.Run(o)
+	return nil
 }
 
 // requestsNote says when a model tied to an upstream registry entry does
@@ -94,8 +49,9 @@ func requestsNote(m registry.Model) string {
 	return ""
 }
 
-// runNotes records the services this run's agentic categories used.
-func (h *Harness) runNotes(cats []category.Category) map[string]string {
+// RunNotes records the services this run's agentic categories used, for
+// summary.json.
+func (h *Harness) RunNotes(cats []category.Category) map[string]string {
 	notes := map[string]string{}
 	if n := requestsNote(h.cfg.Model); n != "" {
 		notes["requests"] = n

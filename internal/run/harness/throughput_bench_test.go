@@ -19,11 +19,15 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
 	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/harness"
 	"github.com/bfcl-go/bfcl/internal/run/shard"
+	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
+	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/testkit/goldserver"
 )
 
@@ -266,7 +270,7 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 			items := make([]shard.Item, len(entries))
 			for i, e := range entries {
-				items[i] = shard.Item{Category: e.Category, ID: e.ID}
+				items[i] = shard.Item{Category: category.Category(e.Category), ID: e.ID}
 			}
 			plan, err := shard.Plan(items, shard.Spec{}, shard.NewCosts(src).Weigh)
 			if err != nil {
@@ -303,6 +307,8 @@ func BenchmarkThroughput(b *testing.B) {
 					if err != nil {
 						b.Fatal(err)
 					}
+					kept := &score.Kept{}
+					h.KeepVerdicts(kept) // as `bfcl generate` does
 					pass := func() harness.Summary {
 						sum := h.RunAll(context.Background(), order, nil)
 						if sum.Errors > 0 || sum.Aborted {
@@ -329,6 +335,10 @@ func BenchmarkThroughput(b *testing.B) {
 						calls += sum.Calls
 					}
 					b.StopTimer()
+					// What `bfcl generate` does after the last answer: the
+					// score files from the kept verdicts, the CSVs and the
+					// report (cmd/bfcl's scoreRun and writeReport).
+					tail := runTail(b, h, src, order, kept, root)
 					s1, err := srv.stats()
 					if err != nil {
 						b.Fatal(err)
@@ -342,6 +352,12 @@ func BenchmarkThroughput(b *testing.B) {
 					bound := max(perPass*float64(benchLatency)/float64(inflight), float64(longest)*float64(benchLatency))
 					ms := float64(time.Millisecond)
 					b.ReportMetric(float64(wall)/float64(b.N)/bound, "wall/bound")
+					b.ReportMetric(float64(tail)/ms, "tail-ms")
+					whole := float64(wall)/float64(b.N) + float64(tail)
+					if placement == "process" {
+						whole += float64(warmWall) - float64(wall)/float64(b.N) // start-up
+					}
+					b.ReportMetric(whole/bound, "whole/bound")
 					b.ReportMetric(float64(cpu)/float64(calls)/ms, "cpu-ms/call")
 					if placement == "process" {
 						b.ReportMetric(float64(st.cpu)/float64(st.calls)/ms, "server-cpu-ms/call")
@@ -364,4 +380,45 @@ func BenchmarkThroughput(b *testing.B) {
 			srv.close()
 		}
 	}
+}
+
+// runTail scores what the harness ran and writes the report, as the CLI
+// does after a run, and returns how long that took.
+func runTail(b *testing.B, h *harness.Harness, src *dataset.Source, order []selection.Item, kept *score.Kept, root string) time.Duration {
+	b.Helper()
+	t0 := time.Now()
+	seen := map[category.Category]bool{}
+	var cats []category.Category
+	for _, it := range order {
+		if !seen[it.Category] {
+			seen[it.Category] = true
+			cats = append(cats, it.Category)
+		}
+	}
+	cats = category.SortCanonical(cats)
+	if err := h.Compact(cats); err != nil {
+		b.Fatal(err)
+	}
+	cfg := h.Config()
+	o := evaluate.RunOptions(src, cfg.ResultDir, cfg.ScoreDir, nil,
+		[]evaluate.RunModel{{Model: cfg.Model, Categories: cats, Notes: h.RunNotes(cats)}})
+	o.Kept = kept
+	ev, err := evaluate.Evaluate(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := htmlreport.Write(htmlreport.Options{ScoreDir: cfg.ScoreDir, ResultDir: cfg.ResultDir, Source: src,
+		Scored: ev.Scored, Summary: ev.Summary,
+		GroundTruth: func(e *dataset.Entry) ([][]string, error) {
+			lc, err := src.LongContext()
+			if err != nil {
+				return nil, err
+			}
+			return multiturn.GroundTruthResults(e, lc)
+		}}); err != nil {
+		b.Fatal(err)
+	}
+	d := time.Since(t0)
+	b.Logf("tail: %d verdicts, %d kept, %v", ev.Entries, ev.Reused, d)
+	return d
 }

@@ -327,187 +327,244 @@ func runSingleTurnPrompt(ctx context.Context, d driver.Driver, e *dataset.Entry,
 }
 
 func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options, sty style) (results.Record, Stats, error) {
-	var st Stats
-	if opts.NewExecutor == nil {
-		return results.Record{}, st, fmt.Errorf("infer: %s: no backend executor configured", e.ID)
-	}
-	exec, err := opts.NewExecutor(e)
+	c, err := newConversation(ctx, d, e, opts, sty)
 	if err != nil {
-		return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+		return results.Record{}, Stats{}, err
 	}
-	hooks, _ := exec.(Hooks)
-	if hooks != nil {
-		q, err := hooks.Prepare(e.Question)
+	if err := c.logState(); err != nil {
+		return results.Record{}, c.st, err
+	}
+	for turn, turnMsgs := range c.e.Question {
+		current, err := c.turnMessages(turn, turnMsgs)
 		if err != nil {
-			return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+			return results.Record{}, c.st, err
 		}
-		x := *e
-		x.Question = q
-		e = &x
-	}
-	funcs := sty.functions(append([]json.RawMessage(nil), e.Functions...))
-	var (
-		msgs                         []driver.Message
-		allResults                   []json.RawMessage
-		inTokens, outTokens, latency [][]any
-		reasoning                    [][]string
-		anyReasoning                 bool
-		log                          []any
-	)
-	// logState appends a state_info list (upstream: before the first turn
-	// and after each turn, unless excluded; nothing when no backend is
-	// logged).
-	states, _ := exec.(StateSource)
-	logState := func() error {
-		if opts.ExcludeStateLog || states == nil {
-			return nil
-		}
-		sl, err := stateLog(states)
+		forceQuit, err := c.runTurn(ctx, turn, current)
 		if err != nil {
-			return fmt.Errorf("infer: %s: %w", e.ID, err)
+			return results.Record{}, c.st, err
 		}
-		if len(sl) > 0 {
-			log = append(log, sl)
-		}
-		return nil
-	}
-	if err := logState(); err != nil {
-		return results.Record{}, st, err
-	}
-	ticket := sched.TicketOf(ctx)
-	expected := cost.Turns(e)
-	for turn, turnMsgs := range e.Question {
-		var current []driver.Message
-		if turn == 0 {
-			if current, err = sty.first(e); err != nil {
-				return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
-			}
-		} else {
-			current = sty.next(turnMsgs)
-		}
-		if held, ok := e.MissedFuncDocs[turn]; ok {
-			if len(turnMsgs) != 0 {
-				return results.Record{}, st, fmt.Errorf("infer: %s: held-out turn %d has a user message", e.ID, turn)
-			}
-			msgs, more, err := sty.holdout(held)
-			if err != nil {
-				return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
-			}
-			funcs = append(funcs, more...)
-			current = msgs
-		}
-		msgs = append(msgs, current...)
-		var (
-			turnResults              []json.RawMessage
-			turnIn, turnOut, turnLat []any
-			turnReasoning            []string
-			forceQuit                bool
-		)
-		turnLog := pyval.OrderedObject{{Key: "begin_of_turn_query", Value: messagesLog(current)}}
-		for step := 0; ; {
-			if err := ctx.Err(); err != nil {
-				return results.Record{}, st, err
-			}
-			ticket.SetPriority(cost.Ahead(expected, turn, step))
-			resp, err := d.Complete(ctx, opts.request(msgs, funcs))
-			if err != nil {
-				return results.Record{}, st, fmt.Errorf("infer: %s turn %d step %d: %w", e.ID, turn, step, err)
-			}
-			st.Calls++
-			st.InputTokens += resp.InputTokens
-			st.OutputTokens += resp.OutputTokens
-			st.Latency += resp.Latency
-			res, err := sty.stored(resp, opts)
-			if err != nil {
-				return results.Record{}, st, err
-			}
-			var stepLog []any
-			if opts.IncludeInputLog {
-				stepLog = append(stepLog, inputLog(resp))
-			}
-			stepLog = append(stepLog, assistantLog(res, resp.Reasoning))
-			msgs = append(msgs, sty.assistant(resp))
-			turnResults = append(turnResults, res)
-			turnIn = append(turnIn, resp.InputTokens)
-			turnOut = append(turnOut, resp.OutputTokens)
-			turnLat = append(turnLat, resp.Latency.Seconds())
-			turnReasoning = append(turnReasoning, resp.Reasoning)
-			if resp.Reasoning != "" {
-				anyReasoning = true
-			}
-			// Upstream: a step that does not decode, or decodes to
-			// nothing, ends the turn.
-			calls, err := sty.decode(res, opts)
-			if err != nil {
-				stepLog = append(stepLog, decodeErrorLog(err))
-				turnLog = append(turnLog, stepField(step, stepLog))
-				break
-			}
-			stepLog = append(stepLog, handlerLog(logDecoded, calls))
-			if isEmptyExecute(calls) {
-				stepLog = append(stepLog, handlerLog(logEmpty, calls))
-				turnLog = append(turnLog, stepField(step, stepLog))
-				break
-			}
-			var out []string
-			if hooks != nil {
-				// Agentic backends search the web and embed text: waits, not work.
-				resume := sched.Pause(ctx)
-				out = exec.Execute(calls)
-				if err := resume(); err != nil {
-					return results.Record{}, st, err
-				}
-			} else {
-				out = exec.Execute(calls)
-			}
-			msgs = append(msgs, sty.results(resp, calls, out)...)
-			for _, x := range out {
-				stepLog = append(stepLog, toolLog(x))
-			}
-			if step+1 > MaximumStepLimit {
-				forceQuit = true
-				stepLog = append(stepLog, forceQuitLog())
-			}
-			turnLog = append(turnLog, stepField(step, stepLog))
-			step++
-			if forceQuit {
-				break
-			}
-		}
-		allResults = append(allResults, mustJSON(turnResults))
-		inTokens = append(inTokens, turnIn)
-		outTokens = append(outTokens, turnOut)
-		latency = append(latency, turnLat)
-		reasoning = append(reasoning, turnReasoning)
-		log = append(log, turnLog)
-		if err := logState(); err != nil {
-			return results.Record{}, st, err
+		if err := c.logState(); err != nil {
+			return results.Record{}, c.st, err
 		}
 		if forceQuit {
 			break
 		}
 	}
-	if hooks != nil {
-		if err := hooks.Finish(); err != nil {
-			return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+	if c.hooks != nil {
+		if err := c.hooks.Finish(); err != nil {
+			return results.Record{}, c.st, fmt.Errorf("infer: %s: %w", c.e.ID, err)
 		}
 	}
-	inferenceLog, err := marshalLog(log)
+	rec, err := c.record()
+	return rec, c.st, err
+}
+
+// conversation is one multi-turn entry in progress: the backends, the
+// messages sent so far, and what the record and its inference log collect.
+type conversation struct {
+	d      driver.Driver
+	e      *dataset.Entry // with the agentic hooks' question, if any
+	opts   Options
+	sty    style
+	exec   Executor
+	hooks  Hooks       // agentic backends; nil for the others
+	states StateSource // backends whose state is logged; nil for none
+	ticket *sched.Ticket
+	turns  []int // expected calls per turn (cost.Turns)
+
+	funcs []json.RawMessage
+	msgs  []driver.Message
+	st    Stats
+
+	allResults                   []json.RawMessage
+	inTokens, outTokens, latency [][]any
+	reasoning                    [][]string
+	anyReasoning                 bool
+	log                          []any
+}
+
+// newConversation sets up the entry's backends (and the agentic hooks,
+// which may rewrite the question) and the functions offered.
+func newConversation(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options, sty style) (*conversation, error) {
+	if opts.NewExecutor == nil {
+		return nil, fmt.Errorf("infer: %s: no backend executor configured", e.ID)
+	}
+	exec, err := opts.NewExecutor(e)
 	if err != nil {
-		return results.Record{}, st, fmt.Errorf("infer: %s: %w", e.ID, err)
+		return nil, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	hooks, _ := exec.(Hooks)
+	if hooks != nil {
+		q, err := hooks.Prepare(e.Question)
+		if err != nil {
+			return nil, fmt.Errorf("infer: %s: %w", e.ID, err)
+		}
+		x := *e
+		x.Question = q
+		e = &x
+	}
+	states, _ := exec.(StateSource)
+	return &conversation{d: d, e: e, opts: opts, sty: sty, exec: exec, hooks: hooks, states: states,
+		ticket: sched.TicketOf(ctx), turns: cost.Turns(e),
+		funcs: sty.functions(append([]json.RawMessage(nil), e.Functions...))}, nil
+}
+
+// logState appends a state_info list (upstream: before the first turn
+// and after each turn, unless excluded; nothing when no backend is
+// logged).
+func (c *conversation) logState() error {
+	if c.opts.ExcludeStateLog || c.states == nil {
+		return nil
+	}
+	sl, err := stateLog(c.states)
+	if err != nil {
+		return fmt.Errorf("infer: %s: %w", c.e.ID, err)
+	}
+	if len(sl) > 0 {
+		c.log = append(c.log, sl)
+	}
+	return nil
+}
+
+// turnMessages are the messages a turn adds: the first turn's prompt, a
+// later turn's user messages, or a held-out turn's functions (which are
+// offered from then on).
+func (c *conversation) turnMessages(turn int, turnMsgs []dataset.Message) ([]driver.Message, error) {
+	var current []driver.Message
+	var err error
+	if turn == 0 {
+		if current, err = c.sty.first(c.e); err != nil {
+			return nil, fmt.Errorf("infer: %s: %w", c.e.ID, err)
+		}
+	} else {
+		current = c.sty.next(turnMsgs)
+	}
+	if held, ok := c.e.MissedFuncDocs[turn]; ok {
+		if len(turnMsgs) != 0 {
+			return nil, fmt.Errorf("infer: %s: held-out turn %d has a user message", c.e.ID, turn)
+		}
+		msgs, more, err := c.sty.holdout(held)
+		if err != nil {
+			return nil, fmt.Errorf("infer: %s: %w", c.e.ID, err)
+		}
+		c.funcs = append(c.funcs, more...)
+		current = msgs
+	}
+	return current, nil
+}
+
+// runTurn asks the model step by step until a step does not decode to
+// calls or the step limit is reached (forceQuit), executing each step's
+// calls, and adds the turn to the record and the log.
+func (c *conversation) runTurn(ctx context.Context, turn int, current []driver.Message) (forceQuit bool, err error) {
+	c.msgs = append(c.msgs, current...)
+	var (
+		turnResults              []json.RawMessage
+		turnIn, turnOut, turnLat []any
+		turnReasoning            []string
+	)
+	turnLog := pyval.OrderedObject{{Key: "begin_of_turn_query", Value: messagesLog(current)}}
+	for step := 0; ; {
+		if err := ctx.Err(); err != nil {
+			return false, err
+		}
+		c.ticket.SetPriority(cost.Ahead(c.turns, turn, step))
+		resp, err := c.d.Complete(ctx, c.opts.request(c.msgs, c.funcs))
+		if err != nil {
+			return false, fmt.Errorf("infer: %s turn %d step %d: %w", c.e.ID, turn, step, err)
+		}
+		c.st.Calls++
+		c.st.InputTokens += resp.InputTokens
+		c.st.OutputTokens += resp.OutputTokens
+		c.st.Latency += resp.Latency
+		res, err := c.sty.stored(resp, c.opts)
+		if err != nil {
+			return false, err
+		}
+		turnResults = append(turnResults, res)
+		turnIn = append(turnIn, resp.InputTokens)
+		turnOut = append(turnOut, resp.OutputTokens)
+		turnLat = append(turnLat, resp.Latency.Seconds())
+		turnReasoning = append(turnReasoning, resp.Reasoning)
+		c.anyReasoning = c.anyReasoning || resp.Reasoning != ""
+		stepLog, more, err := c.step(ctx, resp, res)
+		if err != nil {
+			return false, err
+		}
+		if more && step+1 > MaximumStepLimit {
+			forceQuit = true
+			stepLog = append(stepLog, forceQuitLog())
+		}
+		turnLog = append(turnLog, stepField(step, stepLog))
+		if !more || forceQuit {
+			break
+		}
+		step++
+	}
+	c.allResults = append(c.allResults, mustJSON(turnResults))
+	c.inTokens = append(c.inTokens, turnIn)
+	c.outTokens = append(c.outTokens, turnOut)
+	c.latency = append(c.latency, turnLat)
+	c.reasoning = append(c.reasoning, turnReasoning)
+	c.log = append(c.log, turnLog)
+	return forceQuit, nil
+}
+
+// step handles one answer of the model: it is added to the messages,
+// decoded and, when it decodes to calls, executed, the results added to
+// the messages. more says whether the turn goes on (upstream: a step that
+// does not decode, or decodes to nothing, ends the turn). It returns the
+// step's log items.
+func (c *conversation) step(ctx context.Context, resp driver.Response, res json.RawMessage) (stepLog []any, more bool, err error) {
+	if c.opts.IncludeInputLog {
+		stepLog = append(stepLog, inputLog(resp))
+	}
+	stepLog = append(stepLog, assistantLog(res, resp.Reasoning))
+	c.msgs = append(c.msgs, c.sty.assistant(resp))
+	calls, err := c.sty.decode(res, c.opts)
+	if err != nil {
+		return append(stepLog, decodeErrorLog(err)), false, nil
+	}
+	stepLog = append(stepLog, handlerLog(logDecoded, calls))
+	if isEmptyExecute(calls) {
+		return append(stepLog, handlerLog(logEmpty, calls)), false, nil
+	}
+	var out []string
+	if c.hooks != nil {
+		// Agentic backends search the web and embed text: waits, not work.
+		resume := sched.Pause(ctx)
+		out = c.exec.Execute(calls)
+		if err := resume(); err != nil {
+			return nil, false, err
+		}
+	} else {
+		out = c.exec.Execute(calls)
+	}
+	c.msgs = append(c.msgs, c.sty.results(resp, calls, out)...)
+	for _, x := range out {
+		stepLog = append(stepLog, toolLog(x))
+	}
+	return stepLog, true, nil
+}
+
+// record is the result line of the conversation.
+func (c *conversation) record() (results.Record, error) {
+	inferenceLog, err := marshalLog(c.log)
+	if err != nil {
+		return results.Record{}, fmt.Errorf("infer: %s: %w", c.e.ID, err)
 	}
 	rec := results.Record{
-		ID:               e.ID,
-		Result:           mustJSON(allResults),
-		InputTokenCount:  mustJSON(inTokens),
-		OutputTokenCount: mustJSON(outTokens),
-		Latency:          mustJSON(latency),
+		ID:               c.e.ID,
+		Result:           mustJSON(c.allResults),
+		InputTokenCount:  mustJSON(c.inTokens),
+		OutputTokenCount: mustJSON(c.outTokens),
+		Latency:          mustJSON(c.latency),
 		InferenceLog:     inferenceLog,
 	}
-	if anyReasoning {
-		rec.ReasoningContent = mustJSON(reasoning)
+	if c.anyReasoning {
+		rec.ReasoningContent = mustJSON(c.reasoning)
 	}
-	return rec, st, nil
+	return rec, nil
 }
 
 func stepField(step int, items []any) pyval.Field {

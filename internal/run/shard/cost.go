@@ -4,45 +4,34 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
-	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/run/cost"
 )
 
 // Costs weighs items from the data set: turn counts and ground-truth
 // call counts of the entries, and the prerequisite conversations of each
-// memory scenario. It loads each category once and is safe for concurrent
-// use.
+// memory scenario. The entries come from the data set's own index (each
+// category loaded once per process); safe for concurrent use.
 type Costs struct {
 	src *dataset.Source
 
-	mu      sync.Mutex
-	entries map[string]map[string]*dataset.Entry
-	chains  map[string]float64
+	mu     sync.Mutex
+	chains map[string]float64
 }
 
 // NewCosts returns the data-set cost model.
 func NewCosts(src *dataset.Source) *Costs {
-	return &Costs{src: src, entries: map[string]map[string]*dataset.Entry{}, chains: map[string]float64{}}
+	return &Costs{src: src, chains: map[string]float64{}}
 }
 
 // Weigh is a Weigher.
 func (c *Costs) Weigh(it Item) (Weight, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cat := category.Category(it.Category)
-	m, ok := c.entries[it.Category]
-	if !ok {
-		list, err := prompt.LoadCategory(c.src, it.Category)
-		if err != nil {
-			return Weight{}, err
-		}
-		m = make(map[string]*dataset.Entry, len(list))
-		for _, e := range list {
-			m[e.ID] = e
-		}
-		c.entries[it.Category] = m
+	cat := it.Category
+	m, err := c.src.Index(string(cat))
+	if err != nil {
+		return Weight{}, err
 	}
 	e, ok := m[it.ID]
 	if !ok {
@@ -50,10 +39,10 @@ func (c *Costs) Weigh(it Item) (Weight, error) {
 	}
 	switch {
 	case cat.IsMemory():
-		key := it.Category + "/" + e.Scenario
+		key := string(cat) + "/" + e.Scenario
 		cc, ok := c.chains[key]
 		if !ok {
-			pre, err := c.src.MemoryPrereqs(it.Category, e.Scenario)
+			pre, err := c.src.MemoryPrereqs(string(cat), e.Scenario)
 			if err != nil {
 				return Weight{}, err
 			}

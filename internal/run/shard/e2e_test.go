@@ -54,7 +54,7 @@ func e2eSelection(src *dataset.Source) ([]shard.Item, []*dataset.Entry, error) {
 		}
 		list = list[:min(t.n, len(list))]
 		for _, e := range list {
-			items = append(items, shard.Item{Category: string(t.c), ID: e.ID})
+			items = append(items, shard.Item{Category: t.c, ID: e.ID})
 		}
 		entries = append(entries, list...)
 		if t.c.IsMemory() {
@@ -117,9 +117,9 @@ func TestShardWorker(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for it := range work {
-				if _, err := h.Run(context.Background(), it.Category, it.ID); err != nil {
+				if _, err := h.Run(context.Background(), string(it.Category), it.ID); err != nil {
 					mu.Lock()
-					errs = append(errs, it.String()+": "+err.Error())
+					errs = append(errs, string(it.Category)+"/"+it.ID+": "+err.Error())
 					mu.Unlock()
 				}
 			}

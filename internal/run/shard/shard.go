@@ -23,6 +23,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
 )
 
 // Spec names one shard: Index K of Count N (0 <= K < N), numbered as
@@ -67,13 +69,12 @@ func check(s Spec, where string) (Spec, error) {
 	return s, nil
 }
 
-// Item is one entry of the selection.
-type Item struct {
-	Category string
-	ID       string
-}
+// Item is one entry of the selection (the selection's own item: a plan
+// is a reordered part of it, no conversion either way).
+type Item = selection.Item
 
-func (it Item) String() string { return it.Category + "/" + it.ID }
+// itemName names an item in messages: category/id.
+func itemName(it Item) string { return string(it.Category) + "/" + it.ID }
 
 // Weight is what the partition knows of an item: its expected cost in
 // model calls and, for a memory question, the key of the chain it belongs
@@ -101,18 +102,18 @@ func units(items []Item, weigh Weigher) ([]unit, error) {
 	seen := make(map[Item]bool, len(items))
 	for i, it := range items {
 		if seen[it] {
-			return nil, fmt.Errorf("shard: %s is selected twice", it)
+			return nil, fmt.Errorf("shard: %s is selected twice", itemName(it))
 		}
 		seen[it] = true
 		w, err := weigh(it)
 		if err != nil {
-			return nil, fmt.Errorf("shard: %s: %w", it, err)
+			return nil, fmt.Errorf("shard: %s: %w", itemName(it), err)
 		}
 		if w.Cost < 0 || w.ChainCost < 0 {
-			return nil, fmt.Errorf("shard: %s: negative cost", it)
+			return nil, fmt.Errorf("shard: %s: negative cost", itemName(it))
 		}
 		if w.Chain == "" {
-			out = append(out, unit{key: "1\x00" + it.Category + "\x00" + it.ID, cost: w.Cost, items: []int{i}})
+			out = append(out, unit{key: "1\x00" + string(it.Category) + "\x00" + it.ID, cost: w.Cost, items: []int{i}})
 			continue
 		}
 		j, ok := chains[w.Chain]

@@ -11,7 +11,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/run/infer"
-	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
@@ -80,15 +79,16 @@ type Summary struct {
 
 // Evaluate scores the isolated records of one category (ids ID(entry,
 // turn); turns without a record, e.g. of an interrupted run, are counted in
-// Missing and left out; a record that is no turn of entries is an error) and writes
-// the category's score file under scoreRoot (IsolatedRoot of the ordinary
-// score root) in upstream's score-file format: the header counts isolated
-// turns, the failed lines are the failed turns.
-func Evaluate(cat category.Category, entries []*dataset.Entry, recs []results.Record, o multiturn.Options, scoreRoot, model string) (Summary, error) {
+// Missing and left out; a record that is no turn of entries is an error).
+// It returns the summary and a verdict per isolated turn, for a score file
+// under IsolatedRoot of the ordinary score root in upstream's score-file
+// format (report.WriteScoreDirFile: the header then counts isolated turns,
+// the failed lines are the failed turns).
+func Evaluate(cat category.Category, entries []*dataset.Entry, recs []results.Record, o multiturn.Options) (Summary, []verdict.Verdict, error) {
 	byID := map[string]results.Record{}
 	for _, r := range recs {
 		if _, dup := byID[r.ID]; dup {
-			return Summary{}, fmt.Errorf("turniso: %s: two records for %s", cat, r.ID)
+			return Summary{}, nil, fmt.Errorf("turniso: %s: two records for %s", cat, r.ID)
 		}
 		byID[r.ID] = r
 	}
@@ -98,7 +98,7 @@ func Evaluate(cat category.Category, entries []*dataset.Entry, recs []results.Re
 	for _, e := range entries {
 		n, err := Turns(e)
 		if err != nil {
-			return Summary{}, err
+			return Summary{}, nil, err
 		}
 		for t := 0; t < n; t++ {
 			id := ID(e.ID, t)
@@ -110,7 +110,7 @@ func Evaluate(cat category.Category, entries []*dataset.Entry, recs []results.Re
 			seen++
 			v, err := Score(e, t, rec, o)
 			if err != nil {
-				return Summary{}, err
+				return Summary{}, nil, err
 			}
 			for len(sum.ByTurn) <= t {
 				sum.ByTurn = append(sum.ByTurn, TurnScore{Turn: len(sum.ByTurn)})
@@ -135,18 +135,15 @@ func Evaluate(cat category.Category, entries []*dataset.Entry, recs []results.Re
 			}
 		}
 		sort.Strings(extra)
-		return Summary{}, fmt.Errorf("turniso: %s: records that are no turn of the entries: %v", cat, extra)
+		return Summary{}, nil, fmt.Errorf("turniso: %s: records that are no turn of the entries: %v", cat, extra)
 	}
 	if sum.Turns == 0 {
-		return Summary{}, fmt.Errorf("turniso: %s: no isolated record", cat)
+		return Summary{}, nil, fmt.Errorf("turniso: %s: no isolated record", cat)
 	}
 	if sum.Turns > 0 {
 		sum.Accuracy = float64(sum.Passed) / float64(sum.Turns)
 	}
-	if _, err := report.WriteScoreDirFile(scoreRoot, model, cat, vs); err != nil {
-		return Summary{}, err
-	}
-	return sum, nil
+	return sum, vs, nil
 }
 
 func known(entries []*dataset.Entry, id string, t int) bool {

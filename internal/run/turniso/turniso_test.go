@@ -206,7 +206,9 @@ var _ = Describe("turn-isolated mode", Label("dataset"), Ordered, func() {
 			Expect(err).NotTo(HaveOccurred())
 		}
 		Expect(calls).To(Equal(first))
-		sum, err := turniso.Evaluate(category.MultiTurnBase, entries, recs, check("fc"), scoreRoot, "scripted")
+		sum, vs, err := turniso.Evaluate(category.MultiTurnBase, entries, recs, check("fc"))
+		Expect(err).NotTo(HaveOccurred())
+		_, err = report.WriteScoreDirFile(scoreRoot, "scripted", category.MultiTurnBase, vs)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(sum.Turns).To(Equal(len(recs)))
 		Expect(sum.Missing).To(Equal(0))

@@ -25,10 +25,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
-	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
-	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/scores/stats"
 	"github.com/bfcl-go/bfcl/internal/store/results"
@@ -76,16 +74,138 @@ type Options struct {
 	// Notes are extra facts per model folder for summary.json (which
 	// services a live run used).
 	Notes map[string]map[string]string
-	// Report also writes the HTML report (report.html) next to the CSVs.
-	Report bool
+	// Kept are verdicts this process reached already (a run's own loop):
+	// records they cover are not scored again.
+	Kept *score.Kept
+}
+
+// Evaluation is what one evaluation produced: the leaderboard rows of the
+// score root, summary.json as written, and per scored file what scoring
+// recorded (for the HTML report of the same process,
+// internal/scores/htmlreport).
+type Evaluation struct {
+	Rows    []report.Row
+	Summary []byte
+	Scored  []report.Scored
+	// Entries counts the verdicts written, Reused those of them that
+	// were kept (Options.Kept) rather than scored again.
+	Entries, Reused int
 }
 
 var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
 
-// Run evaluates and returns the leaderboard rows of the score root. Result
-// files are scored concurrently (one per CPU); the output does not depend
-// on the order.
+// Run evaluates and returns the leaderboard rows of the score root.
 func Run(o Options) ([]report.Row, error) {
+	ev, err := Evaluate(o)
+	if err != nil {
+		return nil, err
+	}
+	return ev.Rows, nil
+}
+
+// job is one result file to score.
+type job struct {
+	model string
+	cat   category.Category
+	path  string
+	size  int64
+	opts  score.Options
+}
+
+// Evaluate scores the result files of o, writes their score files, the
+// leaderboard CSVs and summary.json, and returns what it produced. Result
+// files are scored concurrently (one per CPU), largest first; the output
+// does not depend on the order.
+func Evaluate(o Options) (*Evaluation, error) {
+	if len(o.CorrectionsAll) > 0 {
+		dirs, err := modelDirs(o.ResultRoot, o.Models)
+		if err != nil {
+			return nil, err
+		}
+		marked := map[string][]string{}
+		for _, model := range dirs {
+			marked[model] = o.CorrectionsAll
+		}
+		for k, v := range o.Corrections {
+			marked[k] = v
+		}
+		o.Corrections = marked
+	}
+	jobs, err := o.jobs()
+	if err != nil {
+		return nil, err
+	}
+	type outcome struct {
+		scored report.Scored
+		usage  report.Usage
+		reused int
+		n      int
+		err    error
+	}
+	outs := make([]outcome, len(jobs))
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i, j := range jobs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func(i int, j job) {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f, err := evaluateFile(o, j.cat, j.path, j.opts)
+			if err != nil {
+				outs[i].err = err
+				return
+			}
+			outs[i].usage, outs[i].reused, outs[i].n = f.usage, f.reused, len(f.verdicts)
+			outs[i].scored, outs[i].err = report.WriteScored(o.ScoreRoot, j.model, j.cat, f.verdicts)
+			outs[i].scored.Records = f.records
+		}(i, j)
+	}
+	wg.Wait()
+	ev := &Evaluation{}
+	usage := map[string]*report.Usage{}
+	for i, j := range jobs {
+		if outs[i].err != nil {
+			return nil, outs[i].err
+		}
+		if usage[j.model] == nil {
+			usage[j.model] = &report.Usage{}
+		}
+		usage[j.model].Add(outs[i].usage)
+		ev.Reused += outs[i].reused
+		ev.Entries += outs[i].n
+		ev.Scored = append(ev.Scored, outs[i].scored)
+	}
+	sort.SliceStable(ev.Scored, func(a, b int) bool {
+		if ev.Scored[a].Model != ev.Scored[b].Model {
+			return ev.Scored[a].Model < ev.Scored[b].Model
+		}
+		return canonical[ev.Scored[a].Category] < canonical[ev.Scored[b].Category]
+	})
+	if o.Log != nil {
+		for _, sc := range ev.Scored {
+			s := sc.Score
+			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", sc.Model, sc.Category, 100*s.Accuracy, s.Correct, s.Total)
+		}
+	}
+	if ev.Rows, ev.Summary, err = refreshSummary(o.ScoreRoot, usage, o.Registry, o.Corrections, o.Notes); err != nil {
+		return nil, err
+	}
+	return ev, nil
+}
+
+// canonical is the index of every category in canonical order.
+var canonical = func() map[category.Category]int {
+	m := map[category.Category]int{}
+	for i, c := range category.All() {
+		m[c] = i
+	}
+	return m
+}()
+
+// jobs lists the result files of o's models and categories, largest first
+// (they are the critical path).
+func (o Options) jobs() ([]job, error) {
 	want := map[category.Category]bool{}
 	needLC := false
 	for _, c := range o.Categories {
@@ -98,29 +218,11 @@ func Run(o Options) ([]report.Row, error) {
 	}
 	var lc *longcontext.Data
 	if needLC {
-		if lc, err = score.LongContextOf(o.Source); err != nil {
+		if lc, err = o.Source.LongContext(); err != nil {
 			return nil, err
 		}
 	}
-	type job struct {
-		model string
-		cat   category.Category
-		path  string
-		opts  score.Options
-	}
 	var jobs []job
-	if len(o.CorrectionsAll) > 0 {
-		marked := map[string][]string{}
-		for k, v := range o.Corrections {
-			marked[k] = v
-		}
-		for _, model := range dirs {
-			if _, ok := marked[model]; !ok {
-				marked[model] = o.CorrectionsAll
-			}
-		}
-		o.Corrections = marked
-	}
 	for _, model := range dirs {
 		opts, err := o.scoreOptions(model)
 		if err != nil {
@@ -136,57 +238,11 @@ func Run(o Options) ([]report.Row, error) {
 			if !want[c] || c.IsMemoryPrereq() {
 				continue
 			}
-			jobs = append(jobs, job{model, c, f.path, opts})
+			jobs = append(jobs, job{model, c, f.path, fileSize(f.path), opts})
 		}
 	}
-	// Largest files first: they are the critical path.
-	sort.SliceStable(jobs, func(i, k int) bool { return fileSize(jobs[i].path) > fileSize(jobs[k].path) })
-	type outcome struct {
-		score report.CategoryScore
-		usage report.Usage
-		err   error
-	}
-	outs := make([]outcome, len(jobs))
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	var wg sync.WaitGroup
-	for i, j := range jobs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func(i int, j job) {
-			defer wg.Done()
-			defer func() { <-sem }()
-			vs, usage, err := evaluateFile(o, j.cat, j.path, j.opts)
-			if err != nil {
-				outs[i].err = err
-				return
-			}
-			outs[i].usage = usage
-			outs[i].score, outs[i].err = report.WriteScoreDirFile(o.ScoreRoot, j.model, j.cat, vs)
-		}(i, j)
-	}
-	wg.Wait()
-	usage := map[string]*report.Usage{}
-	for i, j := range jobs {
-		if outs[i].err != nil {
-			return nil, outs[i].err
-		}
-		if usage[j.model] == nil {
-			usage[j.model] = &report.Usage{}
-		}
-		usage[j.model].Add(outs[i].usage)
-		if o.Log != nil {
-			s := outs[i].score
-			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", j.model, j.cat, 100*s.Accuracy, s.Correct, s.Total)
-		}
-	}
-	rows, err := RefreshSummaryMarked(o.ScoreRoot, usage, o.Registry, o.Corrections, o.Notes)
-	if err != nil || !o.Report {
-		return rows, err
-	}
-	if _, err := htmlreport.Write(htmlreport.Options{ScoreDir: o.ScoreRoot, ResultDir: o.ResultRoot, Source: o.Source}); err != nil {
-		return rows, fmt.Errorf("evaluate: scores written, but the HTML report failed: %w", err)
-	}
-	return rows, nil
+	sort.SliceStable(jobs, func(i, k int) bool { return jobs[i].size > jobs[k].size })
+	return jobs, nil
 }
 
 // Configuration says how one result folder is decoded and checked, and
@@ -318,42 +374,51 @@ func modelDirs(root string, only []string) ([]string, error) {
 	return out, nil
 }
 
+// scoredFile is what scoring one result file produced.
+type scoredFile struct {
+	verdicts []verdict.Verdict // data-set order
+	records  []results.Record  // file order
+	usage    report.Usage
+	reused   int // verdicts taken from o.Kept
+}
+
 // evaluateFile scores one result file in data-set order.
-func evaluateFile(o Options, c category.Category, path string, opts score.Options) ([]verdict.Verdict, report.Usage, error) {
-	var usage report.Usage
-	// The data set and the result file are read at the same time.
+func evaluateFile(o Options, c category.Category, path string, opts score.Options) (scoredFile, error) {
+	var out scoredFile
+	// The data set (loaded once per process) and the result file are read
+	// at the same time.
 	var entries []*dataset.Entry
 	var loadErr error
 	loaded := make(chan struct{})
 	go func() {
 		defer close(loaded)
-		entries, loadErr = prompt.LoadCategory(o.Source, string(c))
+		entries, loadErr = o.Source.LoadCategory(string(c))
 	}()
 	recs, err := results.Read(path)
 	<-loaded
 	if err != nil {
-		return nil, usage, err
+		return out, err
 	}
 	if loadErr != nil {
-		return nil, usage, loadErr
+		return out, loadErr
 	}
+	out.records = recs
 	for _, r := range recs {
-		if err := usage.AddResultLine(r.Raw); err != nil {
-			return nil, usage, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
+		if err := out.usage.AddResultLine(r.Raw); err != nil {
+			return out, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
 		}
 	}
 	byID := make(map[string]results.Record, len(recs))
 	for _, r := range recs {
 		if _, dup := byID[r.ID]; dup {
-			return nil, usage, fmt.Errorf("evaluate: %s:%d: duplicate result for %s", path, r.Line, r.ID)
+			return out, fmt.Errorf("evaluate: %s:%d: duplicate result for %s", path, r.Line, r.ID)
 		}
 		byID[r.ID] = r
 	}
 	if !o.Partial && len(recs) != len(entries) {
-		return nil, usage, fmt.Errorf("evaluate: %s holds %d results but %s has %d entries; pass --partial-eval to score only the entries present", path, len(recs), c, len(entries))
+		return out, fmt.Errorf("evaluate: %s holds %d results but %s has %d entries; pass --partial-eval to score only the entries present", path, len(recs), c, len(entries))
 	}
 	known := make(map[string]bool, len(entries))
-	var vs []verdict.Verdict
 	for _, e := range entries {
 		known[e.ID] = true
 		r, ok := byID[e.ID]
@@ -361,23 +426,28 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 			if o.Partial {
 				continue
 			}
-			return nil, usage, fmt.Errorf("evaluate: %s: no result for %s", path, e.ID)
+			return out, fmt.Errorf("evaluate: %s: no result for %s", path, e.ID)
+		}
+		if v, ok := o.Kept.Get(r, opts); ok {
+			out.verdicts = append(out.verdicts, v)
+			out.reused++
+			continue
 		}
 		v, err := score.Entry(e, r, opts)
 		if err != nil {
 			if errors.Is(err, score.ErrNoChecker) {
-				return nil, usage, fmt.Errorf("evaluate: %s: %w", c, err)
+				return out, fmt.Errorf("evaluate: %s: %w", c, err)
 			}
-			return nil, usage, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
+			return out, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
 		}
-		vs = append(vs, v)
+		out.verdicts = append(out.verdicts, v)
 	}
 	for _, r := range recs {
 		if !known[r.ID] {
-			return nil, usage, fmt.Errorf("evaluate: %s:%d: result id %s is not an entry of %s", path, r.Line, r.ID, c)
+			return out, fmt.Errorf("evaluate: %s:%d: result id %s is not an entry of %s", path, r.Line, r.ID, c)
 		}
 	}
-	return vs, usage, nil
+	return out, nil
 }
 
 // RefreshSummary rebuilds the leaderboard CSVs and summary.json of the
@@ -386,15 +456,23 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 // the result files evaluated in this run (upstream's record_cost_latency
 // sees only those too); models without it get N/A cost columns.
 func RefreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *registry.Registry, notes ...map[string]map[string]string) ([]report.Row, error) {
-	return RefreshSummaryMarked(scoreRoot, usage, reg, nil, notes...)
+	rows, _, err := refreshSummary(scoreRoot, usage, reg, nil, notes...)
+	return rows, err
 }
 
 // RefreshSummaryMarked is RefreshSummary with, per model folder, the
 // opt-in corrections its results were made with.
 func RefreshSummaryMarked(scoreRoot string, usage map[string]*report.Usage, reg *registry.Registry, corr map[string][]string, notes ...map[string]map[string]string) ([]report.Row, error) {
+	rows, _, err := refreshSummary(scoreRoot, usage, reg, corr, notes...)
+	return rows, err
+}
+
+// refreshSummary is RefreshSummaryMarked, also returning summary.json's
+// content.
+func refreshSummary(scoreRoot string, usage map[string]*report.Usage, reg *registry.Registry, corr map[string][]string, notes ...map[string]map[string]string) ([]report.Row, []byte, error) {
 	rows, err := Rows(scoreRoot, usage, reg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for i := range rows {
 		if c, ok := corr[rows[i].Model.Name]; ok {
@@ -410,9 +488,13 @@ func RefreshSummaryMarked(scoreRoot string, usage map[string]*report.Usage, reg 
 		}
 	}
 	if err := report.WriteScoreRoot(scoreRoot, rows); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return rows, nil
+	sum, err := report.SummaryJSON(rows)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, sum, nil
 }
 
 // Rows computes the leaderboard rows of the score root without writing
@@ -472,26 +554,6 @@ func previousCorrections(scoreRoot string) map[string][]string {
 	return out
 }
 
-// UsageOf reads the cost and latency data of result files.
-func UsageOf(paths ...string) (report.Usage, error) {
-	var u report.Usage
-	for _, p := range paths {
-		recs, err := results.Read(p)
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return u, err
-		}
-		for _, r := range recs {
-			if err := u.AddResultLine(r.Raw); err != nil {
-				return u, fmt.Errorf("%s:%d: %w", p, r.Line, err)
-			}
-		}
-	}
-	return u, nil
-}
-
 func modelInfo(dir string, reg *registry.Registry) report.ModelInfo {
 	info := report.ModelInfo{Name: dir, DisplayName: dir}
 	e, isEntry := upstream.ByFolder(dir)
@@ -526,11 +588,6 @@ func modelInfo(dir string, reg *registry.Registry) report.ModelInfo {
 	return info
 }
 
-// WriteCategory writes the score file of one category of one model.
-func WriteCategory(scoreRoot, model string, c category.Category, vs []verdict.Verdict) (report.CategoryScore, error) {
-	return report.WriteScoreDirFile(scoreRoot, model, c, vs)
-}
-
 func capitalize(s string) string {
 	if s == "" {
 		return s
@@ -544,4 +601,47 @@ func fileSize(p string) int64 {
 		return 0
 	}
 	return st.Size()
+}
+
+// RunModel is one model of a run, as the runner used it.
+type RunModel struct {
+	Model      registry.Model // overrides of the run applied
+	Categories []category.Category
+	Notes      map[string]string // services the run used (summary.json)
+}
+
+// RunOptions are the options that score what a run ran, through the same
+// code as `bfcl evaluate --partial-eval`: a score tree written at the end
+// of a run and one written later from the result files are the same bytes.
+// All models share the result and score roots; each is scored as the run
+// configured it, and the other models of reg keep their entries.
+func RunOptions(src *dataset.Source, resultRoot, scoreRoot string, reg *registry.Registry, models []RunModel) Options {
+	o := Options{Source: src, ResultRoot: resultRoot, ScoreRoot: scoreRoot, Partial: true,
+		Notes: map[string]map[string]string{}}
+	own := &registry.Registry{}
+	if reg != nil {
+		own.File = reg.File
+	}
+	seen := map[category.Category]bool{}
+	for _, m := range models {
+		for _, c := range m.Categories {
+			if !seen[c] {
+				seen[c] = true
+				o.Categories = append(o.Categories, c)
+			}
+		}
+		o.Models = append(o.Models, m.Model.Name)
+		o.Notes[results.ModelDir(m.Model.Name)] = m.Notes
+		own.Models = append(own.Models, m.Model)
+	}
+	if reg != nil {
+		for _, m := range reg.Models {
+			if _, err := own.Get(m.Name); err != nil {
+				own.Models = append(own.Models, m)
+			}
+		}
+	}
+	o.Registry = own
+	o.Categories = category.SortCanonical(o.Categories)
+	return o
 }

@@ -13,14 +13,10 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
-	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
-	"github.com/bfcl-go/bfcl/internal/check/score"
-	"github.com/bfcl-go/bfcl/internal/models/prompt"
-	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/scores/explain"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
+	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
 	"github.com/bfcl-go/bfcl/internal/store/results"
-	"github.com/bfcl-go/bfcl/sim"
 )
 
 // payload is what the page embeds (short keys: it is repeated per entry).
@@ -94,7 +90,10 @@ func build(o Options) (*payload, error) {
 	if p.Title == "" {
 		p.Title = "BFCL report — " + filepath.Base(filepath.Clean(o.ScoreDir))
 	}
-	sum, err := os.ReadFile(filepath.Join(o.ScoreDir, report.FileSummaryJSON))
+	sum, err := o.Summary, error(nil)
+	if sum == nil {
+		sum, err = os.ReadFile(filepath.Join(o.ScoreDir, report.FileSummaryJSON))
+	}
 	switch {
 	case err == nil:
 		var probe report.JSONSummary
@@ -117,6 +116,25 @@ func build(o Options) (*payload, error) {
 	if err != nil {
 		return nil, fmt.Errorf("htmlreport: %w", err)
 	}
+	// What this process scored replaces the files it wrote.
+	mem := map[[2]string]*report.Scored{}
+	gtRecorded := map[string][][]string{}
+	for i := range o.Scored {
+		sc := &o.Scored[i]
+		mem[[2]string{sc.Model, string(sc.Category)}] = sc
+		for id, r := range sc.GroundTruth {
+			gtRecorded[id] = r
+		}
+		found := false
+		for k, s := range scores[sc.Model] {
+			if s.Category == sc.Category {
+				scores[sc.Model][k], found = sc.Score, true
+			}
+		}
+		if !found {
+			scores[sc.Model] = append(scores[sc.Model], sc.Score)
+		}
+	}
 	names := make([]string, 0, len(scores))
 	for m := range scores {
 		if len(scores[m]) > 0 {
@@ -137,7 +155,8 @@ func build(o Options) (*payload, error) {
 		p.Strs = append(p.Strs, s)
 		return len(p.Strs) - 1
 	}
-	// The data set's entries of every category some model was scored on.
+	// The data set's entries of every category some model was scored on;
+	// the page embeds those of them some model has a row for.
 	entries := map[string]*dataset.Entry{}
 	byCat := map[category.Category][]string{}
 	if o.Source != nil {
@@ -147,38 +166,17 @@ func build(o Options) (*payload, error) {
 				need[s.Category] = true
 			}
 		}
-		var lc *longcontext.Data
 		for _, c := range category.All() {
 			if !need[c] {
 				continue
 			}
-			es, err := prompt.LoadCategory(o.Source, string(c))
+			es, err := o.Source.LoadCategory(string(c))
 			if err != nil {
 				return nil, fmt.Errorf("htmlreport: data set: %w", err)
-			}
-			if c.IsMultiTurn() && lc == nil {
-				if lc, err = score.LongContextOf(o.Source); err != nil {
-					return nil, fmt.Errorf("htmlreport: data set: %w", err)
-				}
 			}
 			for _, e := range es {
 				entries[e.ID] = e
 				byCat[c] = append(byCat[c], e.ID)
-				pe := &ent{Cat: e.Category, File: e.File, Line: e.Line, Question: e.Question, Answer: e.Answer,
-					Classes: e.InvolvedClasses, Missed: e.MissedFunction, Initial: e.InitialConfig}
-				if pe.Question == nil {
-					pe.Question = [][]dataset.Message{}
-				}
-				for _, f := range e.Functions {
-					pe.Funcs = append(pe.Funcs, intern(string(f)))
-				}
-				if c.IsMultiTurn() {
-					pe.GTResults, err = groundTruthResults(e, lc)
-					if err != nil {
-						pe.GTError = err.Error()
-					}
-				}
-				p.Entries[e.ID] = pe
 			}
 		}
 	}
@@ -191,11 +189,12 @@ func build(o Options) (*payload, error) {
 		}
 		for _, s := range scores[m] {
 			c := s.Category
-			failed, err := p.readFailures(o.ScoreDir, m, c, entries)
+			sc := mem[[2]string{m, string(c)}]
+			failed, err := p.readFailures(o.ScoreDir, m, c, entries, sc)
 			if err != nil {
 				return nil, err
 			}
-			ids, recs, err := p.entryIDs(o, m, c, byCat[c], s)
+			ids, recs, err := p.entryIDs(o, m, c, byCat[c], s, sc)
 			if err != nil {
 				return nil, err
 			}
@@ -233,6 +232,39 @@ func build(o Options) (*payload, error) {
 		}
 		p.Models = append(p.Models, md)
 	}
+	shown := map[string]bool{}
+	for _, md := range p.Models {
+		for _, r := range md.Rows {
+			shown[r[0].(string)] = true
+		}
+	}
+	for _, c := range category.All() {
+		for _, id := range byCat[c] {
+			if !shown[id] {
+				continue
+			}
+			e := entries[id]
+			pe := &ent{Cat: e.Category, File: e.File, Line: e.Line, Question: e.Question, Answer: e.Answer,
+				Classes: e.InvolvedClasses, Missed: e.MissedFunction, Initial: e.InitialConfig}
+			if pe.Question == nil {
+				pe.Question = [][]dataset.Message{}
+			}
+			for _, f := range e.Functions {
+				pe.Funcs = append(pe.Funcs, intern(string(f)))
+			}
+			if c.IsMultiTurn() {
+				if r, ok := gtRecorded[e.ID]; ok {
+					pe.GTResults = r
+				} else if o.GroundTruth != nil {
+					var err error
+					if pe.GTResults, err = o.GroundTruth(e); err != nil {
+						pe.GTError = err.Error()
+					}
+				}
+			}
+			p.Entries[e.ID] = pe
+		}
+	}
 	if p.Strs == nil {
 		p.Strs = []string{}
 	}
@@ -250,16 +282,22 @@ type failedRef struct {
 	index int
 }
 
-// readFailures reads the failed-entry lines of one score file.
-func (p *payload) readFailures(scoreDir, model string, c category.Category, entries map[string]*dataset.Entry) ([]failedRef, error) {
+// readFailures reads the failed-entry lines of one score file: sc's bytes
+// when this process wrote it, else the file.
+func (p *payload) readFailures(scoreDir, model string, c category.Category, entries map[string]*dataset.Entry, sc *report.Scored) ([]failedRef, error) {
 	path := report.ScoreFilePath(scoreDir, model, c)
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("htmlreport: %w", err)
+	var br *bufio.Reader
+	if sc != nil {
+		br = bufio.NewReader(bytes.NewReader(sc.File))
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("htmlreport: %w", err)
+		}
+		defer f.Close()
+		br = bufio.NewReaderSize(f, 1<<20)
 	}
-	defer f.Close()
 	rel := filepath.ToSlash(filepath.Join(model, c.ScorePath()))
-	br := bufio.NewReaderSize(f, 1<<20)
 	var out []failedRef
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
@@ -289,11 +327,18 @@ func (p *payload) readFailures(scoreDir, model string, c category.Category, entr
 // entryIDs lists a category's entries for one model in entry order: the
 // result file's when there is one, else the data set's when the score
 // covers all of it; nil when the passed entries cannot be known. recs holds
-// the result lines (id dropped) when a result folder is given.
-func (p *payload) entryIDs(o Options, model string, c category.Category, dataIDs []string, s report.CategoryScore) ([]string, map[string]json.RawMessage, error) {
+// the result lines (id dropped) when a result folder is given; sc's records
+// when this process scored them.
+func (p *payload) entryIDs(o Options, model string, c category.Category, dataIDs []string, s report.CategoryScore, sc *report.Scored) ([]string, map[string]json.RawMessage, error) {
 	if o.ResultDir != "" {
 		path := filepath.Join(o.ResultDir, model, filepath.FromSlash(c.ResultPath()))
-		recs, err := results.Read(path)
+		var recs []results.Record
+		var err error
+		if sc != nil && sc.Records != nil {
+			recs = sc.Records
+		} else {
+			recs, err = results.Read(path)
+		}
 		if err == nil {
 			ids := make([]string, 0, len(recs))
 			m := make(map[string]json.RawMessage, len(recs))
@@ -319,78 +364,47 @@ func (p *payload) entryIDs(o Options, model string, c category.Category, dataIDs
 	return nil, nil, nil
 }
 
-// groundTruthResults executes a multi-turn entry's ground truth turn by
-// turn on fresh backends, as the checker's ground-truth side does.
-func groundTruthResults(e *dataset.Entry, lc *longcontext.Data) ([][]string, error) {
-	var gt [][]string
-	if err := json.Unmarshal(e.Answer, &gt); err != nil {
-		return nil, fmt.Errorf("ground truth of %s is not a list of call lists: %w", e.ID, err)
-	}
-	cfg, err := e.InitialConfigDict()
-	if err != nil {
-		return nil, err
-	}
-	s := engine.New(sim.NewEnv(lc), engine.Config{ModelName: "report_ground_truth", EntryID: e.ID,
-		Involved: e.InvolvedClasses, InitialConfig: cfg, LongContext: e.LongContext()})
-	out := make([][]string, len(gt))
-	for t, calls := range gt {
-		out[t] = s.Execute(calls)
-		if out[t] == nil {
-			out[t] = []string{}
-		}
-	}
-	return out, nil
-}
-
 // hasInferenceLog reports whether a score line carries a non-empty
 // inference_log list.
 func hasInferenceLog(line []byte) bool {
-	var m struct {
-		Log json.RawMessage `json:"inference_log"`
-	}
-	if json.Unmarshal(line, &m) != nil {
-		return false
-	}
-	b := bytes.TrimSpace(m.Log)
-	return len(b) > 2 && b[0] == '['
+	has := false
+	_ = jsonscan.ObjectMembers(line, func(key, val []byte) {
+		if string(key) == `"inference_log"` {
+			has = len(val) > 2 && val[0] == '['
+		}
+	})
+	return has
 }
 
 // dropKeys removes top-level keys of a JSON object line, keeping the rest
-// byte for byte.
+// byte for byte (the line unchanged when it is not an object).
 func dropKeys(line []byte, keys ...string) json.RawMessage {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return line
-	}
-	var b bytes.Buffer
-	b.WriteByte('{')
+	b := make([]byte, 0, len(line))
+	b = append(b, '{')
 	first := true
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return line
+	err := jsonscan.ObjectMembers(line, func(key, val []byte) {
+		var k string
+		if bytes.IndexByte(key, '\\') < 0 {
+			k = string(key[1 : len(key)-1])
+		} else if json.Unmarshal(key, &k) != nil {
+			k = ""
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return line
-		}
-		k, _ := kt.(string)
-		drop := false
 		for _, d := range keys {
-			drop = drop || k == d
-		}
-		if drop {
-			continue
+			if k == d {
+				return
+			}
 		}
 		if !first {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
 		first = false
 		kb, _ := json.Marshal(k)
-		b.Write(kb)
-		b.WriteByte(':')
-		b.Write(raw)
+		b = append(b, kb...)
+		b = append(b, ':')
+		b = append(b, val...)
+	})
+	if err != nil {
+		return line
 	}
-	b.WriteByte('}')
-	return b.Bytes()
+	return append(b, '}')
 }

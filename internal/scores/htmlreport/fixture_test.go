@@ -13,6 +13,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
@@ -46,6 +47,19 @@ type fixture struct {
 	src       *dataset.Source
 	scoreDir  string
 	resultDir string
+	ev        *evaluate.Evaluation // what scoring produced
+}
+
+// groundTruthOf executes multi-turn ground truths for the report, as the
+// CLI's report does for entries no scoring of the process recorded.
+func groundTruthOf(src *dataset.Source) func(e *dataset.Entry) ([][]string, error) {
+	return func(e *dataset.Entry) ([][]string, error) {
+		lc, err := src.LongContext()
+		if err != nil {
+			return nil, err
+		}
+		return multiturn.GroundTruthResults(e, lc)
+	}
 }
 
 func dataSource(t *testing.T) *dataset.Source {
@@ -107,8 +121,9 @@ func buildFixture(t *testing.T) fixture {
 	for c := range pick {
 		cats = append(cats, c)
 	}
-	if _, err := evaluate.Run(evaluate.Options{Source: src, ResultRoot: fx.resultDir, ScoreRoot: fx.scoreDir,
-		Categories: category.SortCanonical(cats), Mode: "prompt", Partial: true}); err != nil {
+	fx.ev, err = evaluate.Evaluate(evaluate.Options{Source: src, ResultRoot: fx.resultDir, ScoreRoot: fx.scoreDir,
+		Categories: category.SortCanonical(cats), Mode: "prompt", Partial: true})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return fx

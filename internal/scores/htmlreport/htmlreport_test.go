@@ -8,10 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 )
@@ -46,7 +48,7 @@ func embedded(t *testing.T, page []byte) map[string]any {
 
 func TestBuildFixture(t *testing.T) {
 	fx := buildFixture(t)
-	page, err := htmlreport.Build(htmlreport.Options{ScoreDir: fx.scoreDir, ResultDir: fx.resultDir, Source: fx.src})
+	page, err := htmlreport.Build(htmlreport.Options{ScoreDir: fx.scoreDir, ResultDir: fx.resultDir, Source: fx.src, GroundTruth: groundTruthOf(fx.src)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,5 +159,72 @@ func TestBuildErrors(t *testing.T) {
 	_, err := htmlreport.Build(htmlreport.Options{ScoreDir: dir})
 	if err == nil || !strings.Contains(err.Error(), path+":2") {
 		t.Errorf("malformed score line: %v (want the file and line named)", err)
+	}
+}
+
+// The page built from what scoring produced in memory is the page built
+// from the folders afterwards, and it reads neither the score files, the
+// result files nor summary.json of what was scored.
+func TestBuildFromMemory(t *testing.T) {
+	fx := buildFixture(t)
+	// From the folders, the report executes the ground truth of the
+	// multi-turn entries it embeds (those some model has a row for).
+	fromFilesGT := map[string]bool{}
+	fromFiles, err := htmlreport.Build(htmlreport.Options{ScoreDir: fx.scoreDir, ResultDir: fx.resultDir, Source: fx.src,
+		GroundTruth: func(e *dataset.Entry) ([][]string, error) {
+			fromFilesGT[e.ID] = true
+			return groundTruthOf(fx.src)(e)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The checker recorded the ground truth's results of every scored
+	// multi-turn entry; the report executes only the others.
+	recorded := map[string]bool{}
+	for _, sc := range fx.ev.Scored {
+		for id := range sc.GroundTruth {
+			recorded[id] = true
+		}
+	}
+	if !recorded["multi_turn_base_0"] || !recorded["multi_turn_base_1"] || !recorded["multi_turn_miss_func_0"] {
+		t.Fatalf("scoring recorded the ground truth of %v", recorded)
+	}
+	for _, sc := range fx.ev.Scored {
+		if err := os.Remove(filepath.Join(fx.resultDir, sc.Model, filepath.FromSlash(sc.Category.ResultPath()))); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(fx.scoreDir, sc.Model, filepath.FromSlash(sc.Category.ScorePath()))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Remove(filepath.Join(fx.scoreDir, report.FileSummaryJSON)); err != nil {
+		t.Fatal(err)
+	}
+	executed := 0
+	inMemory, err := htmlreport.Build(htmlreport.Options{ScoreDir: fx.scoreDir, ResultDir: fx.resultDir, Source: fx.src,
+		Scored: fx.ev.Scored, Summary: fx.ev.Summary,
+		GroundTruth: func(e *dataset.Entry) ([][]string, error) {
+			if recorded[e.ID] {
+				t.Errorf("the report executed the ground truth of %s again", e.ID)
+			}
+			executed++
+			return groundTruthOf(fx.src)(e)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if executed != 0 {
+		t.Errorf("the report executed %d ground truths; every embedded entry was scored", executed)
+	}
+	if len(fromFilesGT) != len(recorded) {
+		t.Errorf("from the folders, the report executed %d ground truths; scoring recorded %d", len(fromFilesGT), len(recorded))
+	}
+	a, b := embedded(t, fromFiles), embedded(t, inMemory)
+	if !reflect.DeepEqual(a, b) {
+		for k := range a {
+			if !reflect.DeepEqual(a[k], b[k]) {
+				t.Errorf("the page's %q differs between the folders and memory", k)
+			}
+		}
 	}
 }

@@ -180,11 +180,11 @@ func WriteScoreRoot(scoreRoot string, rows []Row) error {
 			return err
 		}
 	}
-	b, err := json.MarshalIndent(Summary(rows), "", "  ")
+	b, err := SummaryJSON(rows)
 	if err != nil {
-		return fmt.Errorf("report: summary.json: %w", err)
+		return err
 	}
-	return WriteFileAtomic(filepath.Join(scoreRoot, FileSummaryJSON), append(b, '\n'))
+	return WriteFileAtomic(filepath.Join(scoreRoot, FileSummaryJSON), b)
 }
 
 // WriteTable renders the rows for a terminal: per model, the evaluated

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -308,7 +309,70 @@ func appendPyString(buf []byte, s string) []byte { return pyval.AppendJSONString
 
 // appendRespaced re-emits a JSON text with Python's separators, keeping
 // the key order and re-formatting non-integer numbers as Python floats.
+// A valid text is re-spaced byte by byte (respaceValid); anything else
+// goes through the decoder, which reports the error (or, as before, reads
+// the first value of several).
 func appendRespaced(buf []byte, raw []byte) ([]byte, error) {
+	if json.Valid(raw) {
+		return respaceValid(buf, raw), nil
+	}
+	return appendRespacedDecoder(buf, raw)
+}
+
+// respaceValid is appendRespaced of a valid JSON text: whitespace dropped,
+// ", " and ": " as separators, strings as json.dumps(ensure_ascii=False)
+// writes them (unchanged when they hold no escape and are valid UTF-8),
+// numbers through appendJSONNumber, literals as they are.
+func respaceValid(buf, b []byte) []byte {
+	for i := 0; i < len(b); {
+		switch c := b[i]; c {
+		case ' ', '\t', '\n', '\r':
+			i++
+		case ',':
+			buf = append(buf, ", "...)
+			i++
+		case ':':
+			buf = append(buf, ": "...)
+			i++
+		case '{', '}', '[', ']':
+			buf = append(buf, c)
+			i++
+		case '"':
+			j, escaped := i+1, false
+			for b[j] != '"' {
+				if b[j] == '\\' {
+					escaped = true
+					j++
+				}
+				j++
+			}
+			j++
+			if lit := b[i:j]; !escaped && utf8.Valid(lit) {
+				buf = append(buf, lit...)
+			} else {
+				var str string
+				_ = json.Unmarshal(lit, &str) // valid: checked by the caller
+				buf = appendPyString(buf, str)
+			}
+			i = j
+		default:
+			j := i
+			for j < len(b) && !strings.ContainsRune(" \t\n\r,:]}", rune(b[j])) {
+				j++
+			}
+			if c == 't' || c == 'f' || c == 'n' {
+				buf = append(buf, b[i:j]...)
+			} else {
+				buf = appendJSONNumber(buf, string(b[i:j]))
+			}
+			i = j
+		}
+	}
+	return buf
+}
+
+// appendRespacedDecoder is appendRespaced through encoding/json's decoder.
+func appendRespacedDecoder(buf []byte, raw []byte) ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var err error

@@ -332,18 +332,8 @@ func ScoreFilePath(scoreRoot, model string, cat category.Category) string {
 // WriteScoreDirFile writes a category's score file at ScoreFilePath
 // (creating folders; the file is replaced atomically) and returns the score.
 func WriteScoreDirFile(scoreRoot, model string, cat category.Category, verdicts []verdict.Verdict) (CategoryScore, error) {
-	if model == "" || strings.ContainsAny(model, `/\`) {
-		return CategoryScore{}, fmt.Errorf("report: invalid model directory name %q", model)
-	}
-	var buf bytes.Buffer
-	s, err := WriteScoreFile(&buf, model, cat, verdicts)
-	if err != nil {
-		return CategoryScore{}, err
-	}
-	if err := WriteFileAtomic(ScoreFilePath(scoreRoot, model, cat), buf.Bytes()); err != nil {
-		return CategoryScore{}, err
-	}
-	return s, nil
+	s, err := WriteScored(scoreRoot, model, cat, verdicts)
+	return s.Score, err
 }
 
 // WriteFileAtomic writes data to path atomically (internal/store/atomicfile).

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
 )
 
 // OverallWeights are upstream's weights of the overall accuracy
@@ -63,16 +64,39 @@ func (u *Usage) Add(o Usage) {
 // flattened and its non-zero numbers kept; a single non-zero number is kept;
 // anything else (absent, a flat list, a string) adds nothing. true counts as
 // 1, as Python's isinstance(True, int) does.
+//
+// Only those three members are decoded (the line is split with
+// internal/store/jsonscan; the rest, inference logs included, is skipped).
 func (u *Usage) AddResultLine(line []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	var lat, in, out []byte
+	err := jsonscan.ObjectMembers(line, func(key, val []byte) {
+		switch string(key) {
+		case `"latency"`:
+			lat = val
+		case `"input_token_count"`:
+			in = val
+		case `"output_token_count"`:
+			out = val
+		}
+	})
+	if err != nil {
 		return fmt.Errorf("report: result line is not a JSON object: %w", err)
 	}
-	u.Latencies = appendUsage(u.Latencies, m["latency"])
-	u.InputTokens = appendUsage(u.InputTokens, m["input_token_count"])
-	u.OutputTokens = appendUsage(u.OutputTokens, m["output_token_count"])
+	for _, f := range []struct {
+		raw []byte
+		dst *[]float64
+	}{{lat, &u.Latencies}, {in, &u.InputTokens}, {out, &u.OutputTokens}} {
+		if f.raw == nil {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(f.raw))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return fmt.Errorf("report: result line is not a JSON object: %w", err)
+		}
+		*f.dst = appendUsage(*f.dst, v)
+	}
 	return nil
 }
 

@@ -13,13 +13,16 @@ import (
 	"github.com/onsi/ginkgo/v2/types"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/models/gold"
 	"github.com/bfcl-go/bfcl/internal/run/harness"
 	"github.com/bfcl-go/bfcl/internal/run/shard"
+	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/explain"
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
@@ -91,6 +94,7 @@ func resolve(f *config.Flags) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	h.KeepVerdicts(&score.Kept{}) // Finish writes the score files from them
 	run := &Run{Harness: h}
 	if run.Shard, _, err = f.ShardOf(); err != nil {
 		return nil, err
@@ -188,8 +192,9 @@ func ranCategories(r types.Report) ([]category.Category, error) {
 }
 
 // Finish is the suites' ReportAfterSuite body: it scores the categories
-// that ran from their result files (the same code as `bfcl evaluate`),
-// refreshes the score folder's CSVs and summary, and prints the table.
+// that ran from their result files (the same code as `bfcl evaluate`, with
+// the verdicts this process kept), refreshes the score folder's CSVs and
+// summary, prints the table and writes the HTML report.
 func Finish(r types.Report) {
 	run, err := Shared()
 	if err != nil {
@@ -203,14 +208,34 @@ func Finish(r types.Report) {
 	if len(cats) == 0 {
 		return
 	}
-	rows, err := run.Harness.WriteScores(cats)
+	h := run.Harness
+	if err := h.Compact(cats); err != nil {
+		ginkgo.Fail("bfcl: writing scores: " + err.Error())
+	}
+	cfg := h.Config()
+	o := evaluate.RunOptions(cfg.Source, cfg.ResultDir, cfg.ScoreDir, cfg.Registry,
+		[]evaluate.RunModel{{Model: cfg.Model, Categories: cats, Notes: h.RunNotes(cats)}})
+	o.Kept = cfg.Kept
+	ev, err := evaluate.Evaluate(o)
 	if err != nil {
 		ginkgo.Fail("bfcl: writing scores: " + err.Error())
 	}
-	cfg := run.Harness.Config()
+	rows := ev.Rows
 	fmt.Fprintf(os.Stdout, "\nBFCL v4 scores (score folder %s; this run: %s)\n", cfg.ScoreDir, cfg.Model.Name)
 	if err := report.WriteTableOf(os.Stdout, rowsOf(rows, cfg.Model.Name), cats); err != nil {
 		ginkgo.Fail(err.Error())
+	}
+	src := cfg.Source
+	if _, err := htmlreport.Write(htmlreport.Options{ScoreDir: cfg.ScoreDir, ResultDir: cfg.ResultDir, Source: src,
+		Scored: ev.Scored, Summary: ev.Summary,
+		GroundTruth: func(e *dataset.Entry) ([][]string, error) {
+			lc, err := src.LongContext()
+			if err != nil {
+				return nil, err
+			}
+			return multiturn.GroundTruthResults(e, lc)
+		}}); err != nil {
+		ginkgo.Fail("bfcl: scores written, but the HTML report failed: " + err.Error())
 	}
 }
 
@@ -242,7 +267,7 @@ func rowsOf(rows []report.Row, model string) []report.Row {
 func (r *Run) InShard(c string, ids []string) (map[string]bool, error) {
 	items := make([]shard.Item, len(ids))
 	for i, id := range ids {
-		items[i] = shard.Item{Category: c, ID: id}
+		items[i] = shard.Item{Category: category.Category(c), ID: id}
 	}
 	part, err := shard.Select(items, r.Shard, shard.NewCosts(r.Harness.Config().Source).Weigh)
 	if err != nil {
