@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/pprof"
 	"time"
 
@@ -14,12 +15,14 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
 	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/harness"
 	"github.com/bfcl-go/bfcl/internal/run/shard"
 	"github.com/bfcl-go/bfcl/internal/run/turniso"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
+	"github.com/bfcl-go/bfcl/internal/store/runmeta"
 )
 
 // errUsage marks a command-line mistake (exit status 2).
@@ -57,7 +60,7 @@ var generateSettings = []*config.Setting{
 	config.ResultDir, config.ScoreDir, config.Rerun, config.Temperature, config.Concurrency,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
-	config.Shard, config.Repeats, config.TurnIsolated,
+	config.Shard, config.Repeats, config.TurnIsolated, config.Mode, config.UnderscoreToDot,
 }
 
 func cmdGenerate(args []string) error {
@@ -109,6 +112,9 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 		}
 		items, err := planShard(f, h, sel)
 		if err != nil {
+			return err
+		}
+		if err := writeRunMeta(rc, m); err != nil {
 			return err
 		}
 		fmt.Fprintf(os.Stderr, "%s: %d entries of %d categories\n", m.Name, len(items), len(sel.Categories))
@@ -270,4 +276,17 @@ func orAll(cats []string) []string {
 		return []string{"all"}
 	}
 	return cats
+}
+
+// writeRunMeta records in the model's result folder how its results are
+// produced (internal/store/runmeta), so evaluate, compare, merge and the
+// report score it as it was generated, from any working directory.
+func writeRunMeta(rc *config.Run, m registry.Model) error {
+	root := rc.ResultDir
+	meta := runmeta.FromModel(m)
+	if rc.TurnIsolated {
+		root = turniso.IsolatedRoot(root)
+		meta.Diagnostics = append(meta.Diagnostics, "turn-isolated")
+	}
+	return runmeta.Write(filepath.Join(root, results.ModelDir(m.Name)), meta)
 }

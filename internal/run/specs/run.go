@@ -24,6 +24,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
+	"github.com/bfcl-go/bfcl/internal/store/runmeta"
 )
 
 // Settings are the -bfcl.* flags of the test binaries: the same settings,
@@ -33,7 +34,7 @@ var Settings = []*config.Setting{
 	config.Temperature, config.Concurrency, config.TestCategory, config.IDs, config.RunIDs,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
-	config.Shard,
+	config.Shard, config.Mode, config.UnderscoreToDot,
 }
 
 var flags struct {
@@ -55,6 +56,9 @@ type Run struct {
 	// Shard is the part of each category this process runs (-bfcl.shard,
 	// BFCL_SHARD or the engine's variables); the zero Spec runs all.
 	Shard shard.Spec
+
+	metaOnce sync.Once // the result folder's runmeta file, written before the first entry
+	metaErr  error
 }
 
 var shared struct {
@@ -123,6 +127,13 @@ func RunSpec(ctx ginkgo.SpecContext, cat, id string) {
 	run, err := Shared()
 	if err != nil {
 		ginkgo.Fail(err.Error())
+	}
+	run.metaOnce.Do(func() {
+		cfg := run.Harness.Config()
+		run.metaErr = runmeta.Write(filepath.Join(cfg.ResultDir, results.ModelDir(cfg.Model.Name)), runmeta.FromModel(cfg.Model))
+	})
+	if run.metaErr != nil {
+		ginkgo.Fail(run.metaErr.Error())
 	}
 	out, err := run.Harness.Run(ctx, cat, id)
 	if errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable) {

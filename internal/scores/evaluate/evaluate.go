@@ -30,6 +30,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/scores/stats"
 	"github.com/bfcl-go/bfcl/internal/store/results"
+	"github.com/bfcl-go/bfcl/internal/store/runmeta"
 )
 
 // Options of one evaluation.
@@ -173,8 +174,11 @@ type Configuration struct {
 	Handler         string // upstream handler class; "" = the default decoders of Mode
 	// Source is where the configuration came from: "models.yaml entry X",
 	// "upstream registry entry X", "alias to upstream registry entry X",
-	// or "" (defaults); flags are applied on top.
+	// or "the command line"; flags are applied on top.
 	Source string
+	// NonOfficial lists the folder's non-official settings (its
+	// runmeta corrections and diagnostics); its numbers are marked.
+	NonOfficial []string
 }
 
 // ConfigurationOf resolves the configuration of a result folder, first
@@ -185,7 +189,14 @@ type Configuration struct {
 func (o Options) ConfigurationOf(folder string) (Configuration, error) {
 	var c Configuration
 	found := false
-	if o.Registry != nil {
+	if meta, err := runmeta.Read(filepath.Join(o.ResultRoot, folder)); err == nil {
+		c = Configuration{Mode: meta.Mode, UnderscoreToDot: meta.UnderscoreToDot, Handler: meta.Handler,
+			Source: "the folder's " + runmeta.FileName + " (" + meta.Describe() + ")", NonOfficial: meta.NonOfficial()}
+		found = true
+	} else if !errors.Is(err, runmeta.ErrNone) {
+		return c, fmt.Errorf("evaluate: %w", err)
+	}
+	if o.Registry != nil && !found {
 		for _, m := range o.Registry.Models {
 			if results.ModelDir(m.Name) == folder {
 				c.Mode, c.UnderscoreToDot, c.Handler = m.Decoding()
@@ -207,6 +218,16 @@ func (o Options) ConfigurationOf(folder string) (Configuration, error) {
 	}
 	if e, ok := upstream.ByFolder(folder); ok && !found {
 		c = Configuration{Mode: e.Mode(), UnderscoreToDot: e.UnderscoreToDot, Handler: e.Handler, Source: "upstream registry entry " + e.Name}
+		found = true
+	}
+	if !found && o.Mode == "" && o.Handler == "" {
+		// Upstream's evaluator stops on a model name it does not know; so
+		// do we, rather than guess a decoding and mis-score the folder.
+		return c, fmt.Errorf("evaluate: result folder %s: unknown origin: it has no %s (bfcl generate writes one), no models.yaml entry, no --alias/%s and is not named after an entry of upstream's registry; tie it with one of: a models.yaml entry named %q (with upstream: <registry name>, or mode/underscore_to_dot/handler), --alias %s=<registry name>, --handler <upstream class>, or --mode fc|prompt (see `bfcl models --upstream`)",
+			filepath.Join(o.ResultRoot, folder), runmeta.FileName, "BFCL_UPSTREAM_ALIASES", folder, folder)
+	}
+	if !found {
+		c.Source = "the command line"
 	}
 	if o.Mode != "" {
 		c.Mode = o.Mode
@@ -228,11 +249,32 @@ func (o Options) scoreOptions(model string) (score.Options, error) {
 	if err != nil {
 		return score.Options{}, err
 	}
-	if o.Log != nil && c.Source != "" {
-		fmt.Fprintf(o.Log, "%s: scored as %s (mode %s, underscore_to_dot %v, handler %s)\n", model, c.Source, orDetect(c.Mode), c.UnderscoreToDot, orDefault(c.Handler))
+	if o.Log != nil {
+		fmt.Fprintf(o.Log, "%s: scored as %s: mode %s, underscore_to_dot %v, handler %s%s\n", model, c.Source, orDetect(c.Mode), c.UnderscoreToDot, orDefault(c.Handler), o.overrides())
 	}
 	return score.Options{ModelName: model, Mode: c.Mode, UnderscoreToDot: c.UnderscoreToDot, Handler: c.Handler,
 		StrictIrrelevance: o.StrictIrrelevance}, nil
+}
+
+// overrides names the flags that replaced the folder's configuration.
+func (o Options) overrides() string {
+	var fl []string
+	if o.Mode != "" {
+		fl = append(fl, "--mode "+o.Mode)
+	}
+	if o.UnderscoreToDot != nil {
+		fl = append(fl, fmt.Sprintf("--underscore-to-dot=%v", *o.UnderscoreToDot))
+	}
+	if o.Handler != "" {
+		fl = append(fl, "--handler "+o.Handler)
+	}
+	if o.StrictIrrelevance {
+		fl = append(fl, "--strict-irrelevance (NOT the official score)")
+	}
+	if len(fl) == 0 {
+		return ""
+	}
+	return " (set by " + strings.Join(fl, ", ") + ")"
 }
 
 func orDetect(mode string) string {
