@@ -5,15 +5,19 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
+	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/harness"
@@ -59,7 +63,7 @@ var generateSettings = []*config.Setting{
 	config.Model, config.TestCategory, config.IDs, config.RunIDs, config.ModelsFile, config.DataDir,
 	config.ResultDir, config.ScoreDir, config.Rerun, config.Temperature, config.Concurrency,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
-	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
+	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate, config.SkipUnavailable,
 	config.Shard, config.Repeats, config.TurnIsolated, config.Mode, config.UnderscoreToDot,
 }
 
@@ -101,6 +105,7 @@ func cmdGenerate(args []string) error {
 func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 	var ran []harness.Ran
 	var failure error
+	skipped := map[string]map[category.Category]string{} // model -> category -> why
 	for _, m := range rc.Models {
 		h, err := harness.FromConfig(rc, m)
 		if err != nil {
@@ -114,6 +119,9 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 		if err != nil {
 			return err
 		}
+		if items, err = dropUnavailable(h, rc, items, skipped); err != nil {
+			return err
+		}
 		if err := writeRunMeta(rc, m); err != nil {
 			return err
 		}
@@ -124,8 +132,14 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 				fmt.Fprintf(os.Stderr, "skipped %s: %s\n", c, why)
 			}
 		}
+		for c, why := range sum.Skipped {
+			if skipped[m.Name] == nil {
+				skipped[m.Name] = map[category.Category]string{}
+			}
+			skipped[m.Name][category.Category(c)] = why
+		}
 		if len(sum.Ran) > 0 {
-			ran = append(ran, harness.Ran{H: h, Cats: sum.Ran})
+			ran = append(ran, harness.Ran{H: h, Cats: sum.Ran, Skipped: skipped[m.Name]})
 		}
 		if sum.Interrupted {
 			failure = fmt.Errorf("interrupted: %d of %d entries done; rerun the same command to resume", sum.Done, len(items))
@@ -165,7 +179,75 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 			return err
 		}
 	}
+	printSkipped(os.Stdout, skipped)
 	return failure
+}
+
+// dropUnavailable checks, before anything runs, that the services of every
+// agentic category of the selection can be used (a mistyped or unreachable
+// embedder or web-search provider). Such a category stops the run, naming
+// the setting, unless --skip-unavailable is given; then its entries leave
+// the run (and the progress line) and the category is recorded as skipped.
+func dropUnavailable(h *harness.Harness, rc *config.Run, items []selection.Item, skipped map[string]map[category.Category]string) ([]selection.Item, error) {
+	svc := h.Config().Agentic
+	name := h.Config().Model.Name
+	why := map[category.Category]string{}
+	var order []category.Category
+	for _, it := range items {
+		if _, seen := why[it.Category]; seen {
+			continue
+		}
+		why[it.Category] = ""
+		if err := svc.Unavailable(it.Category); err != nil {
+			why[it.Category] = strings.TrimPrefix(err.Error(), score.ErrNotApplicable.Error()+": ")
+			order = append(order, it.Category)
+		}
+	}
+	if len(order) == 0 {
+		return items, nil
+	}
+	if !rc.Agentic.SkipUnavailable {
+		var b strings.Builder
+		for _, c := range order {
+			fmt.Fprintf(&b, "\n  %s", why[c])
+		}
+		return nil, fmt.Errorf("%s: %d categories cannot run with these services; nothing was run:%s\nfix the setting named above, or pass --skip-unavailable (BFCL_SKIP_UNAVAILABLE=1) to run the rest and report these N/A", name, len(order), b.String())
+	}
+	if skipped[name] == nil {
+		skipped[name] = map[category.Category]string{}
+	}
+	for _, c := range order {
+		skipped[name][c] = why[c] + " (--skip-unavailable)"
+		fmt.Fprintf(os.Stderr, "skipping %s: %s\n", c, why[c])
+	}
+	kept := items[:0:0]
+	for _, it := range items {
+		if why[it.Category] == "" {
+			kept = append(kept, it)
+		}
+	}
+	return kept, nil
+}
+
+// printSkipped names, after the score table, every category of the
+// selection that did not run and why (they are N/A in the overall).
+func printSkipped(w io.Writer, skipped map[string]map[category.Category]string) {
+	models := make([]string, 0, len(skipped))
+	for m := range skipped {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	for _, m := range models {
+		cats := make([]category.Category, 0, len(skipped[m]))
+		for c := range skipped[m] {
+			cats = append(cats, c)
+		}
+		cats = category.SortCanonical(cats)
+		fmt.Fprintf(w, "Not run for %s (N/A, counted as 0 in the overall):\n", m)
+		for _, c := range cats {
+			fmt.Fprintf(w, "  %s: %s\n", c, skipped[m][c])
+		}
+	}
 }
 
 var evaluateSettings = []*config.Setting{

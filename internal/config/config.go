@@ -99,6 +99,8 @@ var (
 		Usage: "score only the entries present in each result file"}
 	StrictIrrelevance = &Setting{Name: "strict-irrelevance", Env: "BFCL_STRICT_IRRELEVANCE", Kind: Bool,
 		Usage: "NOT the official score: also fail multi-turn turns without ground truth where the model still called a function"}
+	SkipUnavailable = &Setting{Name: "skip-unavailable", Env: "BFCL_SKIP_UNAVAILABLE", Kind: Bool,
+		Usage: "skip (N/A, reported with the reason) a category whose service (embedder, web search) cannot be used, instead of stopping before the run"}
 	Handler = &Setting{Name: "handler", Env: "BFCL_HANDLER",
 		Usage: "upstream handler class whose decoders read the results, e.g. QwenFCHandler (default: the model entry's, else the upstream registry entry of the folder; see `bfcl models --upstream`)"}
 	UpstreamAlias = &Setting{Name: "alias", Env: "BFCL_UPSTREAM_ALIASES", Kind: List,
@@ -109,7 +111,7 @@ var (
 func All() []*Setting {
 	return []*Setting{Model, ModelsFile, DataDir, ResultDir, ScoreDir, Rerun, Temperature, Concurrency,
 		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedURL, EmbedModel,
-		WebSearch, WebSearchAllowPrivate, Shard, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
+		WebSearch, WebSearchAllowPrivate, SkipUnavailable, Shard, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
 		Handler, UpstreamAlias}
 }
 

@@ -33,6 +33,19 @@ type AgenticServices struct {
 	NoEmbedderReason string // set when memory_vector cannot run
 	NoSearchReason   string // set when web_search_* cannot run
 	probeOnce        sync.Once
+	from             map[string]string // where the embedder's settings came from, for messages
+}
+
+// Unavailable says why agentic category c cannot run with these services
+// (nil when it can, or is not agentic): the embedder is off or does not
+// answer a probe, or there is no web-search provider. generate checks it
+// before the run, so a mistyped or unreachable service stops the run
+// instead of scoring the category N/A.
+func (s *AgenticServices) Unavailable(c category.Category) error {
+	if s == nil || !c.IsAgentic() {
+		return nil
+	}
+	return s.applicable(c)
 }
 
 // NewAgenticServices picks the embedder and the web-search provider from
@@ -48,7 +61,7 @@ type AgenticServices struct {
 // gold gets the hashed embedder and the project's offline recordings, found
 // under root (the module root).
 func NewAgenticServices(m registry.Model, set config.Agentic, root string) *AgenticServices {
-	s := &AgenticServices{}
+	s := &AgenticServices{from: map[string]string{config.EmbedURL.Name: set.Origin(config.EmbedURL.Name), config.EmbedModel.Name: set.Origin(config.EmbedModel.Name)}}
 	emb := set.Embedder
 	if emb == "" && m.Provider == "gold" {
 		emb = "hashed"
@@ -57,7 +70,7 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 	case "hashed":
 		s.Options.Embedder = embed.Hashed{}
 	case "off":
-		s.NoEmbedderReason = "embedder off (BFCL_EMBEDDER=off)"
+		s.NoEmbedderReason = "embedder off (" + set.Origin(config.Embedder.Name) + "=off)"
 	case "", "ollama":
 		url := set.EmbedURL
 		if url == "" && m.Provider == "ollama" {
@@ -72,7 +85,7 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 		}
 		s.Options.Embedder = embed.NewOllama(url, model)
 	default:
-		s.NoEmbedderReason = fmt.Sprintf("BFCL_EMBEDDER=%q is not ollama, hashed or off", emb)
+		s.NoEmbedderReason = fmt.Sprintf("%s=%q is not ollama, hashed or off", set.Origin(config.Embedder.Name), emb)
 	}
 	ws := set.WebSearch
 	if ws == "" {
@@ -94,9 +107,13 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 			s.Options.Search = off
 		}
 	case ws == "" || ws == "off":
-		s.NoSearchReason = "no web-search provider: set " + websearch.SerpAPIKeyEnv + " (upstream's SerpAPI), or BFCL_WEBSEARCH=duckduckgo or offline:<dir>"
+		s.NoSearchReason = "no web-search provider"
+		if ws == "off" {
+			s.NoSearchReason += " (" + set.Origin(config.WebSearch.Name) + "=off)"
+		}
+		s.NoSearchReason += ": set " + websearch.SerpAPIKeyEnv + " (upstream's SerpAPI), or --websearch / BFCL_WEBSEARCH=duckduckgo or offline:<dir>"
 	default:
-		s.NoSearchReason = fmt.Sprintf("BFCL_WEBSEARCH=%q is not serpapi, duckduckgo, offline:<dir> or off", ws)
+		s.NoSearchReason = fmt.Sprintf("%s=%q is not serpapi, duckduckgo, offline:<dir> or off", set.Origin(config.WebSearch.Name), ws)
 	}
 	return s
 }
@@ -112,7 +129,8 @@ func (s *AgenticServices) applicable(c category.Category) error {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			if _, err := s.Options.Embedder.Embed(ctx, []string{"probe"}); err != nil {
-				s.NoEmbedderReason = fmt.Sprintf("embedder %s unreachable (%v); set BFCL_EMBED_URL / BFCL_EMBED_MODEL (e.g. `ollama pull %s`)", s.Options.Embedder.Name(), err, embed.DefaultOllamaModel)
+				s.NoEmbedderReason = fmt.Sprintf("embedder %s unreachable (%v); server from %s, model from %s; fix --embed-url / BFCL_EMBED_URL or --embed-model / BFCL_EMBED_MODEL (e.g. `ollama pull %s`), or use --embedder / BFCL_EMBEDDER=hashed|off",
+					s.Options.Embedder.Name(), err, s.from[config.EmbedURL.Name], s.from[config.EmbedModel.Name], embed.DefaultOllamaModel)
 			}
 		})
 		if s.NoEmbedderReason != "" {

@@ -17,13 +17,16 @@ import (
 // written at the end of a run and one written later from the result files
 // are the same bytes. It returns the leaderboard rows of the score folder.
 func (h *Harness) WriteScores(cats []category.Category) ([]report.Row, error) {
-	return WriteScores([]Ran{{h, cats}})
+	return WriteScores([]Ran{{H: h, Cats: cats}})
 }
 
 // Ran is what one runner ran.
 type Ran struct {
 	H    *Harness
 	Cats []category.Category
+	// Skipped are the selected categories that did not run, with why;
+	// summary.json names them (notes "not_run_<category>").
+	Skipped map[category.Category]string
 }
 
 // WriteScores scores several models of one run in one pass (so every
@@ -56,7 +59,11 @@ func WriteScores(runs []Ran) ([]report.Row, error) {
 		}
 		m := r.H.cfg.Model
 		o.Models = append(o.Models, m.Name)
-		o.Notes[results.ModelDir(m.Name)] = r.H.runNotes(r.Cats)
+		notes := r.H.runNotes(r.Cats)
+		for c, why := range r.Skipped {
+			notes["not_run_"+string(c)] = why
+		}
+		o.Notes[results.ModelDir(m.Name)] = notes
 		reg.Models = append(reg.Models, m) // as this run used it (overrides applied)
 	}
 	if first.Registry != nil {

@@ -96,10 +96,11 @@ func Run(o Options) ([]report.Row, error) {
 		cat   category.Category
 		path  string
 		opts  score.Options
+		conf  Configuration
 	}
 	var jobs []job
 	for _, model := range dirs {
-		opts, err := o.scoreOptions(model)
+		opts, conf, err := o.scoreOptions(model)
 		if err != nil {
 			return nil, err
 		}
@@ -113,7 +114,7 @@ func Run(o Options) ([]report.Row, error) {
 			if !want[c] || c.IsMemoryPrereq() {
 				continue
 			}
-			jobs = append(jobs, job{model, c, f.path, opts})
+			jobs = append(jobs, job{model, c, f.path, opts, conf})
 		}
 	}
 	// Largest files first: they are the critical path.
@@ -143,10 +144,15 @@ func Run(o Options) ([]report.Row, error) {
 	}
 	wg.Wait()
 	usage := map[string]*report.Usage{}
+	marks := map[string]map[category.Category]string{}
 	for i, j := range jobs {
 		if outs[i].err != nil {
 			return nil, outs[i].err
 		}
+		if marks[j.model] == nil {
+			marks[j.model] = map[category.Category]string{}
+		}
+		marks[j.model][j.cat] = o.reasonsOf(j.conf, j.cat)
 		if usage[j.model] == nil {
 			usage[j.model] = &report.Usage{}
 		}
@@ -154,6 +160,11 @@ func Run(o Options) ([]report.Row, error) {
 		if o.Log != nil {
 			s := outs[i].score
 			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", j.model, j.cat, 100*s.Accuracy, s.Correct, s.Total)
+		}
+	}
+	for model, m := range marks {
+		if err := updateMarks(o.ScoreRoot, model, m); err != nil {
+			return nil, err
 		}
 	}
 	rows, err := RefreshSummary(o.ScoreRoot, usage, o.Registry, o.Notes)
@@ -244,16 +255,16 @@ func (o Options) ConfigurationOf(folder string) (Configuration, error) {
 	return c, nil
 }
 
-func (o Options) scoreOptions(model string) (score.Options, error) {
+func (o Options) scoreOptions(model string) (score.Options, Configuration, error) {
 	c, err := o.ConfigurationOf(model)
 	if err != nil {
-		return score.Options{}, err
+		return score.Options{}, c, err
 	}
 	if o.Log != nil {
 		fmt.Fprintf(o.Log, "%s: scored as %s: mode %s, underscore_to_dot %v, handler %s%s\n", model, c.Source, orDetect(c.Mode), c.UnderscoreToDot, orDefault(c.Handler), o.overrides())
 	}
 	return score.Options{ModelName: model, Mode: c.Mode, UnderscoreToDot: c.UnderscoreToDot, Handler: c.Handler,
-		StrictIrrelevance: o.StrictIrrelevance}, nil
+		StrictIrrelevance: o.StrictIrrelevance}, c, nil
 }
 
 // overrides names the flags that replaced the folder's configuration.
@@ -449,6 +460,16 @@ func Rows(scoreRoot string, usage map[string]*report.Usage, reg *registry.Regist
 		row, err := report.Summarize(modelInfo(m, reg), all[m], u)
 		if err != nil {
 			return nil, err
+		}
+		marks, err := readMarks(scoreRoot, m)
+		if err != nil {
+			return nil, err
+		}
+		if note := markNote(marks); note != "" {
+			if row.Model.Notes == nil {
+				row.Model.Notes = map[string]string{}
+			}
+			row.Model.Notes[NotOfficialNote] = note
 		}
 		rows = append(rows, row)
 	}

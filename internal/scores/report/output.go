@@ -131,6 +131,9 @@ func Summary(rows []Row) JSONSummary {
 			out.Intervals = &JSONIntervals{Level: Level, CategoryMethod: MethodWilson, GroupMethod: MethodBootstrap,
 				Resamples: r.Intervals.Resamples, Seed: r.Intervals.Seed,
 				OfficialNumbers: "intervals are ours, not upstream's; the accuracies are the official numbers"}
+			if marked(rows) {
+				out.Intervals.OfficialNumbers = "intervals are ours, not upstream's; the accuracies are the official numbers except for the models whose notes." + NotOfficialNote + " says otherwise"
+			}
 		}
 		oiv, ook := r.groupInterval("overall")
 		m := JSONModel{Model: r.Model.Name, DisplayName: r.Model.DisplayName, Overall: withCI(jsonAcc(r.Overall), oiv, ook),
@@ -204,6 +207,9 @@ func WriteTableOf(w io.Writer, rows []Row, only []category.Category) error {
 			name = r.Model.Name
 		}
 		p("Model: %s\t\t\t\t\t\t\n", name)
+		if note := r.Model.Notes[NotOfficialNote]; note != "" {
+			p("  %s\n", note)
+		}
 		p("CATEGORY\tGROUP\tCORRECT\tTOTAL\tACCURACY\t%s\t\n", ciHeader(r))
 		left := 0
 		for _, c := range category.All() {
@@ -287,3 +293,16 @@ func ciHeader(r Row) string {
 }
 
 func pct(w float64) string { return strconv.FormatFloat(w, 'f', -1, 64) + "%" }
+
+// NotOfficialNote is the key of a model's note (summary.json, the score
+// table) saying which of its numbers a non-official option computed.
+const NotOfficialNote = "not_official"
+
+func marked(rows []Row) bool {
+	for _, r := range rows {
+		if r.Model.Notes[NotOfficialNote] != "" {
+			return true
+		}
+	}
+	return false
+}
