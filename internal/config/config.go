@@ -377,7 +377,10 @@ func Unknown(environ []string) []string {
 // services, the shard engine variables, opt-ins of single packages).
 var otherEnv = []string{"BFCL_REFERENCE_DIR", "BFCL_OLLAMA_URL", "BFCL_OLLAMA_MODEL", "BFCL_OLLAMA_EMBED_URL",
 	"BFCL_OLLAMA_EMBED_MODEL", "BFCL_PROJECT_ROOT", "BFCL_SHARD_COUNT", "BFCL_UPSTREAM_REPO", "BFCL_UPDATE_UPSTREAM_REGISTRY",
-	"BFCL_CHROMIUM", "BFCL_REPORT_KEEP", "BFCL_REQUIRE_REFERENCE", "BFCL_TRACE_FOCUS", "BFCL_BENCH_SERVE"}
+	"BFCL_CHROMIUM", "BFCL_REPORT_KEEP", "BFCL_REQUIRE_REFERENCE", "BFCL_TRACE_FOCUS", "BFCL_BENCH_SERVE",
+	// the example deployments' own variables (deploy/: the binary, the
+	// run's shared folder, kubectl's wait)
+	"BFCL_BIN", "BFCL_WORK", "BFCL_TIMEOUT"}
 
 // ErrNoModelsFile is returned when a model other than gold is asked for and
 // no registry exists.
