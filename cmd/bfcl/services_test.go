@@ -95,3 +95,17 @@ var _ = Describe("--strict-irrelevance", Label("e2e"), func() {
 		Expect(filepath.Join(w, "score", "gold", "not_official.json")).NotTo(BeAnExistingFile())
 	})
 })
+
+// Issue 26, item 9: gold's web-search recordings are built in, so a run
+// outside the repository answers web search instead of skipping it.
+var _ = Describe("gold outside the repository", Label("e2e"), func() {
+	It("answers web search from the built-in recordings", func() {
+		data := needData()
+		w := GinkgoT().TempDir()
+		r := bfcl(w, cliEnv(data), "generate", "--ids", "web_search_base_0,web_search_no_snippet_1")
+		Expect(r.exit).To(Equal(0), r.stderr)
+		Expect(r.stdout).NotTo(ContainSubstring("Not run"))
+		Expect(ids(results.Path(filepath.Join(w, "result"), "gold", category.WebSearchBase))).To(Equal([]string{"web_search_base_0"}))
+		Expect(r.stdout).To(MatchRegexp(`web_search_base\s+\S+\s+1\s+`))
+	})
+})

@@ -23,6 +23,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/services/websearch"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/sim"
+
+	wsfixtures "github.com/bfcl-go/bfcl/fixtures/agentic/websearch"
 )
 
 // AgenticServices are the external services of the agentic backends and
@@ -88,10 +90,15 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 		s.NoEmbedderReason = fmt.Sprintf("%s=%q is not ollama, hashed or off", set.Origin(config.Embedder.Name), emb)
 	}
 	ws := set.WebSearch
-	if ws == "" {
-		if m.Provider == "gold" {
-			ws = "offline:" + filepath.Join(root, "fixtures", "agentic", "websearch")
+	if ws == "" && m.Provider == "gold" {
+		// the project's recordings, built into the binary (any working directory)
+		off, err := websearch.NewOfflineFS(wsfixtures.Recordings, "the built-in recordings (fixtures/agentic/websearch)")
+		if err != nil {
+			s.NoSearchReason = err.Error()
+		} else {
+			s.Options.Search = off
 		}
+		return s
 	}
 	fetch := websearch.HTTPFetcher{Policy: &netguard.Policy{AllowPrivate: set.AllowPrivate}}
 	switch {
