@@ -19,6 +19,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/scores/compare"
+	"github.com/bfcl-go/bfcl/internal/scores/stats"
 	"github.com/bfcl-go/bfcl/internal/scores/explain"
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
@@ -466,6 +468,29 @@ func TestBrowserFixture(t *testing.T) {
 	}
 	if got := eval[string](t, p, `document.getElementById("compare-diff").dataset.count`); got != fmt.Sprint(differ) {
 		t.Errorf("compare: %s entries listed as passed by one and failed by the other, the score files say %d", got, differ)
+	}
+	// the paired statistics of bfcl compare (issue 26): one row per row of
+	// compare.Two, each with its verdict
+	ca, err := compare.Load(modelA, fx.scoreDir, modelA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, err := compare.Load(modelB, fx.scoreDir, modelB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compare.Two(ca, cb, stats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := eval[[]string](t, p, `Array.from(document.querySelectorAll('#compare-stats tbody tr')).map(e => e.dataset.verdict)`)
+	if len(verdicts) != len(res.Rows) {
+		t.Errorf("compare view: %d rows of paired statistics, bfcl compare prints %d", len(verdicts), len(res.Rows))
+	}
+	for i, r := range res.Rows {
+		if i < len(verdicts) && verdicts[i] != r.Verdict {
+			t.Errorf("compare view: %s verdict %q, bfcl compare says %q", r.Category, verdicts[i], r.Verdict)
+		}
 	}
 	p.screenshot(t, "fixture-compare")
 	p.check(t, doc)

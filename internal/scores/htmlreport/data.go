@@ -37,6 +37,7 @@ type payload struct {
 	Entries   map[string]*ent   `json:"entries"`
 	Fails     []failure         `json:"fails"`
 	Results   []json.RawMessage `json:"results"`
+	Compare   []pairData        `json:"compare,omitempty"` // bfcl compare of model pairs (compare.go)
 }
 
 type catInfo struct {
@@ -115,7 +116,7 @@ func build(o Options) (*payload, error) {
 	}
 	scores, err := report.ReadScoreDir(o.ScoreDir)
 	if err != nil {
-		return nil, fmt.Errorf("htmlreport: %w", err)
+		return nil, err // names the score folder ("report: reading score folder: ...")
 	}
 	names := make([]string, 0, len(scores))
 	for m := range scores {
@@ -241,6 +242,9 @@ func build(o Options) (*payload, error) {
 	}
 	if p.Fails == nil {
 		p.Fails = []failure{}
+	}
+	if p.Compare, err = comparisons(o.ScoreDir, names); err != nil {
+		return nil, fmt.Errorf("htmlreport: %w", err)
 	}
 	return p, nil
 }

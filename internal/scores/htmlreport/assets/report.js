@@ -270,6 +270,7 @@
       line(c.name, catSummary(A, c.name) || sc(ma, c.name), catSummary(B, c.name) || sc(mb, c.name));
     });
     add(main, h("table", { id: "compare" }, h("thead", null, head), body));
+    statsTable(main, a, b);
     // entries whose outcome differs
     var diff = [];
     ma.rows.forEach(function (r) {
@@ -288,6 +289,47 @@
         h("a", { href: "#entry/" + enc(b) + "/" + enc(it.id), text: "B's entry" }));
       return r;
     }, function (it) { location.hash = "#entry/" + enc(it.a[2] ? b : a) + "/" + enc(it.id); }));
+  }
+  // The paired statistics of `bfcl compare A B`, computed when the page was
+  // written (D.compare): McNemar p-values per category, bootstrap intervals
+  // for groups and overall, verdicts; for B, A the signs and verdicts swap.
+  function statsTable(main, a, b) {
+    var pair = null, swap = false;
+    (D.compare || []).forEach(function (p) {
+      if (p.a === a && p.b === b) pair = p;
+      else if (p.a === b && p.b === a) { pair = p; swap = true; }
+    });
+    add(main, h("h2", { text: "Is B better than A? (as bfcl compare prints it)" }));
+    if (a === b) { add(main, h("p", { text: "Pick two different models." })); return; }
+    if (!pair) { add(main, h("p", { id: "compare-stats-none", text: "No paired statistics in this page for these two models (the page carries them for its first " + 8 + " models): run bfcl compare " + a + " " + b + "." })); return; }
+    if (pair.error) { add(main, h("p", { id: "compare-stats-error", text: pair.error })); return; }
+    function sg(x) { return (x >= 0 ? "+" : "") + (100 * x).toFixed(2); }
+    function verdict(v) {
+      if (!swap) return v;
+      return v === "A better" ? "B better" : v === "B better" ? "A better" : v;
+    }
+    var head = h("tr", null, ["Category", "N", "A %", "B %", "B − A", "95% CI of B − A", "p (McNemar)", "A only", "B only", "Verdict"].map(function (t, i) { return h("th", { cls: i ? "num" : null, text: t }); }));
+    var body = h("tbody");
+    pair.rows.forEach(function (r) {
+      var x = swap ? r.b : r.a, y = swap ? r.a : r.b, d = y - x;
+      var ci = r.ci95 ? (swap ? "[" + sg(-r.ci95[1]) + ", " + sg(-r.ci95[0]) + "]" : "[" + sg(r.ci95[0]) + ", " + sg(r.ci95[1]) + "]") : "";
+      var p = r.p_value == null ? "" : r.p_value < 0.0001 ? r.p_value.toExponential(1) : r.p_value.toFixed(4);
+      var ao = r.scope === "category" ? String((swap ? r.b_only : r.a_only).length) : "";
+      var bo = r.scope === "category" ? String((swap ? r.a_only : r.b_only).length) : "";
+      var v = verdict(r.verdict);
+      var tr = h("tr", { cls: r.scope === "category" ? null : "group", "data-verdict": v },
+        h("td", { text: r.category }), h("td", { cls: "num", text: String(r.n) }),
+        h("td", { cls: "num", text: (100 * x).toFixed(2) }), h("td", { cls: "num", text: (100 * y).toFixed(2) }),
+        h("td", { cls: "num", text: sg(d) }), h("td", { cls: "num", text: ci }), h("td", { cls: "num", text: p }),
+        h("td", { cls: "num", text: ao }), h("td", { cls: "num", text: bo }), h("td", { cls: "num", text: v }));
+      if (v === "B better") tr.lastChild.style.color = "var(--ok)";
+      if (v === "A better") tr.lastChild.style.color = "var(--bad)";
+      body.appendChild(tr);
+    });
+    add(main, h("div", { cls: "scroll" }, h("table", { id: "compare-stats" }, h("thead", null, head), body)));
+    (pair.skipped || []).length && add(main, h("p", { text: "Not compared: " + pair.skipped.join(", ") }));
+    (pair.notes || []).forEach(function (n) { add(main, h("p", { cls: "note", text: "Note: " + n })); });
+    add(main, h("p", { cls: "note", text: "Categories: exact McNemar test on the entries only one side passes (p < 0.05); groups and overall: paired stratified bootstrap, " + pair.resamples + " resamples, seed " + pair.seed + " (interval excluding 0). Not corrected for multiple rows." }));
   }
   function sc(m, cat) { var s = m.scores[cat]; return s ? { accuracy: s.a, display: pct(s.a), evaluated: true } : null; }
   function badge(r) { return h("span", { cls: "badge " + (r[2] ? "ok" : "bad"), text: r[2] ? "pass" : "fail" }); }
