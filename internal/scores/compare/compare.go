@@ -141,9 +141,9 @@ type prepared struct {
 	complete map[category.Category]bool // compared categories: every entry of the data set scored
 	absent   map[category.Category]bool // not compared although some run has it (or the selection dropped it)
 	notes    []string
-	rows   []report.Row // per run, summarised over cats only
-	strata []stats.Stratum
-	failed []map[category.Category]map[string]bool
+	rows     []report.Row // per run, summarised over cats only
+	strata   []stats.Stratum
+	failed   []map[category.Category]map[string]bool
 
 	slopeCache [][]float64
 }

@@ -20,10 +20,10 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/scores/compare"
-	"github.com/bfcl-go/bfcl/internal/scores/stats"
 	"github.com/bfcl-go/bfcl/internal/scores/explain"
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
+	"github.com/bfcl-go/bfcl/internal/scores/stats"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
