@@ -19,7 +19,7 @@ import (
 
 // Summary is what a batch run did.
 type Summary struct {
-	Done, Passed, Failed int               // entries run, their verdicts
+	Done, Passed, Failed int               // entries stored and scored, their verdicts (skipped and stopped ones are not done)
 	Errors               int               // entries that could not be run (not stored)
 	FirstError           error             // the first of those, with its entry id
 	Skipped              map[string]string // category -> why it was skipped
@@ -65,10 +65,13 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 	var (
 		mu                                  sync.Mutex
 		done, passed, calls, tokens, failed int64
-		sum                                 = Summary{Skipped: map[string]string{}}
-		ran                                 = map[category.Category]bool{}
-		start                               = time.Now()
-		last                                atomic.Int64
+		// verdicts: entries stored and scored (the pass rate's base and
+		// the summary's Done); done also counts skipped and failed ones
+		verdicts int64
+		sum      = Summary{Skipped: map[string]string{}}
+		ran      = map[category.Category]bool{}
+		start    = time.Now()
+		last     atomic.Int64
 	)
 	var pw *bufio.Writer
 	if progress != nil {
@@ -87,8 +90,10 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 		defer mu.Unlock()
 		d := atomic.LoadInt64(&done)
 		rate, eta := 0.0, "?"
+		if v := atomic.LoadInt64(&verdicts); v > 0 {
+			rate = 100 * float64(atomic.LoadInt64(&passed)) / float64(v)
+		}
 		if d > 0 {
-			rate = 100 * float64(atomic.LoadInt64(&passed)) / float64(d)
 			eta = (time.Duration(float64(time.Since(start)) / float64(d) * float64(int64(len(items))-d))).Round(time.Second).String()
 		}
 		fmt.Fprintf(pw, "\r%d/%d entries  pass %.1f%%  calls %d  tokens %d  errors %d  ETA %s   ",
@@ -115,7 +120,7 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 					mu.Unlock()
 				case err != nil:
 					if ctx.Err() != nil {
-						break
+						continue // stopped, not done: neither stored nor counted
 					}
 					atomic.AddInt64(&failed, 1)
 					mu.Lock()
@@ -135,6 +140,7 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 					if out.Verdict.Valid {
 						atomic.AddInt64(&passed, 1)
 					}
+					atomic.AddInt64(&verdicts, 1)
 					atomic.AddInt64(&calls, int64(out.Stats.Calls))
 					atomic.AddInt64(&tokens, int64(out.Stats.InputTokens+out.Stats.OutputTokens))
 				}
@@ -158,7 +164,7 @@ feed:
 		fmt.Fprintln(pw)
 		pw.Flush()
 	}
-	sum.Done, sum.Errors = int(done), int(failed)
+	sum.Done, sum.Errors = int(verdicts), int(failed)
 	sum.Calls, sum.Tokens = calls, tokens
 	if err := br.Err(); err != nil {
 		sum.FirstError, sum.Aborted = err, true
