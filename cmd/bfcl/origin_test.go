@@ -73,12 +73,19 @@ var _ = Describe("where a result folder comes from", Label("e2e"), func() {
 		w := GinkgoT().TempDir()
 		r := bfcl(w, cliEnv(data), "generate", "--ids", "simple_python_0", "--mode", "fc", "--underscore-to-dot=false")
 		Expect(r.exit).To(Equal(0), r.stderr)
+		Expect(r.stderr).To(ContainSubstring("gold: 1 entry of 1 category\n"))
 		meta, err := runmeta.Read(filepath.Join(w, "result", "gold"))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(meta.Mode).To(Equal("fc"))
 		r = bfcl(w, cliEnv(data), "generate", "--ids", "simple_python_0", "--mode", "xml")
 		Expect(r.exit).To(Equal(1))
 		Expect(r.stderr).To(ContainSubstring(`-mode="xml" must be fc or prompt`))
+	})
+
+	It("refuses an empty --model instead of running gold", func() {
+		r := bfcl(GinkgoT().TempDir(), cliEnv(needData()), "generate", "--model", "", "--ids", "simple_python_0")
+		Expect(r.exit).To(Equal(1))
+		Expect(r.stderr).To(ContainSubstring("-model is empty"))
 	})
 
 	It("answers --version", func() {

@@ -125,7 +125,7 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 		if err := writeRunMeta(rc, m); err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "%s: %d entries of %d categories\n", m.Name, len(items), len(sel.Categories))
+		fmt.Fprintf(os.Stderr, "%s: %s of %s\n", m.Name, count(len(items), "entry", "entries"), count(len(sel.Categories), "category", "categories"))
 		sum := h.RunAll(ctx, items, os.Stderr)
 		for _, c := range sel.Categories {
 			if why, ok := sum.Skipped[string(c)]; ok {
@@ -142,7 +142,7 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 			ran = append(ran, harness.Ran{H: h, Cats: sum.Ran, Skipped: skipped[m.Name]})
 		}
 		if sum.Interrupted {
-			failure = fmt.Errorf("interrupted: %d of %d entries done; rerun the same command to resume", sum.Done, len(items))
+			failure = fmt.Errorf("interrupted: %d of %s stored; rerun the same command to resume", sum.Done, count(len(items), "entry", "entries"))
 			break
 		}
 		if sum.Aborted {
@@ -150,7 +150,7 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run) error {
 			break
 		}
 		if sum.FirstError != nil {
-			failure = fmt.Errorf("%s: %d entries could not be run (first: %v); their results were not stored, rerun to retry them", m.Name, sum.Errors, sum.FirstError)
+			failure = fmt.Errorf("%s: %s could not be run (first: %v); their results were not stored, rerun to retry them", m.Name, count(sum.Errors, "entry", "entries"), sum.FirstError)
 			break
 		}
 	}
@@ -211,7 +211,7 @@ func dropUnavailable(h *harness.Harness, rc *config.Run, items []selection.Item,
 		for _, c := range order {
 			fmt.Fprintf(&b, "\n  %s", why[c])
 		}
-		return nil, fmt.Errorf("%s: %d categories cannot run with these services; nothing was run:%s\nfix the setting named above, or pass --skip-unavailable (BFCL_SKIP_UNAVAILABLE=1) to run the rest and report these N/A", name, len(order), b.String())
+		return nil, fmt.Errorf("%s: %s cannot run with these services; nothing was run:%s\nfix the setting named above, or pass --skip-unavailable (BFCL_SKIP_UNAVAILABLE=1) to run the rest and report it N/A", name, count(len(order), "category", "categories"), b.String())
 	}
 	if skipped[name] == nil {
 		skipped[name] = map[category.Category]string{}
@@ -329,7 +329,7 @@ func planShard(f *config.Flags, h *harness.Harness, sel *selection.Selection) ([
 		return nil, err
 	}
 	if spec.Sharded() {
-		fmt.Fprintf(os.Stderr, "shard %s (from %s): %d of %d entries\n", spec, from, len(plan), len(items))
+		fmt.Fprintf(os.Stderr, "shard %s (from %s): %d of %s\n", spec, from, len(plan), count(len(items), "entry", "entries"))
 	}
 	out := make([]selection.Item, len(plan))
 	for i, it := range plan {
@@ -371,4 +371,12 @@ func writeRunMeta(rc *config.Run, m registry.Model) error {
 		meta.Diagnostics = append(meta.Diagnostics, "turn-isolated")
 	}
 	return runmeta.Write(filepath.Join(root, results.ModelDir(m.Name)), meta)
+}
+
+// count is n with the noun in the singular or plural ("1 entry", "2 entries").
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

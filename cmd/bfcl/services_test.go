@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -42,7 +43,8 @@ var _ = Describe("service settings", Label("e2e"), func() {
 		args := []string{"generate", "--test-category", "memory_vector,simple_javascript", "--embedder", "ollama", "--embed-url", "http://127.0.0.1:9"}
 		r := bfcl(w, cliEnv(data), args...)
 		Expect(r.exit).To(Equal(1))
-		Expect(r.stderr).To(ContainSubstring("1 categories cannot run with these services; nothing was run"))
+		Expect(r.stderr).To(ContainSubstring("gold: 1 category cannot run with these services; nothing was run"))
+		Expect(r.stderr).NotTo(ContainSubstring("1 entries"))
 		Expect(r.stderr).To(ContainSubstring("memory_vector is N/A: embedder"))
 		Expect(r.stderr).To(ContainSubstring("server from -embed-url"))
 		Expect(r.stderr).To(ContainSubstring("--skip-unavailable"))
@@ -107,5 +109,23 @@ var _ = Describe("gold outside the repository", Label("e2e"), func() {
 		Expect(r.stdout).NotTo(ContainSubstring("Not run"))
 		Expect(ids(results.Path(filepath.Join(w, "result"), "gold", category.WebSearchBase))).To(Equal([]string{"web_search_base_0"}))
 		Expect(r.stdout).To(MatchRegexp(`web_search_base\s+\S+\s+1\s+`))
+	})
+})
+
+// Issue 26, item 12: a memory run leaves no empty *.lock file in the
+// result folder.
+var _ = Describe("memory prerequisites", Label("e2e"), func() {
+	It("leave no lock files in the result folder", func() {
+		w := GinkgoT().TempDir()
+		r := bfcl(w, cliEnv(needData()), "generate", "--test-category", "memory_kv")
+		Expect(r.exit).To(Equal(0), r.stderr)
+		var locks []string
+		Expect(filepath.WalkDir(filepath.Join(w, "result"), func(p string, d os.DirEntry, err error) error {
+			if err == nil && strings.HasSuffix(p, ".lock") {
+				locks = append(locks, p)
+			}
+			return err
+		})).To(Succeed())
+		Expect(locks).To(BeEmpty())
 	})
 })

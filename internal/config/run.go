@@ -72,6 +72,9 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 	r.Registry = withGold(r.Registry)
 	if f.Has(Model) && !f.Folders {
 		names := f.List(Model)
+		if _, src, set := f.Lookup(Model); set && len(names) == 0 {
+			return nil, fmt.Errorf("%s is empty: name a model of the registry (gold is the built-in one)", src)
+		}
 		if len(names) == 0 {
 			names = []string{Model.Default}
 		}

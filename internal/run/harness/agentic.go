@@ -233,15 +233,11 @@ func (h *Harness) runPrereqs(ctx context.Context, e *dataset.Entry) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	unlock, err := lockPath(path + ".lock")
 	if err != nil {
 		return err
 	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return err
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck
+	defer unlock()
 	done := map[string]bool{}
 	if recs, err := results.Read(path); err == nil {
 		for _, r := range recs {
@@ -263,4 +259,32 @@ func (h *Harness) runPrereqs(ctx context.Context, e *dataset.Entry) error {
 		}
 	}
 	return nil
+}
+
+// lockPath takes an exclusive lock on the file name (created if needed,
+// shared with other processes writing the same result folder) and returns
+// its release, which removes the file, so no empty lock file is left in the
+// result folder. A holder that finds the file it locked already removed
+// (another released it meanwhile) locks the new one instead.
+func lockPath(name string) (release func(), err error) {
+	for {
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			f.Close()
+			return nil, err
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(name)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return func() {
+				os.Remove(name)                             //nolint:errcheck // before unlocking: a waiter then sees a removed file and retries
+				syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck
+				f.Close()
+			}, nil
+		}
+		f.Close() // released by another holder after we opened it: retry on the current file
+	}
 }
