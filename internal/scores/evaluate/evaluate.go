@@ -143,12 +143,19 @@ func Run(o Options) ([]report.Row, error) {
 		}(i, j)
 	}
 	wg.Wait()
+	// every file that cannot be scored is reported, not only the first
+	var errs []error
+	for i := range jobs {
+		if outs[i].err != nil {
+			errs = append(errs, outs[i].err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
 	usage := map[string]*report.Usage{}
 	marks := map[string]map[category.Category]string{}
 	for i, j := range jobs {
-		if outs[i].err != nil {
-			return nil, outs[i].err
-		}
 		if marks[j.model] == nil {
 			marks[j.model] = map[category.Category]string{}
 		}
@@ -361,13 +368,16 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 		defer close(loaded)
 		entries, loadErr = prompt.LoadCategory(o.Source, string(c))
 	}()
-	recs, err := results.Read(path)
+	recs, torn, err := results.ReadAll(path)
 	<-loaded
 	if err != nil {
 		return nil, usage, err
 	}
 	if loadErr != nil {
 		return nil, usage, loadErr
+	}
+	if torn > 0 && o.Log != nil {
+		fmt.Fprintf(o.Log, "evaluate: warning: %s:%d: the last line has no newline (a run stopped mid-write?); it is not scored: rerun generate to redo that entry\n", path, torn)
 	}
 	for _, r := range recs {
 		if err := usage.AddResultLine(r.Raw); err != nil {
@@ -381,13 +391,31 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 		}
 		byID[r.ID] = r
 	}
+	// Ids that are not entries of c come first: the file is of another
+	// category or data set, and --partial-eval would not help.
+	known := make(map[string]bool, len(entries))
+	for _, e := range entries {
+		known[e.ID] = true
+	}
+	var unknown []string
+	for _, r := range recs {
+		if !known[r.ID] {
+			unknown = append(unknown, fmt.Sprintf("%s (line %d)", r.ID, r.Line))
+		}
+	}
+	if n := len(unknown); n > 0 {
+		more := ""
+		if n > 5 {
+			unknown, more = unknown[:5], fmt.Sprintf(" and %d more", n-5)
+		}
+		return nil, usage, fmt.Errorf("evaluate: %s: %d result ids are not entries of %s (a file of another category, or of another data-set version?): %s%s",
+			path, n, c, strings.Join(unknown, ", "), more)
+	}
 	if !o.Partial && len(recs) != len(entries) {
 		return nil, usage, fmt.Errorf("evaluate: %s holds %d results but %s has %d entries; pass --partial-eval to score only the entries present", path, len(recs), c, len(entries))
 	}
-	known := make(map[string]bool, len(entries))
 	var vs []verdict.Verdict
 	for _, e := range entries {
-		known[e.ID] = true
 		r, ok := byID[e.ID]
 		if !ok {
 			if o.Partial {
@@ -403,11 +431,6 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 			return nil, usage, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
 		}
 		vs = append(vs, v)
-	}
-	for _, r := range recs {
-		if !known[r.ID] {
-			return nil, usage, fmt.Errorf("evaluate: %s:%d: result id %s is not an entry of %s", path, r.Line, r.ID, c)
-		}
 	}
 	return vs, usage, nil
 }
