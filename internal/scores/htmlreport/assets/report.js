@@ -143,7 +143,9 @@
       }
     } catch (e) {
       main.appendChild(h("p", { cls: "error", text: "Cannot show " + location.hash + ": " + e.message }));
-      console.warn(e);
+      main.appendChild(h("p", { id: "way-back" }, h("a", { href: "#leaderboard", text: "← back to the leaderboard" }),
+        history.length > 1 ? " · " : null,
+        history.length > 1 ? h("a", { href: "#", onclick: function (ev) { ev.preventDefault(); history.back(); }, text: "back to the previous page" }) : null));
     }
   }
 
@@ -186,14 +188,31 @@
     if (hasFS) [["FS max Δ", "Format Sensitivity Max Delta"], ["FS std", "Format Sensitivity Standard Deviation"]].forEach(function (t) { head.appendChild(h("th", { cls: "sort num", text: t[0], title: t[1] })); });
     var body = h("tbody");
     var models = D.models.slice();
+    // A run that scored part of the leaderboard's entries is not ranked
+    // beside full runs: it is listed after them, marked partial.
+    var full = 0;
+    D.cats.forEach(function (c) { if (c.group) full += c.size; });
+    function coverage(m) {
+      var n = 0;
+      D.cats.forEach(function (c) { var s = m.scores[c.name]; if (c.group && s) n += Math.min(s.t, c.size); });
+      return n;
+    }
     models.sort(function (a, b) {
+      var pa = coverage(a) < full, pb = coverage(b) < full;
+      if (pa !== pb) return pa ? 1 : -1;
       var sa = summaryOf(a.name), sb = summaryOf(b.name);
       return (sb ? sb.overall.accuracy : -1) - (sa ? sa.overall.accuracy : -1);
     });
+    var rank = 0;
     models.forEach(function (m, i) {
       var sm = summaryOf(m.name);
-      var tr = h("tr", { "data-model": m.name }, h("td", { cls: "num", text: i + 1 }),
+      var n = coverage(m), partial = n < full;
+      var unofficial = sm && sm.notes && sm.notes.not_official;
+      var tr = h("tr", { "data-model": m.name, "data-partial": partial ? "1" : "0" },
+        h("td", { cls: "num", text: partial ? "–" : String(++rank), title: partial ? "not ranked: a partial run" : "" }),
         h("td", { cls: "model" }, h("a", { href: "#model/" + enc(m.name), text: sm && sm.display_name ? sm.display_name : m.name }),
+          partial ? h("span", { cls: "badge warn partial", title: "scored " + n + " of the leaderboard's " + full + " entries: its group and overall scores count the rest as 0", text: "partial: " + n + " of " + full }) : null,
+          unofficial ? h("span", { cls: "badge bad unofficial", title: unofficial, text: "not official" }) : null,
           sm && sm.display_name && sm.display_name !== m.name ? h("div", { cls: "small muted mono", text: m.name }) : null),
         accCell(sm && sm.overall, "overall"));
       GROUPS.forEach(function (g) { var c = accCell(groupOf(sm, g[0]), "g-" + g[0], true); tr.appendChild(c); });
@@ -658,8 +677,11 @@
       var isFail = t === failing;
       var box = h("section", { cls: "turn" + (isFail ? " failing" : ""), id: "turn-" + t, "data-turn": t });
       var missed = e && e.miss && e.miss[t];
+      var unchecked = x && failing >= 0 && t > failing;
+      if (unchecked) box.className += " unchecked";
       box.appendChild(h("div", { cls: "th" }, "Turn " + t,
         isFail ? h("span", { cls: "badge bad", text: "first failing turn" }) : null,
+        unchecked ? h("span", { cls: "badge info not-checked", title: "upstream's checker stops at the first failing turn: the calls below were run but not compared with the ground truth", text: "not checked (after the first failing turn)" }) : null,
         missed ? h("span", { cls: "badge warn", text: "held-out functions arrive: " + missed.join(", ") }) : null));
       var left = h("div", { cls: "side model" }, h("h4", { text: "Model" }));
       var right = h("div", { cls: "side gt" }, h("h4", { text: "Ground truth" }));
