@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,5 +69,30 @@ var _ = Describe("evaluate on damaged results", Label("e2e"), func() {
 		Expect(r.exit).To(Equal(0), r.stderr)
 		Expect(r.stderr).To(ContainSubstring("BFCL_v4_simple_javascript_result.json:50: the last line has no newline"))
 		Expect(r.stderr).To(MatchRegexp(`gold simple_javascript\s+100\.00%\s+\(49/49\)`))
+	})
+})
+
+// Issue 26, item 9: merging a run of selected ids expects those entries
+// only (and the memory prerequisites of their scenarios).
+var _ = Describe("bfcl merge of a run of selected ids", Label("e2e"), func() {
+	It("reports no missing entries for the ids the run did not select", func() {
+		w := GinkgoT().TempDir()
+		env := cliEnv(needData())
+		sel := "simple_python_0,simple_python_3,memory_kv_0-customer-0"
+		for k := 0; k < 2; k++ {
+			r := bfcl(w, env, "generate", "--ids", sel, "--shard", fmt.Sprintf("%d/2", k), "--result-dir", fmt.Sprintf("s%d", k), "--score-dir", fmt.Sprintf("t%d", k))
+			Expect(r.exit).To(Equal(0), r.stderr)
+		}
+		r := bfcl(w, env, "merge", "--ids", sel, "merged", "s0", "s1")
+		Expect(r.exit).To(Equal(0), r.stderr)
+		Expect(r.stderr).NotTo(ContainSubstring("missing"))
+		// without the selection every other entry is missing
+		r = bfcl(w, env, "merge", "merged2", "s0", "s1")
+		Expect(r.exit).To(Equal(1))
+		Expect(r.stderr).To(ContainSubstring("missing gold/simple_python: 398 of 400"))
+		// and an entry of the selection that no shard has is still named
+		r = bfcl(w, env, "merge", "--ids", sel+",simple_python_9", "merged3", "s0", "s1")
+		Expect(r.exit).To(Equal(1))
+		Expect(r.stderr).To(ContainSubstring("simple_python_9"))
 	})
 })
