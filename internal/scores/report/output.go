@@ -261,7 +261,8 @@ func WriteTableOf(w io.Writer, rows []Row, only []category.Category) error {
 			p("%s\t%s\t\t\t%s\t%s\t\n", gr.name, gr.w, gr.a.Display(), ci)
 		}
 		if r.Cost.Cost.OK || r.Cost.LatencyMean.OK {
-			p("Cost $%s, latency mean %ss, std %ss, p95 %ss\t\t\t\t\t\t\n",
+			// no tab: a cell this long would widen the table's first column
+			p("Cost $%s, latency mean %ss, std %ss, p95 %ss\n",
 				r.Cost.Cost, r.Cost.LatencyMean, r.Cost.LatencyStd, r.Cost.LatencyP95)
 		}
 		p("\t\t\t\t\t\t\n")
