@@ -2,7 +2,9 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -14,6 +16,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/cache/reqcache"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/gold"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
@@ -91,7 +94,16 @@ func DriverFor(m registry.Model, cacheDir string) func(e *dataset.Entry) (driver
 			}
 			if err = driver.ProbeAll(context.Background(), dc, d, 0); err != nil {
 				err = fmt.Errorf("model %s is not usable: %w", m.Name, err)
-				return
+				var pe *core.ProbeError
+				if cacheDir == "" || !errors.As(err, &pe) || pe.Kind != "unreachable" {
+					return
+				}
+				// A run served from the request cache needs no server:
+				// the cache answers what it holds, and a request it does
+				// not hold fails with the probe's error (the circuit
+				// breaker then stops the run).
+				fmt.Fprintf(os.Stderr, "bfcl: %v\nbfcl: answering from the request cache %s only: entries whose requests are not cached fail\n", err, cacheDir)
+				d, err = cacheOnly{name: d.Name(), err: err}, nil
 			}
 			if cacheDir != "" {
 				d = reqcache.New(d, cacheDir, reqcache.Identity{Provider: m.Provider, Model: m.Model, Mode: m.Mode, BaseURL: m.BaseURL})
@@ -225,4 +237,17 @@ func DefaultExecutor(cfg Config) func(e *dataset.Entry) (infer.Executor, error) 
 		}
 		return &agenticExecutor{Session: s, entry: e}, nil
 	}
+}
+
+// cacheOnly stands for a server that did not answer the probe: behind the
+// request cache, every request the cache does not hold fails with why.
+type cacheOnly struct {
+	name string
+	err  error
+}
+
+func (c cacheOnly) Name() string { return c.name }
+
+func (c cacheOnly) Complete(context.Context, core.Request) (core.Response, error) {
+	return core.Response{}, fmt.Errorf("not in the request cache, and the server is unreachable: %w", c.err)
 }
