@@ -149,6 +149,10 @@ var _ = Describe("the generated specs", Ordered, func() {
 		Expect(dryRun("-bfcl.run-ids="+ids, "-bfcl.test-category=simple_java")).To(Equal(map[string]int{"multi_turn_miss_func": 2}))
 	})
 
+	It("take the decoding settings of the README's table (-bfcl.mode, -bfcl.underscore-to-dot; issue 26)", func() {
+		Expect(dryRun("-bfcl.ids=simple_python_0", "-bfcl.mode=fc", "-bfcl.underscore-to-dot=false")).To(Equal(map[string]int{"simple_python": 1}))
+	})
+
 	It("report an unknown id in -bfcl.ids as one failure naming it, not one per entry (issue 26)", func() {
 		for _, bin := range suiteBinaries[:1] { // non_live: 1,150 entries would each fail
 			report := filepath.Join(GinkgoT().TempDir(), "report.json")

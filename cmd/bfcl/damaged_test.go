@@ -12,8 +12,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
-	"github.com/bfcl-go/bfcl/internal/testkit/goldserver"
 	"github.com/bfcl-go/bfcl/internal/store/results"
+	"github.com/bfcl-go/bfcl/internal/testkit/goldserver"
 )
 
 // Issue 26, item 10: evaluate on damaged result files names every damage
