@@ -148,6 +148,13 @@ var _ = Describe("the Kubernetes deployment", func() {
 		Expect(cacheAt).To(BeNumerically(">", at), "Kubernetes expands $(SHARD) only after its definition")
 		model, _ := env(c, "BFCL_MODEL")
 		Expect(model.Value).NotTo(BeEmpty())
+		// issue 26: the README's variables are the settings; no flag
+		// overrides them
+		cats, _ := env(c, "BFCL_TEST_CATEGORY")
+		Expect(cats.Value).NotTo(BeEmpty())
+		for _, a := range c.Args {
+			Expect(a).NotTo(BeElementOf("--model", "--test-category", "--ids"), "a flag would override the variable")
+		}
 		for _, m := range c.VolumeMounts {
 			if m.Name == "work" {
 				Expect(m.MountPath).To(Equal("/work"))
