@@ -1,4 +1,7 @@
-package main
+// Package readmetest runs every command block of the README (issue 26): a
+// README example that fails breaks the build. It is its own package so its
+// minutes of make, ginkgo and go test runs have their own test timeout.
+package readmetest_test
 
 import (
 	"fmt"
@@ -7,13 +10,64 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/store/runmeta"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
+
+func TestReadme(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "README command blocks")
+}
+
+const refRun = "results/results/2025-11-12-harmony-fixes-2/result"
+
+var bfclBin string
+
+var _ = BeforeSuite(func() {
+	dir, err := os.MkdirTemp("", "bfcl-readme-")
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(os.RemoveAll, dir)
+	bfclBin = filepath.Join(dir, "bfcl")
+	cmd := exec.Command("go", "build", "-o", bfclBin, "./cmd/bfcl")
+	cmd.Dir = testenv.ModuleRoot()
+	out, err := cmd.CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), string(out))
+})
+
+// cliEnv is the caller's environment less every BFCL_* variable, plus the
+// data set and no request cache.
+func cliEnv(data string, extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "BFCL_") && !strings.HasPrefix(kv, "SERPAPI_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "BFCL_DATA_DIR="+data, "BFCL_REQUEST_CACHE=off")
+	return append(env, extra...)
+}
+
+func needData() string {
+	dir, ok := testenv.DataDir()
+	if !ok {
+		Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
+	}
+	return dir
+}
+
+func needReference() string {
+	ref, ok := testenv.ReferenceDir()
+	if !ok {
+		Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
+	}
+	return ref
+}
 
 // readmeExceptions are the README command lines the test does not run,
 // each with the reason (the test checks that each is still in the README).
@@ -82,8 +136,10 @@ cd `+root+` && exec `+realGo+` "$@"
 			"BFCL_RESULT_DIR="+filepath.Join(scratch, "result"), "BFCL_SCORE_DIR="+filepath.Join(scratch, "score"),
 			"GOFLAGS=-count=1")
 		// upstream-run/result: a folder named after upstream's Qwen/Qwen3-8B-FC
-		r := bfcl(scratch, env0, "generate", "--test-category", "simple_python", "--result-dir", "upstream-run/result", "--score-dir", "upstream-run/score")
-		Expect(r.exit).To(Equal(0), r.stderr)
+		gen := exec.Command(bfclBin, "generate", "--test-category", "simple_python", "--result-dir", "upstream-run/result", "--score-dir", "upstream-run/score")
+		gen.Dir, gen.Env = scratch, env0
+		out, err := gen.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
 		Expect(os.Rename(filepath.Join(scratch, "upstream-run/result/gold"), filepath.Join(scratch, "upstream-run/result/Qwen_Qwen3-8B-FC"))).To(Succeed())
 		Expect(os.Remove(runmeta.Path(filepath.Join(scratch, "upstream-run/result/Qwen_Qwen3-8B-FC")))).To(Succeed())
 		Expect(os.RemoveAll(filepath.Join(scratch, "upstream-run/score"))).To(Succeed())
