@@ -472,8 +472,10 @@ type Ranking struct {
 	Categories []string   `json:"categories_compared"`
 	Skipped    []string   `json:"skipped_categories"`
 	Standings  []Standing `json:"ranking"`
-	Resamples  int        `json:"resamples"`
-	Seed       uint64     `json:"seed"`
+	// Notes say what was compared where the runs differ (see Result).
+	Notes     []string `json:"notes"`
+	Resamples int      `json:"resamples"`
+	Seed      uint64   `json:"seed"`
 }
 
 // Rank ranks runs by their overall score over the categories all of them
@@ -514,7 +516,10 @@ func Rank(runs []Run, o stats.Options) (*Ranking, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Ranking{Categories: category.Names(p.cats), Skipped: category.Names(skipped), Resamples: d.Resamples, Seed: d.Seed}
+	out := &Ranking{Categories: category.Names(p.cats), Skipped: category.Names(skipped), Notes: append([]string{}, p.notes...), Resamples: d.Resamples, Seed: d.Seed}
+	if og := len(report.GroupNames()) - 1; p.partialGroup(og) {
+		out.Notes = append(out.Notes, "ranked by upstream's overall formula over the compared entries only: not the runs' official overall scores")
+	}
 	if out.Skipped == nil {
 		out.Skipped = []string{}
 	}

@@ -88,6 +88,13 @@ var _ = Describe("compare on hand-made score files", func() {
 		}
 		Expect(live.Delta).To(BeNumerically("~", -1.0/(258+1053+16+24), 1e-15))
 		Expect(live.Verdict).To(Equal(compare.VerdictNone))
+		// a ranking over part of the data says its overall is not the official one
+		writeRun(root, "c", map[category.Category]spec{category.LiveParallel: {16, []int{0}}, category.LiveSimple: {258, nil}})
+		c, _ := compare.Load("", root, "c")
+		rk, err := compare.Rank([]compare.Run{a, b, c}, stats.Options{Resamples: 200})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rk.Skipped).To(Equal([]string{"live_simple"}))
+		Expect(rk.Notes).To(ContainElement(ContainSubstring("not the runs' official overall scores")))
 		// a selection that leaves out a category the runs have removes the
 		// groups that need it
 		a.Select(map[category.Category]bool{category.LiveSimple: true})
