@@ -24,8 +24,16 @@ eval: data
 # The six suites (one per group) of generated specs.
 SUITES = ./suites/non_live ./suites/live ./suites/irrelevance ./suites/multi_turn ./suites/agentic ./suites/format_sensitivity
 
+# GINKGO_FLAGS reaches ginkgo quoted: a word that starts with "-" starts a
+# new flag, the words after it belong to it, so a label expression with
+# spaces or "&&" stays one argument (write flags as --flag=value).
+specs: export GINKGO_FLAGS := $(GINKGO_FLAGS)
 specs: data
-	BFCL_MODEL=$(MODEL) $(GO) tool ginkgo -p --procs=$(PROCS) --keep-going --silence-skips --junit-report=junit.xml $(GINKGO_FLAGS) $(SUITES)
+	@set -f; args=(); for w in $$GINKGO_FLAGS; do \
+		if [[ $$w == -* || $${#args[@]} -eq 0 ]]; then args+=("$$w"); else args[$${#args[@]}-1]+=" $$w"; fi; \
+	done; \
+	echo BFCL_MODEL=$(MODEL) $(GO) tool ginkgo -p --procs=$(PROCS) --keep-going --silence-skips --junit-report=junit.xml $${args[@]@Q} $(SUITES); \
+	BFCL_MODEL=$(MODEL) $(GO) tool ginkgo -p --procs=$(PROCS) --keep-going --silence-skips --junit-report=junit.xml "$${args[@]}" $(SUITES)
 
 test: fmt-check vet check-generated unit race suites
 
@@ -49,7 +57,7 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
 unit:
-	$(GO) test ./internal/... ./sim/... ./gen/... ./cmd/...
+	$(GO) test -timeout 30m ./internal/... ./sim/... ./gen/... ./cmd/...
 
 race:
 	$(GO) test -race ./internal/store/results/... ./internal/python/engine/... ./sim/... ./internal/run/harness/... ./internal/cache/reqcache/... ./internal/scores/evaluate/... ./internal/models/driver/... ./internal/scores/stats/... ./internal/run/replica/... ./internal/run/limiter/... ./internal/run/sched/... ./internal/run/breaker/... ./internal/run/merge/...

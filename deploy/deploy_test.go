@@ -148,6 +148,13 @@ var _ = Describe("the Kubernetes deployment", func() {
 		Expect(cacheAt).To(BeNumerically(">", at), "Kubernetes expands $(SHARD) only after its definition")
 		model, _ := env(c, "BFCL_MODEL")
 		Expect(model.Value).NotTo(BeEmpty())
+		// issue 26: the README's variables are the settings; no flag
+		// overrides them
+		cats, _ := env(c, "BFCL_TEST_CATEGORY")
+		Expect(cats.Value).NotTo(BeEmpty())
+		for _, a := range c.Args {
+			Expect(a).NotTo(BeElementOf("--model", "--test-category", "--ids"), "a flag would override the variable")
+		}
 		for _, m := range c.VolumeMounts {
 			if m.Name == "work" {
 				Expect(m.MountPath).To(Equal("/work"))
@@ -196,7 +203,7 @@ func stub(dir string) (bin, log string) {
 
 var _ = Describe("the Slurm deployment", func() {
 	It("is valid bash", func() {
-		for _, f := range []string{"slurm/bfcl-array.sbatch", "slurm/bfcl-merge.sbatch", "slurm/submit.sh"} {
+		for _, f := range []string{"slurm/bfcl-array.sbatch", "slurm/bfcl-merge.sbatch", "slurm/submit.sh", "slurm/resubmit.sh"} {
 			bashSyntax(f)
 		}
 	})
@@ -214,7 +221,7 @@ var _ = Describe("the Slurm deployment", func() {
 		for id := lo; id <= hi; id++ {
 			cmd := exec.Command("bash", "slurm/bfcl-array.sbatch")
 			cmd.Env = append(os.Environ(), "BFCL_BIN="+bin, "BFCL_MODEL=m", "BFCL_DATA_DIR=/data", "BFCL_WORK="+dir+"/w",
-				fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", id), fmt.Sprintf("SLURM_ARRAY_TASK_COUNT=%d", n),
+				fmt.Sprintf("BFCL_SHARD_COUNT=%d", n), fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", id), fmt.Sprintf("SLURM_ARRAY_TASK_COUNT=%d", n),
 				fmt.Sprintf("SLURM_ARRAY_TASK_MIN=%d", lo), fmt.Sprintf("SLURM_ARRAY_TASK_MAX=%d", hi))
 			out, err := cmd.CombinedOutput()
 			Expect(err).NotTo(HaveOccurred(), "%s", out)
@@ -225,8 +232,8 @@ var _ = Describe("the Slurm deployment", func() {
 		Expect(lines).To(HaveLen(n))
 		for i, l := range lines {
 			args, vars, _ := strings.Cut(l, " | ")
-			Expect(args).To(HavePrefix("generate --model m "))
-			Expect(args).To(ContainSubstring(fmt.Sprintf("--result-dir %s/w/shards/%d/result", dir, lo+i)))
+			// the README's variables reach bfcl as they are (no flag overrides them)
+			Expect(args).To(Equal(fmt.Sprintf("generate --result-dir %s/w/shards/%d/result --score-dir %s/w/shards/%d/score", dir, lo+i, dir, lo+i)))
 			f := strings.Fields(vars)
 			Expect(f).To(HaveLen(4))
 			s, _, err := shard.FromEnv(func(v string) string {
@@ -235,6 +242,68 @@ var _ = Describe("the Slurm deployment", func() {
 			Expect(err).NotTo(HaveOccurred())
 			Expect(s).To(Equal(shard.Spec{Index: i, Count: n}))
 		}
+	})
+
+	It("queues the array and the merge, prints both ids, and resubmits a failed task with the merge tied to it (stub sbatch, scontrol)", func() {
+		dir := GinkgoT().TempDir()
+		stubs := filepath.Join(dir, "bin")
+		Expect(os.MkdirAll(stubs, 0o755)).To(Succeed())
+		log := filepath.Join(dir, "slurm.log")
+		// sbatch --parsable prints job ids 1001, 1002, ...; both stubs log
+		// their arguments and the variables sbatch would export
+		Expect(os.WriteFile(filepath.Join(stubs, "sbatch"), []byte(`#!/bin/bash
+n=$(( $(grep -c '^sbatch' `+log+` 2>/dev/null || true) + 1001 ))
+echo "sbatch $*" >> `+log+`
+echo "$n;cluster"
+`), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(stubs, "scontrol"), []byte("#!/bin/bash\necho \"scontrol $*\" >> "+log+"\n"), 0o755)).To(Succeed())
+		env := append(os.Environ(), "PATH="+stubs+":"+os.Getenv("PATH"), "BFCL_WORK="+dir+"/w", "BFCL_MODEL=m", "BFCL_TEST_CATEGORY=multi_turn", "BFCL_DATA_DIR=/data")
+		run := func(extra []string, script string, args ...string) string {
+			cmd := exec.Command("bash", append([]string{script}, args...)...)
+			cmd.Env = append(append([]string{}, env...), extra...)
+			out, err := cmd.CombinedOutput()
+			Expect(err).NotTo(HaveOccurred(), "%s", out)
+			return string(out)
+		}
+		out := run(nil, "slurm/submit.sh")
+		Expect(out).To(ContainSubstring("queued array job 1001: 4 shards (tasks 0-3)"))
+		Expect(out).To(ContainSubstring("queued merge job 1002"))
+		calls, _ := os.ReadFile(log)
+		lines := strings.Split(strings.TrimSpace(string(calls)), "\n")
+		Expect(lines).To(HaveLen(2))
+		Expect(lines[0]).To(HavePrefix("sbatch --parsable --array=0-3 --export=ALL,BFCL_SHARD_COUNT=4 "))
+		Expect(lines[1]).To(HavePrefix("sbatch --parsable --export=ALL --dependency=afterok:1001 "))
+		// task 2 failed: resubmit it; the merge now waits for the new job
+		out = run(nil, "slurm/resubmit.sh", "2")
+		Expect(out).To(ContainSubstring("queued task 2 again as job 1003 (shard 2/4)"))
+		Expect(out).To(ContainSubstring("merge job 1002 now runs after job(s) 1003"))
+		calls, _ = os.ReadFile(log)
+		lines = strings.Split(strings.TrimSpace(string(calls)), "\n")
+		Expect(lines).To(HaveLen(4))
+		Expect(lines[2]).To(HavePrefix("sbatch --parsable --array=2 --export=ALL,BFCL_SHARD_COUNT=4,BFCL_SHARD=2/4 "))
+		Expect(lines[3]).To(Equal("scontrol update JobId=1002 Dependency=afterok:1003"))
+		// the resubmitted task, a one-task array, runs shard 2/4 into task 2's folder
+		bin, blog := stub(dir)
+		run([]string{"BFCL_BIN=" + bin, "BFCL_SHARD_COUNT=4", "BFCL_SHARD=2/4", "SLURM_ARRAY_TASK_ID=2", "SLURM_ARRAY_TASK_COUNT=1", "SLURM_ARRAY_TASK_MIN=2"}, "slurm/bfcl-array.sbatch")
+		b, _ := os.ReadFile(blog)
+		Expect(string(b)).To(HavePrefix(fmt.Sprintf("generate --result-dir %s/w/shards/2/result ", dir)))
+		s, _, err := shard.FromEnv(func(v string) string {
+			return map[string]string{shard.EnvShard: "2/4", shard.EnvSlurmID: "2", shard.EnvSlurmCount: "1", shard.EnvSlurmMin: "2", shard.EnvShardCount: "4"}[v]
+		})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s).To(Equal(shard.Spec{Index: 2, Count: 4}))
+		// the array's size is changed in one place
+		Expect(os.Remove(log)).To(Succeed())
+		out = run([]string{"SBATCH_ARRAY_INX=0-7"}, "slurm/submit.sh")
+		Expect(out).To(ContainSubstring("8 shards (tasks 0-7)"))
+		calls, _ = os.ReadFile(log)
+		Expect(string(calls)).To(ContainSubstring("--array=0-7 --export=ALL,BFCL_SHARD_COUNT=8 "))
+		// the array script refuses to run without the count submit.sh sets
+		cmd := exec.Command("bash", "slurm/bfcl-array.sbatch")
+		cmd.Env = append(append([]string{}, env...), "BFCL_BIN="+bin, "SLURM_ARRAY_TASK_ID=0")
+		o, err := cmd.CombinedOutput()
+		Expect(err).To(HaveOccurred())
+		Expect(string(o)).To(ContainSubstring("submit with deploy/slurm/submit.sh"))
 	})
 
 	It("merges every shard's result root, then evaluates", func() {

@@ -148,4 +148,33 @@ var _ = Describe("the generated specs", Ordered, func() {
 		Expect(os.WriteFile(ids, []byte(`{"multi_turn_miss_func": ["multi_turn_miss_func_3", "multi_turn_miss_func_1"]}`), 0o644)).To(Succeed())
 		Expect(dryRun("-bfcl.run-ids="+ids, "-bfcl.test-category=simple_java")).To(Equal(map[string]int{"multi_turn_miss_func": 2}))
 	})
+
+	It("take the decoding settings of the README's table (-bfcl.mode, -bfcl.underscore-to-dot; issue 26)", func() {
+		Expect(dryRun("-bfcl.ids=simple_python_0", "-bfcl.mode=fc", "-bfcl.underscore-to-dot=false")).To(Equal(map[string]int{"simple_python": 1}))
+	})
+
+	It("report an unknown id in -bfcl.ids as one failure naming it, not one per entry (issue 26)", func() {
+		for _, bin := range suiteBinaries[:1] { // non_live: 1,150 entries would each fail
+			report := filepath.Join(GinkgoT().TempDir(), "report.json")
+			cmd := exec.Command(bin, "-ginkgo.json-report="+report, "-bfcl.ids=simple_python_0,simple_python_99999")
+			cmd.Env = append(os.Environ(), "BFCL_RESULT_DIR="+GinkgoT().TempDir(), "BFCL_SCORE_DIR="+GinkgoT().TempDir())
+			out, err := cmd.CombinedOutput()
+			Expect(err).To(HaveOccurred(), string(out))
+			b, err := os.ReadFile(report)
+			Expect(err).NotTo(HaveOccurred())
+			var reports []types.Report
+			Expect(json.Unmarshal(b, &reports)).To(Succeed())
+			var failed []types.SpecReport
+			for _, r := range reports {
+				for _, sr := range r.SpecReports {
+					if sr.LeafNodeType == types.NodeTypeIt && sr.State.Is(types.SpecStateFailureStates) {
+						failed = append(failed, sr)
+					}
+				}
+			}
+			Expect(failed).To(HaveLen(1), string(out))
+			Expect(failed[0].LeafNodeText).To(Equal("bfcl configuration"))
+			Expect(failed[0].Failure.Message).To(ContainSubstring("simple_python_99999"))
+		}
+	})
 })

@@ -86,7 +86,9 @@ func cmdCompare(args []string) error {
 		if err != nil {
 			return err
 		}
-		o := evaluate.Options{Source: src, Categories: cs, Registry: rc.Registry}
+		// each side's entries are scored as they are; the comparison then
+		// keeps the entries every side has (paired by id, counts said)
+		o := evaluate.Options{Source: src, Categories: cs, Registry: rc.Registry, Partial: true}
 		if o.Mode, o.UnderscoreToDot, err = f.Decoding(); err != nil {
 			return fmt.Errorf("%w: %v", errUsage, err)
 		}
@@ -100,11 +102,25 @@ func cmdCompare(args []string) error {
 			return o.ScoreRoot, nil
 		}
 	}
+	var keep map[category.Category]bool
+	if sel := f.List(config.TestCategory); len(sel) > 0 {
+		cs, err := category.ExpandList(sel)
+		if err != nil {
+			return err
+		}
+		keep = map[category.Category]bool{}
+		for _, c := range cs {
+			keep[c] = true
+		}
+	}
+	type origin struct{ root, model string }
+	var origins []origin
 	for _, arg := range fs.Args() {
 		root, model, err := resolveRun(arg, rc.ScoreDir, *fromResults)
 		if err != nil {
 			return err
 		}
+		origins = append(origins, origin{root, model})
 		if scoreEval != nil {
 			if root, err = scoreEval(root, model); err != nil {
 				return fmt.Errorf("compare: scoring %s: %w", arg, err)
@@ -114,7 +130,15 @@ func cmdCompare(args []string) error {
 		if err != nil {
 			return err
 		}
+		r.Select(keep)
 		runs = append(runs, r)
+	}
+	if *fromResults {
+		if err := commonEntries(runs, func(i int, c category.Category) string {
+			return results.Path(origins[i].root, origins[i].model, c)
+		}); err != nil {
+			return err
+		}
 	}
 	return writeComparison(os.Stdout, runs, stats.Options{Seed: *seed, Resamples: *resamples}, *asJSON)
 }
@@ -207,4 +231,43 @@ func orScoring(cats []string) []string {
 		return []string{"all_scoring"}
 	}
 	return cats
+}
+
+// commonEntries cuts every category the runs share to the entries all of
+// them scored, read from their result files, so runs of different subsets
+// compare on what both ran; the comparison's notes give the counts.
+func commonEntries(runs []compare.Run, path func(i int, c category.Category) string) error {
+	for _, c := range category.Scoring() {
+		var common map[string]bool
+		for i, r := range runs {
+			if _, ok := r.Outcomes[c]; !ok {
+				common = nil
+				break
+			}
+			recs, err := results.Read(path(i, c))
+			if err != nil {
+				return fmt.Errorf("compare: %w", err)
+			}
+			ids := make(map[string]bool, len(recs))
+			for _, rec := range recs {
+				if common == nil || common[rec.ID] {
+					ids[rec.ID] = true
+				}
+			}
+			common = ids
+		}
+		if common == nil {
+			continue
+		}
+		cut := len(common) < c.EntryCount()
+		for i := range runs {
+			cut = cut || runs[i].Outcomes[c].Score.Total != len(common)
+		}
+		if cut {
+			for i := range runs {
+				runs[i].Restrict(c, common)
+			}
+		}
+	}
+	return nil
 }

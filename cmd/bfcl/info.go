@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -21,6 +20,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
+	"github.com/bfcl-go/bfcl/internal/store/runmeta"
 )
 
 // cmdTestCategories lists categories and groups; with a data set at hand
@@ -149,17 +149,7 @@ func cmdVersion(args []string) error {
 	if err != nil {
 		return err
 	}
-	v := "(devel)"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		if bi.Main.Version != "" {
-			v = bi.Main.Version
-		}
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" && len(s.Value) >= 12 {
-				v += " " + s.Value[:12]
-			}
-		}
-	}
+	v := runmeta.Version()
 	fmt.Printf("bfcl-go %s\nBFCL v4, upstream gorilla@%s (the behaviour scores are checked against)\n", v, dataset.UpstreamCommit)
 	if corr.Empty() {
 		fmt.Println("corrections on: none (upstream's pinned behaviour, the official scores)")

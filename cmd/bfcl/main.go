@@ -77,6 +77,9 @@ func main() {
 		}
 		return
 	}
+	if os.Args[1] == "--version" || os.Args[1] == "-version" || os.Args[1] == "-v" {
+		os.Args[1] = "version"
+	}
 	f, ok := verbs[os.Args[1]]
 	if !ok {
 		fmt.Fprintf(os.Stderr, "bfcl: unknown verb %q\n\n", os.Args[1])

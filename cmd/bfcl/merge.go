@@ -20,13 +20,14 @@ Combines the result roots of the shards of one run (bfcl generate --shard K/N
 --result-dir DIR) into the result root OUT, which bfcl evaluate then scores.
 The same result for one entry in several folders is kept once (merging again
 is a no-op); two different results for one entry are refused and nothing is
-written. Entries of the data set that no folder has are listed.
+written. Entries of the data set that no folder has are listed; with --ids or
+--run-ids (the run's selection) only those entries are expected.
 
 flags:
 `)
 		fs.PrintDefaults()
 	}
-	f := config.Register(fs, "", config.TestCategory, config.DataDir)
+	f := config.Register(fs, "", config.TestCategory, config.IDs, config.RunIDs, config.DataDir)
 	allowMissing := fs.Bool("allow-missing", false, "exit 0 even when entries are missing (a run of a subset)")
 	if err := parseWithArgs(fs, args); err != nil {
 		return err
@@ -55,6 +56,15 @@ flags:
 		fmt.Fprintf(os.Stderr, "bfcl merge: no data set (%v): missing entries are not listed\n", err)
 	} else {
 		opts.Source = src
+		// a run of selected ids expects those entries only
+		sp := f.Selection(config.WorkingDir, "all")
+		if len(sp.IDs) > 0 || sp.RunIDs != "" {
+			sel, err := sp.Resolve(src)
+			if err != nil {
+				return err
+			}
+			opts.Categories, opts.IDs = sel.Categories, sel.ByID
+		}
 	}
 	rep, err := merge.Run(opts)
 	if err != nil {

@@ -5,9 +5,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/pprof"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
@@ -15,6 +19,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/harness"
 	"github.com/bfcl-go/bfcl/internal/run/shard"
 	"github.com/bfcl-go/bfcl/internal/run/turniso"
@@ -22,6 +27,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
+	"github.com/bfcl-go/bfcl/internal/store/runmeta"
 )
 
 // errUsage marks a command-line mistake (exit status 2).
@@ -58,8 +64,8 @@ var generateSettings = []*config.Setting{
 	config.Model, config.TestCategory, config.IDs, config.RunIDs, config.ModelsFile, config.DataDir,
 	config.ResultDir, config.ScoreDir, config.Rerun, config.Temperature, config.Concurrency,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
-	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
-	config.Shard, config.Repeats, config.TurnIsolated, config.Correction,
+	config.Embedder, config.EmbedModelDir, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate, config.SkipUnavailable,
+	config.Shard, config.Repeats, config.TurnIsolated, config.Mode, config.UnderscoreToDot, config.Correction,
 }
 
 func cmdGenerate(args []string) error {
@@ -105,6 +111,7 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run, withRepo
 	var ran []harness.Ran
 	var failure error
 	kept := &score.Kept{}
+	skipped := map[string]map[category.Category]string{} // model -> category -> why
 	for _, m := range rc.Models {
 		h, err := harness.FromConfig(rc, m)
 		if err != nil {
@@ -119,18 +126,30 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run, withRepo
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "%s: %d entries of %d categories\n", m.Name, len(items), len(sel.Categories))
+		if items, err = dropUnavailable(h, rc, items, skipped); err != nil {
+			return err
+		}
+		if err := writeRunMeta(rc, m); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "%s: %s of %s\n", m.Name, count(len(items), "entry", "entries"), count(len(sel.Categories), "category", "categories"))
 		sum := h.RunAll(ctx, items, os.Stderr)
 		for _, c := range sel.Categories {
 			if why, ok := sum.Skipped[string(c)]; ok {
 				fmt.Fprintf(os.Stderr, "skipped %s: %s\n", c, why)
 			}
 		}
+		for c, why := range sum.Skipped {
+			if skipped[m.Name] == nil {
+				skipped[m.Name] = map[category.Category]string{}
+			}
+			skipped[m.Name][category.Category(c)] = why
+		}
 		if len(sum.Ran) > 0 {
-			ran = append(ran, harness.Ran{H: h, Cats: sum.Ran})
+			ran = append(ran, harness.Ran{H: h, Cats: sum.Ran, Skipped: skipped[m.Name]})
 		}
 		if sum.Interrupted {
-			failure = fmt.Errorf("interrupted: %d of %d entries done; rerun the same command to resume", sum.Done, len(items))
+			failure = fmt.Errorf("interrupted: %d of %s stored; rerun the same command to resume", sum.Done, count(len(items), "entry", "entries"))
 			break
 		}
 		if sum.Aborted {
@@ -138,7 +157,7 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run, withRepo
 			break
 		}
 		if sum.FirstError != nil {
-			failure = fmt.Errorf("%s: %d entries could not be run (first: %v); their results were not stored, rerun to retry them", m.Name, sum.Errors, sum.FirstError)
+			failure = fmt.Errorf("%s: %s could not be run (first: %v); their results were not stored, rerun to retry them", m.Name, count(sum.Errors, "entry", "entries"), sum.FirstError)
 			break
 		}
 	}
@@ -180,6 +199,7 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run, withRepo
 			return fmt.Errorf("scores written, but the HTML report failed: %w", err)
 		}
 	}
+	printSkipped(os.Stdout, skipped)
 	return failure
 }
 
@@ -200,11 +220,78 @@ func scoreRun(rc *config.Run, ran []harness.Ran, kept *score.Kept) (*evaluate.Ev
 		if err := r.H.Compact(r.Cats); err != nil {
 			return nil, err
 		}
-		models[i] = evaluate.RunModel{Model: r.H.Config().Model, Categories: r.Cats, Notes: r.H.RunNotes(r.Cats)}
+		models[i] = evaluate.RunModel{Model: r.H.Config().Model, Categories: r.Cats, Notes: r.Notes(), Corrections: r.H.Config().Corrections.List()}
 	}
 	o := evaluate.RunOptions(src, rc.ResultDir, rc.ScoreDir, rc.Registry, models)
 	o.Kept = kept
 	return evaluate.Evaluate(o)
+}
+
+// dropUnavailable checks, before anything runs, that the services of every
+// agentic category of the selection can be used (a mistyped or unreachable
+// embedder or web-search provider). Such a category stops the run, naming
+// the setting, unless --skip-unavailable is given; then its entries leave
+// the run (and the progress line) and the category is recorded as skipped.
+func dropUnavailable(h *harness.Harness, rc *config.Run, items []selection.Item, skipped map[string]map[category.Category]string) ([]selection.Item, error) {
+	svc := h.Config().Agentic
+	name := h.Config().Model.Name
+	why := map[category.Category]string{}
+	var order []category.Category
+	for _, it := range items {
+		if _, seen := why[it.Category]; seen {
+			continue
+		}
+		why[it.Category] = ""
+		if err := svc.Unavailable(it.Category); err != nil {
+			why[it.Category] = strings.TrimPrefix(err.Error(), score.ErrNotApplicable.Error()+": ")
+			order = append(order, it.Category)
+		}
+	}
+	if len(order) == 0 {
+		return items, nil
+	}
+	if !rc.Agentic.SkipUnavailable {
+		var b strings.Builder
+		for _, c := range order {
+			fmt.Fprintf(&b, "\n  %s", why[c])
+		}
+		return nil, fmt.Errorf("%s: %s cannot run with these services; nothing was run:%s\nfix the setting named above, or pass --skip-unavailable (BFCL_SKIP_UNAVAILABLE=1) to run the rest and report it N/A", name, count(len(order), "category", "categories"), b.String())
+	}
+	if skipped[name] == nil {
+		skipped[name] = map[category.Category]string{}
+	}
+	for _, c := range order {
+		skipped[name][c] = why[c] + " (--skip-unavailable)"
+		fmt.Fprintf(os.Stderr, "skipping %s: %s\n", c, why[c])
+	}
+	kept := items[:0:0]
+	for _, it := range items {
+		if why[it.Category] == "" {
+			kept = append(kept, it)
+		}
+	}
+	return kept, nil
+}
+
+// printSkipped names, after the score table, every category of the
+// selection that did not run and why (they are N/A in the overall).
+func printSkipped(w io.Writer, skipped map[string]map[category.Category]string) {
+	models := make([]string, 0, len(skipped))
+	for m := range skipped {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	for _, m := range models {
+		cats := make([]category.Category, 0, len(skipped[m]))
+		for c := range skipped[m] {
+			cats = append(cats, c)
+		}
+		cats = category.SortCanonical(cats)
+		fmt.Fprintf(w, "Not run for %s (N/A, counted as 0 in the overall):\n", m)
+		for _, c := range cats {
+			fmt.Fprintf(w, "  %s: %s\n", c, skipped[m][c])
+		}
+	}
 }
 
 var evaluateSettings = []*config.Setting{
@@ -292,7 +379,7 @@ func planShard(f *config.Flags, h *harness.Harness, sel *selection.Selection) ([
 		return nil, err
 	}
 	if spec.Sharded() {
-		fmt.Fprintf(os.Stderr, "shard %s (from %s): %d of %d entries\n", spec, from, len(plan), len(sel.Items))
+		fmt.Fprintf(os.Stderr, "shard %s (from %s): %d of %s\n", spec, from, len(plan), count(len(sel.Items), "entry", "entries"))
 	}
 	return plan, nil
 }
@@ -317,4 +404,26 @@ func orAll(cats []string) []string {
 		return []string{"all"}
 	}
 	return cats
+}
+
+// writeRunMeta records in the model's result folder how its results are
+// produced (internal/store/runmeta), so evaluate, compare, merge and the
+// report score it as it was generated, from any working directory.
+func writeRunMeta(rc *config.Run, m registry.Model) error {
+	root := rc.ResultDir
+	meta := runmeta.FromModel(m)
+	meta.Corrections = rc.Corrections.List()
+	if rc.TurnIsolated {
+		root = turniso.IsolatedRoot(root)
+		meta.Diagnostics = append(meta.Diagnostics, "turn-isolated")
+	}
+	return runmeta.Write(filepath.Join(root, results.ModelDir(m.Name)), meta)
+}
+
+// count is n with the noun in the singular or plural ("1 entry", "2 entries").
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }

@@ -103,6 +103,8 @@ var (
 		Usage: "score only the entries present in each result file"}
 	StrictIrrelevance = &Setting{Name: "strict-irrelevance", Env: "BFCL_STRICT_IRRELEVANCE", Kind: Bool,
 		Usage: "NOT the official score: also fail multi-turn turns without ground truth where the model still called a function"}
+	SkipUnavailable = &Setting{Name: "skip-unavailable", Env: "BFCL_SKIP_UNAVAILABLE", Kind: Bool,
+		Usage: "skip (N/A, reported with the reason) a category whose service (embedder, web search) cannot be used, instead of stopping before the run"}
 	Handler = &Setting{Name: "handler", Env: "BFCL_HANDLER",
 		Usage: "upstream handler class whose decoders read the results, e.g. QwenFCHandler (default: the model entry's, else the upstream registry entry of the folder; see `bfcl models --upstream`)"}
 	Correction = &Setting{Name: "correction", Env: "BFCL_CORRECTIONS", Kind: List,
@@ -115,7 +117,7 @@ var (
 func All() []*Setting {
 	return []*Setting{Model, ModelsFile, DataDir, ResultDir, ScoreDir, Rerun, Temperature, Concurrency,
 		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedModelDir, EmbedURL, EmbedModel,
-		WebSearch, WebSearchAllowPrivate, Shard, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
+		WebSearch, WebSearchAllowPrivate, SkipUnavailable, Shard, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
 		Handler, UpstreamAlias, Correction}
 }
 
@@ -396,7 +398,10 @@ func Unknown(environ []string) []string {
 // services, the shard engine variables, opt-ins of single packages).
 var otherEnv = []string{"BFCL_REFERENCE_DIR", "BFCL_OLLAMA_URL", "BFCL_OLLAMA_MODEL", "BFCL_OLLAMA_EMBED_URL",
 	"BFCL_OLLAMA_EMBED_MODEL", "BFCL_PROJECT_ROOT", "BFCL_SHARD_COUNT", "BFCL_UPSTREAM_REPO", "BFCL_UPDATE_UPSTREAM_REGISTRY",
-	"BFCL_CHROMIUM", "BFCL_REPORT_KEEP", "BFCL_REQUIRE_REFERENCE", "BFCL_TRACE_FOCUS", "BFCL_BENCH_SERVE"}
+	"BFCL_CHROMIUM", "BFCL_REPORT_KEEP", "BFCL_REQUIRE_REFERENCE", "BFCL_TRACE_FOCUS", "BFCL_BENCH_SERVE",
+	// the example deployments' own variables (deploy/: the binary, the
+	// run's shared folder, kubectl's wait)
+	"BFCL_BIN", "BFCL_WORK", "BFCL_TIMEOUT"}
 
 // ErrNoModelsFile is returned when a model other than gold is asked for and
 // no registry exists.

@@ -281,6 +281,8 @@ var _ = Describe("the README", func() {
 	It("has no stray BFCL_ variables in the environment check", func() {
 		Expect(config.Unknown([]string{"BFCL_MODEL=x", "BFCL_MODLE=y", "HOME=/"})).To(Equal([]string{"BFCL_MODLE"}))
 		Expect(strings.Join(config.Unknown(nil), "")).To(BeEmpty())
+		// the example deployments' variables are not typos (issue 26)
+		Expect(config.Unknown([]string{"BFCL_BIN=bfcl", "BFCL_WORK=/w", "BFCL_TIMEOUT=1h", "BFCL_SHARD_COUNT=4"})).To(BeEmpty())
 	})
 })
 

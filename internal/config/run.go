@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -54,6 +55,23 @@ type Storage struct {
 type Agentic struct {
 	Embedder, EmbedURL, EmbedModel, WebSearch string
 	AllowPrivate                              bool // web-search fetches may reach non-public addresses
+	// From names where each service setting came from (the flag as
+	// written, its variable, or "SERPAPI_API_KEY" for the implied serpapi),
+	// keyed by the setting's name ("embedder", "embed-url", ...); a setting
+	// left at its default has no key. Errors about a service name it.
+	From map[string]string
+	// SkipUnavailable: a category whose service cannot be reached is
+	// skipped (and reported N/A with the reason) instead of stopping the run.
+	SkipUnavailable bool
+}
+
+// Origin is where setting name came from, for messages: the flag or
+// variable that was used, else "the default".
+func (a Agentic) Origin(name string) string {
+	if o := a.From[name]; o != "" {
+		return o
+	}
+	return "the default"
 }
 
 // Resolve applies the precedence to every registered setting. Models are
@@ -74,6 +92,9 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 	r.Registry = withGold(r.Registry)
 	if f.Has(Model) && !f.Folders {
 		names := f.List(Model)
+		if _, src, set := f.Lookup(Model); set && len(names) == 0 {
+			return nil, fmt.Errorf("%s is empty: name a model of the registry (gold is the built-in one)", src)
+		}
 		if len(names) == 0 {
 			names = []string{Model.Default}
 		}
@@ -116,18 +137,61 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 	}
 	r.Corrections = corr
 	r.RequestCache = requestCache(f.String(RequestCache))
-	r.Agentic = Agentic{Embedder: f.String(Embedder), EmbedURL: f.String(EmbedURL), EmbedModel: f.String(EmbedModel), WebSearch: f.String(WebSearch)}
+	r.Agentic = Agentic{Embedder: f.String(Embedder), EmbedURL: f.String(EmbedURL), EmbedModel: f.String(EmbedModel), WebSearch: f.String(WebSearch),
+		From: map[string]string{}}
+	for _, s := range []*Setting{Embedder, EmbedURL, EmbedModel, WebSearch} {
+		if _, src, ok := f.Lookup(s); ok {
+			r.Agentic.From[s.Name] = src
+		}
+	}
 	allow, _, err := f.Bool(WebSearchAllowPrivate)
 	if err != nil {
 		return nil, err
 	}
 	r.Agentic.AllowPrivate = allow
+	if r.Agentic.SkipUnavailable, _, err = f.Bool(SkipUnavailable); err != nil {
+		return nil, err
+	}
 	if r.Agentic.WebSearch == "" && f.Getenv != nil {
 		if k, ok := f.Getenv(websearch.SerpAPIKeyEnv); ok && k != "" {
 			r.Agentic.WebSearch = "serpapi" // upstream's provider, when its key is there
+			r.Agentic.From[WebSearch.Name] = websearch.SerpAPIKeyEnv
 		}
 	}
+	if err := r.Agentic.check(base); err != nil {
+		return nil, err
+	}
 	return r, nil
+}
+
+// check refuses a service setting that names no service, before anything
+// runs, naming the flag or variable that was used.
+func (a *Agentic) check(base Base) error {
+	switch a.Embedder {
+	case "", "ollama", "hashed", "off":
+	default:
+		return fmt.Errorf("%s=%q: not an embedder (ollama, hashed or off)", a.Origin(Embedder.Name), a.Embedder)
+	}
+	switch ws := a.WebSearch; {
+	case ws == "", ws == "serpapi", ws == "duckduckgo", ws == "off":
+	case strings.HasPrefix(ws, "offline:"):
+		dir := strings.TrimPrefix(ws, "offline:")
+		if dir != "" && !filepath.IsAbs(dir) {
+			dir = filepath.Join(base.Dir(), dir)
+		}
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return fmt.Errorf("%s=%q: %s is not a folder of recorded searches", a.Origin(WebSearch.Name), ws, dir)
+		}
+		a.WebSearch = "offline:" + dir
+	default:
+		return fmt.Errorf("%s=%q: not a web-search provider (serpapi, duckduckgo, offline:<dir> or off)", a.Origin(WebSearch.Name), ws)
+	}
+	if a.EmbedURL != "" {
+		if u, err := url.Parse(a.EmbedURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return fmt.Errorf("%s=%q: not an http(s) URL", a.Origin(EmbedURL.Name), a.EmbedURL)
+		}
+	}
+	return nil
 }
 
 // withGold adds the built-in gold model to a registry that does not define

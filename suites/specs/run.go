@@ -27,6 +27,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
+	"github.com/bfcl-go/bfcl/internal/store/runmeta"
 )
 
 // Settings are the -bfcl.* flags of the test binaries: the same settings,
@@ -36,7 +37,7 @@ var Settings = []*config.Setting{
 	config.Temperature, config.Concurrency, config.TestCategory, config.IDs, config.RunIDs,
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
-	config.Shard, config.Correction,
+	config.Shard, config.Mode, config.UnderscoreToDot, config.Correction,
 }
 
 var flags struct {
@@ -58,6 +59,9 @@ type Run struct {
 	// Shard is the part of each category this process runs (-bfcl.shard,
 	// BFCL_SHARD or the engine's variables); the zero Spec runs all.
 	Shard shard.Spec
+
+	metaOnce sync.Once // the result folder's runmeta file, written before the first entry
+	metaErr  error
 }
 
 var shared struct {
@@ -127,6 +131,13 @@ func RunSpec(ctx ginkgo.SpecContext, cat, id string) {
 	run, err := Shared()
 	if err != nil {
 		ginkgo.Fail(err.Error())
+	}
+	run.metaOnce.Do(func() {
+		cfg := run.Harness.Config()
+		run.metaErr = runmeta.Write(filepath.Join(cfg.ResultDir, results.ModelDir(cfg.Model.Name)), runmeta.FromModel(cfg.Model))
+	})
+	if run.metaErr != nil {
+		ginkgo.Fail(run.metaErr.Error())
 	}
 	out, err := run.Harness.Run(ctx, cat, id)
 	if errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable) {
@@ -214,7 +225,7 @@ func Finish(r types.Report) {
 	}
 	cfg := h.Config()
 	o := evaluate.RunOptions(cfg.Source, cfg.ResultDir, cfg.ScoreDir, cfg.Registry,
-		[]evaluate.RunModel{{Model: cfg.Model, Categories: cats, Notes: h.RunNotes(cats)}})
+		[]evaluate.RunModel{{Model: cfg.Model, Categories: cats, Notes: h.RunNotes(cats), Corrections: cfg.Corrections.List()}})
 	o.Kept = cfg.Kept
 	ev, err := evaluate.Evaluate(o)
 	if err != nil {

@@ -8,6 +8,7 @@ package specs
 import (
 	"fmt"
 	"path/filepath"
+	"sync"
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
@@ -15,6 +16,9 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
 )
+
+// configFailure registers the one spec that reports a configuration error.
+var configFailure sync.Once
 
 // Entry is one generated row: an entry id, its line in the data-set file
 // (0: no location), and its own labels: the backend classes it involves
@@ -45,19 +49,27 @@ func Category(c CategorySpec) bool {
 		var sel *selection.Selection
 		var inShard map[string]bool
 		dataDir := ""
-		if run, err := Shared(); err == nil {
-			sel = run.Selection
-			dataDir = run.Harness.Config().Source.DataDir
-			if run.Shard.Sharded() {
-				ids := make([]string, 0, len(c.Entries))
-				for _, e := range c.Entries {
-					if sel.Contains(category.Category(c.Category), e.ID) {
-						ids = append(ids, e.ID)
-					}
+		run, err := Shared()
+		if err != nil {
+			// A configuration that does not resolve (an unknown id in
+			// -bfcl.ids, a bad value) is one failing spec of the suite, in
+			// its first category, not one per entry.
+			configFailure.Do(func() {
+				ginkgo.It("bfcl configuration", func() { ginkgo.Fail(err.Error()) })
+			})
+			return
+		}
+		sel = run.Selection
+		dataDir = run.Harness.Config().Source.DataDir
+		if run.Shard.Sharded() {
+			ids := make([]string, 0, len(c.Entries))
+			for _, e := range c.Entries {
+				if sel.Contains(category.Category(c.Category), e.ID) {
+					ids = append(ids, e.ID)
 				}
-				if inShard, err = run.InShard(c.Category, ids); err != nil {
-					panic(fmt.Sprintf("bfcl: shard %s of %s: %v", run.Shard, c.Category, err))
-				}
+			}
+			if inShard, err = run.InShard(c.Category, ids); err != nil {
+				panic(fmt.Sprintf("bfcl: shard %s of %s: %v", run.Shard, c.Category, err))
 			}
 		}
 		for _, e := range c.Entries {

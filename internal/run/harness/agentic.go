@@ -23,6 +23,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/services/websearch"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/sim"
+
+	wsfixtures "github.com/bfcl-go/bfcl/fixtures/agentic/websearch"
 )
 
 // AgenticServices are the external services of the agentic backends and
@@ -33,6 +35,19 @@ type AgenticServices struct {
 	NoEmbedderReason string // set when memory_vector cannot run
 	NoSearchReason   string // set when web_search_* cannot run
 	probeOnce        sync.Once
+	from             map[string]string // where the embedder's settings came from, for messages
+}
+
+// Unavailable says why agentic category c cannot run with these services
+// (nil when it can, or is not agentic): the embedder is off or does not
+// answer a probe, or there is no web-search provider. generate checks it
+// before the run, so a mistyped or unreachable service stops the run
+// instead of scoring the category N/A.
+func (s *AgenticServices) Unavailable(c category.Category) error {
+	if s == nil || !c.IsAgentic() {
+		return nil
+	}
+	return s.applicable(c)
 }
 
 // NewAgenticServices picks the embedder and the web-search provider from
@@ -48,7 +63,7 @@ type AgenticServices struct {
 // gold gets the hashed embedder and the project's offline recordings, found
 // under root (the module root).
 func NewAgenticServices(m registry.Model, set config.Agentic, root string) *AgenticServices {
-	s := &AgenticServices{}
+	s := &AgenticServices{from: map[string]string{config.EmbedURL.Name: set.Origin(config.EmbedURL.Name), config.EmbedModel.Name: set.Origin(config.EmbedModel.Name)}}
 	prod := producerFor(m)
 	emb := set.Embedder
 	if emb == "" && prod.groundTruth() {
@@ -58,7 +73,7 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 	case "hashed":
 		s.Options.Embedder = embed.Hashed{}
 	case "off":
-		s.NoEmbedderReason = "embedder off (BFCL_EMBEDDER=off)"
+		s.NoEmbedderReason = "embedder off (" + set.Origin(config.Embedder.Name) + "=off)"
 	case "", "ollama":
 		url := set.EmbedURL
 		if url == "" {
@@ -73,13 +88,18 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 		}
 		s.Options.Embedder = embed.NewOllama(url, model)
 	default:
-		s.NoEmbedderReason = fmt.Sprintf("BFCL_EMBEDDER=%q is not ollama, hashed or off", emb)
+		s.NoEmbedderReason = fmt.Sprintf("%s=%q is not ollama, hashed or off", set.Origin(config.Embedder.Name), emb)
 	}
 	ws := set.WebSearch
-	if ws == "" {
-		if prod.groundTruth() {
-			ws = "offline:" + filepath.Join(root, "fixtures", "agentic", "websearch")
+	if ws == "" && prod.groundTruth() {
+		// the project's recordings, built into the binary (any working directory)
+		off, err := websearch.NewOfflineFS(wsfixtures.Recordings, "the built-in recordings (fixtures/agentic/websearch)")
+		if err != nil {
+			s.NoSearchReason = err.Error()
+		} else {
+			s.Options.Search = off
 		}
+		return s
 	}
 	fetch := websearch.HTTPFetcher{Policy: &netguard.Policy{AllowPrivate: set.AllowPrivate}}
 	switch {
@@ -95,9 +115,13 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 			s.Options.Search = off
 		}
 	case ws == "" || ws == "off":
-		s.NoSearchReason = "no web-search provider: set " + websearch.SerpAPIKeyEnv + " (upstream's SerpAPI), or BFCL_WEBSEARCH=duckduckgo or offline:<dir>"
+		s.NoSearchReason = "no web-search provider"
+		if ws == "off" {
+			s.NoSearchReason += " (" + set.Origin(config.WebSearch.Name) + "=off)"
+		}
+		s.NoSearchReason += ": set " + websearch.SerpAPIKeyEnv + " (upstream's SerpAPI), or --websearch / BFCL_WEBSEARCH=duckduckgo or offline:<dir>"
 	default:
-		s.NoSearchReason = fmt.Sprintf("BFCL_WEBSEARCH=%q is not serpapi, duckduckgo, offline:<dir> or off", ws)
+		s.NoSearchReason = fmt.Sprintf("%s=%q is not serpapi, duckduckgo, offline:<dir> or off", set.Origin(config.WebSearch.Name), ws)
 	}
 	return s
 }
@@ -113,7 +137,8 @@ func (s *AgenticServices) applicable(c category.Category) error {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			if _, err := s.Options.Embedder.Embed(ctx, []string{"probe"}); err != nil {
-				s.NoEmbedderReason = fmt.Sprintf("embedder %s unreachable (%v); set BFCL_EMBED_URL / BFCL_EMBED_MODEL (e.g. `ollama pull %s`)", s.Options.Embedder.Name(), err, embed.DefaultOllamaModel)
+				s.NoEmbedderReason = fmt.Sprintf("embedder %s unreachable (%v); server from %s, model from %s; fix --embed-url / BFCL_EMBED_URL or --embed-model / BFCL_EMBED_MODEL (e.g. `ollama pull %s`), or use --embedder / BFCL_EMBEDDER=hashed|off",
+					s.Options.Embedder.Name(), err, s.from[config.EmbedURL.Name], s.from[config.EmbedModel.Name], embed.DefaultOllamaModel)
 			}
 		})
 		if s.NoEmbedderReason != "" {
@@ -209,15 +234,11 @@ func (h *Harness) runPrereqs(ctx context.Context, e *dataset.Entry) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	lock, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
+	unlock, err := lockPath(path + ".lock")
 	if err != nil {
 		return err
 	}
-	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
-		return err
-	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) //nolint:errcheck
+	defer unlock()
 	done := map[string]bool{}
 	if recs, err := results.Read(path); err == nil {
 		for _, r := range recs {
@@ -239,4 +260,32 @@ func (h *Harness) runPrereqs(ctx context.Context, e *dataset.Entry) error {
 		}
 	}
 	return nil
+}
+
+// lockPath takes an exclusive lock on the file name (created if needed,
+// shared with other processes writing the same result folder) and returns
+// its release, which removes the file, so no empty lock file is left in the
+// result folder. A holder that finds the file it locked already removed
+// (another released it meanwhile) locks the new one instead.
+func lockPath(name string) (release func(), err error) {
+	for {
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			f.Close()
+			return nil, err
+		}
+		held, err1 := f.Stat()
+		now, err2 := os.Stat(name)
+		if err1 == nil && err2 == nil && os.SameFile(held, now) {
+			return func() {
+				os.Remove(name)                             //nolint:errcheck // before unlocking: a waiter then sees a removed file and retries
+				syscall.Flock(int(f.Fd()), syscall.LOCK_UN) //nolint:errcheck
+				f.Close()
+			}, nil
+		}
+		f.Close() // released by another holder after we opened it: retry on the current file
+	}
 }

@@ -2,7 +2,9 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +17,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/gold"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
@@ -123,7 +126,16 @@ func (p inferProducer) drivers(m registry.Model, cacheDir string, corr correctio
 			}
 			if err = driver.ProbeAll(context.Background(), dc, d, 0); err != nil {
 				err = fmt.Errorf("model %s is not usable: %w", m.Name, err)
-				return
+				var pe *core.ProbeError
+				if cacheDir == "" || !errors.As(err, &pe) || pe.Kind != "unreachable" {
+					return
+				}
+				// A run served from the request cache needs no server:
+				// the cache answers what it holds, and a request it does
+				// not hold fails with the probe's error (the circuit
+				// breaker then stops the run).
+				fmt.Fprintf(os.Stderr, "bfcl: %v\nbfcl: answering from the request cache %s only: entries whose requests are not cached fail\n", err, cacheDir)
+				d, err = cacheOnly{name: d.Name(), err: err}, nil
 			}
 			if cacheDir != "" {
 				d = reqcache.New(d, cacheDir, reqcache.Identity{Provider: m.Provider, Model: m.Model, Mode: m.Mode, BaseURL: m.BaseURL})
@@ -287,4 +299,17 @@ func localFormat(m registry.Model) func() oss.Format {
 		f, _ := oss.ForClass(m.Handler, m.UpstreamModelName())
 		return f
 	}
+}
+
+// cacheOnly stands for a server that did not answer the probe: behind the
+// request cache, every request the cache does not hold fails with why.
+type cacheOnly struct {
+	name string
+	err  error
+}
+
+func (c cacheOnly) Name() string { return c.name }
+
+func (c cacheOnly) Complete(context.Context, core.Request) (core.Response, error) {
+	return core.Response{}, fmt.Errorf("not in the request cache, and the server is unreachable: %w", c.err)
 }

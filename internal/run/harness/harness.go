@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/run/infer"
 	"github.com/bfcl-go/bfcl/internal/run/sched"
@@ -324,6 +326,23 @@ func (h *Harness) Probe() error {
 		return nil // replayed records, or gold's own answers
 	}
 	_, err := h.cfg.NewDriver(nil)
+	return withKeyHint(err, h.cfg.Model)
+}
+
+// withKeyHint adds to a refused key what the environment says about it: a
+// 401 with the key's variable unset is that variable's absence, not a bad
+// key.
+func withKeyHint(err error, m registry.Model) error {
+	var pe *core.ProbeError
+	if !errors.As(err, &pe) || pe.Kind != "key" {
+		return err
+	}
+	switch {
+	case m.APIKeyEnv == "":
+		return fmt.Errorf("%w (the model entry %s names no api_key_env, so no key was sent)", err, m.Name)
+	case os.Getenv(m.APIKeyEnv) == "":
+		return fmt.Errorf("%w (%s, the model's api_key_env, is not set in the environment: no key was sent)", err, m.APIKeyEnv)
+	}
 	return err
 }
 

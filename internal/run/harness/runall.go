@@ -19,7 +19,7 @@ import (
 
 // Summary is what a batch run did.
 type Summary struct {
-	Done, Passed, Failed int               // entries run, their verdicts
+	Done, Passed, Failed int               // entries stored and scored, their verdicts (skipped and stopped ones are not done)
 	Errors               int               // entries that could not be run (not stored)
 	FirstError           error             // the first of those, with its entry id
 	Skipped              map[string]string // category -> why it was skipped
@@ -107,6 +107,9 @@ feed:
 type tally struct {
 	done, passed, calls, tokens atomic.Int64
 	errored                     atomic.Int64 // entries that could not be run (Summary.Errors)
+	// verdicts are the entries stored and scored: the pass rate's base and
+	// the summary's Done (done also counts skipped and failed entries)
+	verdicts atomic.Int64
 
 	mu  sync.Mutex
 	sum Summary // Passed, Failed (wrong answers), FirstError, Skipped
@@ -116,6 +119,9 @@ type tally struct {
 // record counts one entry's outcome: a skipped category, an entry that
 // could not be run (not counted when the run was stopped), or a verdict.
 func (t *tally) record(ctx context.Context, it selection.Item, out Outcome, err error, skipped bool) {
+	if err != nil && !skipped && ctx.Err() != nil {
+		return // stopped, not done: neither stored nor counted
+	}
 	defer t.done.Add(1)
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -125,9 +131,6 @@ func (t *tally) record(ctx context.Context, it selection.Item, out Outcome, err 
 			t.sum.Skipped[string(it.Category)] = err.Error()
 		}
 	case err != nil:
-		if ctx.Err() != nil {
-			return
-		}
 		t.errored.Add(1)
 		if t.sum.FirstError == nil {
 			t.sum.FirstError = fmt.Errorf("%s: %w", it.ID, err)
@@ -140,6 +143,7 @@ func (t *tally) record(ctx context.Context, it selection.Item, out Outcome, err 
 		} else {
 			t.sum.Failed++
 		}
+		t.verdicts.Add(1)
 		t.calls.Add(int64(out.Stats.Calls))
 		t.tokens.Add(int64(out.Stats.InputTokens + out.Stats.OutputTokens))
 	}
@@ -150,7 +154,7 @@ func (t *tally) summary() Summary {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sum := t.sum
-	sum.Done, sum.Errors = int(t.done.Load()), int(t.errored.Load())
+	sum.Done, sum.Errors = int(t.verdicts.Load()), int(t.errored.Load())
 	sum.Calls, sum.Tokens = t.calls.Load(), t.tokens.Load()
 	for c := range t.ran {
 		sum.Ran = append(sum.Ran, c)
@@ -191,8 +195,10 @@ func (p *progress) print(final bool) {
 	defer p.mu.Unlock()
 	d := p.t.done.Load()
 	rate, eta := 0.0, "?"
+	if v := p.t.verdicts.Load(); v > 0 {
+		rate = 100 * float64(p.t.passed.Load()) / float64(v)
+	}
 	if d > 0 {
-		rate = 100 * float64(p.t.passed.Load()) / float64(d)
 		eta = (time.Duration(float64(time.Since(p.start)) / float64(d) * float64(int64(p.total)-d))).Round(time.Second).String()
 	}
 	fmt.Fprintf(p.w, "\r%d/%d entries  pass %.1f%%  calls %d  tokens %d  errors %d  ETA %s   ",

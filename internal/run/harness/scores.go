@@ -16,6 +16,20 @@ import (
 type Ran struct {
 	H    *Harness
 	Cats []category.Category
+	// Skipped are the selected categories that did not run, with why;
+	// summary.json names them (notes "not_run_<category>").
+	Skipped map[category.Category]string
+}
+
+// Notes are what summary.json says of this run of the model: the services
+// its agentic categories used, the requests note, and each selected
+// category that did not run, with why ("not_run_<category>").
+func (r Ran) Notes() map[string]string {
+	notes := r.H.RunNotes(r.Cats)
+	for c, why := range r.Skipped {
+		notes["not_run_"+string(c)] = why
+	}
+	return notes
 }
 
 // Compact rewrites the result files of the given categories in entry

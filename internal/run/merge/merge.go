@@ -45,6 +45,10 @@ type Options struct {
 	// Categories are the categories the run selected; default: those with
 	// a result file in any folder.
 	Categories []category.Category
+	// IDs, when set, are the entries the run selected (--ids, --run-ids):
+	// only those, and the memory prerequisites of their scenarios, are
+	// expected; nil expects every entry of Categories.
+	IDs map[string]bool
 }
 
 // Missing is what one model lacks in one category.
@@ -299,6 +303,17 @@ func check(rep *Report, opts Options, byPath map[string]*resultSet) error {
 		if err != nil {
 			return err
 		}
+		scenarios := map[string]bool{}
+		if opts.IDs != nil {
+			var sel []*dataset.Entry
+			for _, e := range want {
+				if opts.IDs[e.ID] {
+					sel = append(sel, e)
+					scenarios[e.Scenario] = true
+				}
+			}
+			want = sel
+		}
 		groups := []struct {
 			name string
 			ids  []string
@@ -306,6 +321,9 @@ func check(rep *Report, opts Options, byPath map[string]*resultSet) error {
 		if c.IsMemory() {
 			var pre []string
 			for _, sc := range dataset.MemoryScenarios() {
+				if opts.IDs != nil && !scenarios[sc] {
+					continue
+				}
 				p, err := opts.Source.MemoryPrereqs(string(c), sc)
 				if err != nil {
 					return err

@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
@@ -34,6 +36,27 @@ type Run struct {
 	Label    string // how outputs name it
 	Model    string // model folder name
 	Outcomes map[category.Category]report.Outcome
+	// Restricted marks the categories Restrict cut to common entries.
+	Restricted map[category.Category]bool
+	// Dropped are the categories the run has that a selection left out
+	// (Select): groups that need them get no row.
+	Dropped map[category.Category]bool
+}
+
+// Select keeps the categories of keep (nil: all) and records the others.
+func (r *Run) Select(keep map[category.Category]bool) {
+	if keep == nil {
+		return
+	}
+	for c := range r.Outcomes {
+		if !keep[c] {
+			delete(r.Outcomes, c)
+			if r.Dropped == nil {
+				r.Dropped = map[category.Category]bool{}
+			}
+			r.Dropped[c] = true
+		}
+	}
 }
 
 // Load reads the score files of <scoreRoot>/<model>.
@@ -74,7 +97,12 @@ type Result struct {
 	// take no part in any row (groups and overall are recomputed over the
 	// compared categories only, a missing one counting as upstream counts
 	// it: 0 with its data-set size).
-	Skipped   []string `json:"skipped_categories"`
+	Skipped []string `json:"skipped_categories"`
+	// Notes say what was compared where the runs differ: categories left
+	// out (entry counts that differ), categories compared on part of the
+	// data set, groups left out because a category they need is missing or
+	// partial.
+	Notes     []string `json:"notes"`
 	Rows      []Row    `json:"rows"`
 	Resamples int      `json:"resamples"`
 	Seed      uint64   `json:"seed"`
@@ -109,10 +137,13 @@ func common(runs []Run) (both, skipped []category.Category) {
 
 // prepared is the joint data of k runs over their common categories.
 type prepared struct {
-	cats   []category.Category
-	rows   []report.Row // per run, summarised over cats only
-	strata []stats.Stratum
-	failed []map[category.Category]map[string]bool
+	cats     []category.Category
+	complete map[category.Category]bool // compared categories: every entry of the data set scored
+	absent   map[category.Category]bool // not compared although some run has it (or the selection dropped it)
+	notes    []string
+	rows     []report.Row // per run, summarised over cats only
+	strata   []stats.Stratum
+	failed   []map[category.Category]map[string]bool
 
 	slopeCache [][]float64
 }
@@ -125,10 +156,51 @@ func prepare(runs []Run) (*prepared, []category.Category, error) {
 		return nil, nil, errors.New("compare: at most 64 runs")
 	}
 	cats, skipped := common(runs)
-	if len(cats) == 0 {
-		return nil, nil, errors.New("compare: the runs have no scoring category in common")
+	p := &prepared{complete: map[category.Category]bool{}}
+	// A category the runs scored on different numbers of entries cannot
+	// be paired from score files (they list failures only): it is left out
+	// and said so. Equal counts below the data set's are compared, with the
+	// assumption said (result folders, --from-results, pair them by id).
+	var kept []category.Category
+	for _, c := range cats {
+		n := runs[0].Outcomes[c].Score.Total
+		same := true
+		for _, r := range runs[1:] {
+			same = same && r.Outcomes[c].Score.Total == n
+		}
+		if !same {
+			msg := fmt.Sprintf("%s: not compared: the runs scored different numbers of entries (", c)
+			for i, r := range runs {
+				if i > 0 {
+					msg += ", "
+				}
+				msg += fmt.Sprintf("%s %d", r.Label, r.Outcomes[c].Score.Total)
+			}
+			p.notes = append(p.notes, msg+" of "+fmt.Sprint(c.EntryCount())+"); compare --from-results on the result folders compares their common entries")
+			skipped = append(skipped, c)
+			continue
+		}
+		p.complete[c] = n == c.EntryCount()
+		if !p.complete[c] {
+			p.notes = append(p.notes, fmt.Sprintf("%s: %d of %d entries on every side (%s)", c, n, c.EntryCount(), partialHow(runs[0], c)))
+		}
+		kept = append(kept, c)
 	}
-	p := &prepared{cats: cats}
+	cats = kept
+	skipped = category.SortCanonical(skipped)
+	p.absent = map[category.Category]bool{}
+	for _, c := range skipped {
+		p.absent[c] = true
+	}
+	for _, r := range runs {
+		for c := range r.Dropped {
+			p.absent[c] = true
+		}
+	}
+	if len(cats) == 0 {
+		return nil, nil, errors.New("compare: the runs have no scoring category in common" + notesText(p.notes))
+	}
+	p.cats = cats
 	for _, r := range runs {
 		var scores []report.CategoryScore
 		f := map[category.Category]map[string]bool{}
@@ -150,16 +222,6 @@ func prepare(runs []Run) (*prepared, []category.Category, error) {
 	}
 	for _, c := range cats {
 		n := runs[0].Outcomes[c].Score.Total
-		for _, r := range runs[1:] {
-			if t := r.Outcomes[c].Score.Total; t != n {
-				return nil, nil, fmt.Errorf("compare: category %s: %s scored %d entries, %s %d; a paired comparison needs the same entries",
-					c, runs[0].Label, n, r.Label, t)
-			}
-		}
-		if n != c.EntryCount() {
-			return nil, nil, fmt.Errorf("compare: category %s: %d entries scored, the data set has %d; partial score files cannot be paired entry by entry",
-				c, n, c.EntryCount())
-		}
 		// Entries failed by some run carry their pass pattern; all others
 		// are passed by every run.
 		all := uint64(1)<<uint(len(runs)) - 1
@@ -223,10 +285,18 @@ func (p *prepared) slopes() [][]float64 {
 }
 
 // showGroup reports whether group g is listed: one of the shown names,
-// not N/A for any run, and depending on at least one compared category.
+// not N/A for any run, depending on at least one compared category, and
+// every scoring category it depends on compared on the whole data set (a
+// group score over part of its categories or entries means nothing
+// upstream's leaderboard shows).
 func (p *prepared) showGroup(g int, name string) bool {
 	if !shown[name] {
 		return false
+	}
+	for _, c := range dependencies()[g] {
+		if p.lacking(c) {
+			return false
+		}
 	}
 	for _, r := range p.rows {
 		if report.GroupValues(r.Groups)[g].NA {
@@ -294,7 +364,7 @@ func Two(a, b Run, o stats.Options) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{A: a.Label, B: b.Label, Categories: category.Names(p.cats), Skipped: category.Names(skipped),
-		Resamples: d.Resamples, Seed: d.Seed}
+		Notes: append([]string{}, p.notes...), Resamples: d.Resamples, Seed: d.Seed}
 	if res.Skipped == nil {
 		res.Skipped = []string{}
 	}
@@ -323,8 +393,12 @@ func Two(a, b Run, o stats.Options) (*Result, error) {
 		res.Rows = append(res.Rows, row)
 	}
 	ga, gb := report.GroupValues(p.rows[0].Groups), report.GroupValues(p.rows[1].Groups)
+	var omitted []string
 	for g, name := range report.GroupNames() {
 		if !p.showGroup(g, name) {
+			if shown[name] && p.partialGroup(g) {
+				omitted = append(omitted, name)
+			}
 			continue
 		}
 		scope := "group"
@@ -340,7 +414,34 @@ func Two(a, b Run, o stats.Options) (*Result, error) {
 		row.Delta = row.B - row.A
 		res.Rows = append(res.Rows, row)
 	}
+	if len(omitted) > 0 {
+		res.Notes = append(res.Notes, "no row for "+strings.Join(omitted, ", ")+": a group score needs every category of the group compared on the whole data set")
+	}
 	return res, nil
+}
+
+// partialGroup: group g depends on a compared category but also on one
+// that is not compared on the whole data set.
+func (p *prepared) partialGroup(g int) bool {
+	uses, lacks := false, false
+	for _, c := range dependencies()[g] {
+		if _, in := p.complete[c]; in {
+			uses = true
+		}
+		lacks = lacks || p.lacking(c)
+	}
+	return uses && lacks
+}
+
+// lacking: category c makes a group score over the compared data
+// meaningless: compared on part of the data set, scored by some runs only,
+// or left out by the selection. (A category no run has counts 0 for every
+// run, as upstream counts it: the group score is then each run's own.)
+func (p *prepared) lacking(c category.Category) bool {
+	if full, in := p.complete[c]; in {
+		return !full
+	}
+	return p.absent[c]
 }
 
 // onlyIn lists, in entry order, the ids failed by the other side but not
@@ -371,8 +472,10 @@ type Ranking struct {
 	Categories []string   `json:"categories_compared"`
 	Skipped    []string   `json:"skipped_categories"`
 	Standings  []Standing `json:"ranking"`
-	Resamples  int        `json:"resamples"`
-	Seed       uint64     `json:"seed"`
+	// Notes say what was compared where the runs differ (see Result).
+	Notes     []string `json:"notes"`
+	Resamples int      `json:"resamples"`
+	Seed      uint64   `json:"seed"`
 }
 
 // Rank ranks runs by their overall score over the categories all of them
@@ -413,7 +516,10 @@ func Rank(runs []Run, o stats.Options) (*Ranking, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Ranking{Categories: category.Names(p.cats), Skipped: category.Names(skipped), Resamples: d.Resamples, Seed: d.Seed}
+	out := &Ranking{Categories: category.Names(p.cats), Skipped: category.Names(skipped), Notes: append([]string{}, p.notes...), Resamples: d.Resamples, Seed: d.Seed}
+	if og := len(report.GroupNames()) - 1; p.partialGroup(og) {
+		out.Notes = append(out.Notes, "ranked by upstream's overall formula over the compared entries only: not the runs' official overall scores")
+	}
 	if out.Skipped == nil {
 		out.Skipped = []string{}
 	}
@@ -430,4 +536,86 @@ func Rank(runs []Run, o stats.Options) (*Ranking, error) {
 		out.Standings = append(out.Standings, st)
 	}
 	return out, nil
+}
+
+// Common ids: a run's Outcomes restricted to the entries every run scored.
+
+// Restrict keeps, for category c, only the entries of ids (the entries
+// every run scored; the caller knows them from the result folders): the
+// failed ids outside it are dropped and the counts recomputed.
+func (r *Run) Restrict(c category.Category, ids map[string]bool) {
+	o, ok := r.Outcomes[c]
+	if !ok {
+		return
+	}
+	var failed []string
+	for _, id := range o.Failed {
+		if ids[id] {
+			failed = append(failed, id)
+		}
+	}
+	o.Failed = failed
+	o.Score.Total = len(ids)
+	o.Score.Correct = len(ids) - len(failed)
+	if o.Score.Total > 0 {
+		o.Score.Accuracy = float64(o.Score.Correct) / float64(o.Score.Total)
+	}
+	r.Outcomes[c] = o
+	if r.Restricted == nil {
+		r.Restricted = map[category.Category]bool{}
+	}
+	r.Restricted[c] = true
+}
+
+func partialHow(r Run, c category.Category) string {
+	if r.Restricted[c] {
+		return "the entries every run scored, paired by id"
+	}
+	return "score files list failures only: the runs are assumed to have scored the same entries"
+}
+
+func notesText(notes []string) string {
+	if len(notes) == 0 {
+		return ""
+	}
+	out := ""
+	for _, n := range notes {
+		out += "\n  " + n
+	}
+	return out
+}
+
+var deps struct {
+	once sync.Once
+	cats [][]category.Category
+}
+
+// dependencies[g] lists the scoring categories group score g
+// (report.GroupNames order) depends on: upstream's formulas are linear in
+// the counts, so one extra correct entry of such a category moves it.
+func dependencies() [][]category.Category {
+	deps.once.Do(func() {
+		all := category.Scoring()
+		scores := make([]report.CategoryScore, len(all))
+		zero := make([]int, len(all))
+		for i, c := range all {
+			scores[i] = report.CategoryScore{Category: c, Total: c.EntryCount()}
+		}
+		row, err := report.Summarize(report.ModelInfo{Name: "dependencies"}, scores, report.Usage{})
+		if err != nil {
+			panic(err)
+		}
+		g0 := report.GroupValues(row.RegroupCounts(all, zero))
+		deps.cats = make([][]category.Category, len(g0))
+		for i, c := range all {
+			bumped := append([]int(nil), zero...)
+			bumped[i] = 1
+			for g, a := range report.GroupValues(row.RegroupCounts(all, bumped)) {
+				if a.Accuracy != g0[g].Accuracy {
+					deps.cats[g] = append(deps.cats[g], c)
+				}
+			}
+		}
+	})
+	return deps.cats
 }

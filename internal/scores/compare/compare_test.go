@@ -61,7 +61,25 @@ var _ = Describe("compare on hand-made score files", func() {
 		Expect(row.BOnly).To(Equal([]string{"live_parallel_0", "live_parallel_1", "live_parallel_10"}))
 		Expect(*row.PValue).To(Equal(1.0)) // 4 vs 3
 		Expect(row.Delta).To(BeNumerically("~", -1.0/16, 1e-15))
-		// The live group is live_parallel over the live data set size.
+		// live_parallel_multiple, scored by a only, is part of the live
+		// group: live and overall over the compared data mean nothing
+		// (issue 26), so they get no row, and a note says why.
+		for _, r := range res.Rows {
+			Expect(r.Scope).To(Equal("category"), r.Category)
+		}
+		Expect(res.Notes).To(ContainElement(And(ContainSubstring("no row for"), ContainSubstring("live"), ContainSubstring("overall"))))
+	})
+
+	It("gives group rows when every category of the group is compared or absent on both sides", func() {
+		root := GinkgoT().TempDir()
+		writeRun(root, "a", map[category.Category]spec{category.LiveParallel: {16, []int{0, 1, 2, 10}}})
+		writeRun(root, "b", map[category.Category]spec{category.LiveParallel: {16, []int{2, 3, 11, 12, 13}}})
+		a, _ := compare.Load("", root, "a")
+		b, _ := compare.Load("", root, "b")
+		res, err := compare.Two(a, b, stats.Options{Resamples: 500})
+		Expect(err).NotTo(HaveOccurred())
+		// The live group is live_parallel over the live data set size
+		// (the other live categories count 0 on both sides, as upstream).
 		var live compare.Row
 		for _, r := range res.Rows {
 			if r.Category == "live" {
@@ -70,6 +88,18 @@ var _ = Describe("compare on hand-made score files", func() {
 		}
 		Expect(live.Delta).To(BeNumerically("~", -1.0/(258+1053+16+24), 1e-15))
 		Expect(live.Verdict).To(Equal(compare.VerdictNone))
+		// a ranking over part of the data says its overall is not the official one
+		writeRun(root, "c", map[category.Category]spec{category.LiveParallel: {16, []int{0}}, category.LiveSimple: {258, nil}})
+		c, _ := compare.Load("", root, "c")
+		rk, err := compare.Rank([]compare.Run{a, b, c}, stats.Options{Resamples: 200})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rk.Skipped).To(Equal([]string{"live_simple"}))
+		Expect(rk.Notes).To(ContainElement(ContainSubstring("not the runs' official overall scores")))
+		// a selection that leaves out a category the runs have removes the
+		// groups that need it
+		a.Select(map[category.Category]bool{category.LiveSimple: true})
+		_, err = compare.Two(a, b, stats.Options{Resamples: 10})
+		Expect(err).To(MatchError(ContainSubstring("no scoring category in common")))
 	})
 
 	It("refuses runs that did not score the same entries", func() {
@@ -81,9 +111,15 @@ var _ = Describe("compare on hand-made score files", func() {
 		b, _ := compare.Load("", root, "b")
 		c, _ := compare.Load("", root, "c")
 		_, err := compare.Two(a, b, stats.Options{Resamples: 10})
-		Expect(err).To(MatchError(ContainSubstring("live_parallel: a scored 16 entries, b 15")))
-		_, err = compare.Two(b, b, stats.Options{Resamples: 10})
-		Expect(err).To(MatchError(ContainSubstring("partial score files")))
+		Expect(err).To(MatchError(ContainSubstring("live_parallel: not compared: the runs scored different numbers of entries (a 16, b 15 of 16)")))
+		// equal partial counts are compared, the assumption said, and no
+		// group row is given (issue 26: official V3 folders with 882 of
+		// live_irrelevance's 884 entries)
+		res, err := compare.Two(b, b, stats.Options{Resamples: 10})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(res.Categories).To(Equal([]string{"live_parallel"}))
+		Expect(res.Notes).To(ContainElement(ContainSubstring("live_parallel: 15 of 16 entries on every side (score files list failures only")))
+		Expect(res.Rows).To(HaveLen(1))
 		_, err = compare.Two(a, c, stats.Options{Resamples: 10})
 		Expect(err).To(MatchError(ContainSubstring("no scoring category in common")))
 		_, err = compare.Load("", root, "nosuch")

@@ -17,7 +17,10 @@ func signed(x float64) string { return fmt.Sprintf("%+.2f", 100*x) }
 func WriteTable(w io.Writer, r *Result) error {
 	fmt.Fprintf(w, "A: %s\nB: %s\n", r.A, r.B)
 	if len(r.Skipped) > 0 {
-		fmt.Fprintf(w, "not compared (evaluated by one side only): %s\n", strings.Join(r.Skipped, ", "))
+		fmt.Fprintf(w, "not compared: %s\n", strings.Join(r.Skipped, ", "))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
@@ -61,7 +64,13 @@ func formatP(p float64) string {
 // WriteRanking renders a ranking for people.
 func WriteRanking(w io.Writer, r *Ranking) error {
 	if len(r.Skipped) > 0 {
-		fmt.Fprintf(w, "not compared (evaluated by some runs only): %s\n\n", strings.Join(r.Skipped, ", "))
+		fmt.Fprintf(w, "not compared: %s\n", strings.Join(r.Skipped, ", "))
+	}
+	for _, n := range r.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if len(r.Skipped)+len(r.Notes) > 0 {
+		fmt.Fprintln(w)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "RANK\tRUN\tOVERALL %%\t95%% CI\tTIED WITH\n")

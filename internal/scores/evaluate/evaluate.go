@@ -30,6 +30,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/scores/stats"
 	"github.com/bfcl-go/bfcl/internal/store/results"
+	"github.com/bfcl-go/bfcl/internal/store/runmeta"
 )
 
 // Options of one evaluation.
@@ -110,6 +111,7 @@ type job struct {
 	path  string
 	size  int64
 	opts  score.Options
+	conf  Configuration
 }
 
 // Evaluate scores the result files of o, writes their score files, the
@@ -162,12 +164,24 @@ func Evaluate(o Options) (*Evaluation, error) {
 		}(i, j)
 	}
 	wg.Wait()
+	// every file that cannot be scored is reported, not only the first
+	var errs []error
+	for i := range jobs {
+		if outs[i].err != nil {
+			errs = append(errs, outs[i].err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
 	ev := &Evaluation{}
 	usage := map[string]*report.Usage{}
+	marks := map[string]map[category.Category]string{}
 	for i, j := range jobs {
-		if outs[i].err != nil {
-			return nil, outs[i].err
+		if marks[j.model] == nil {
+			marks[j.model] = map[category.Category]string{}
 		}
+		marks[j.model][j.cat] = o.reasonsOf(j.conf, j.cat)
 		if usage[j.model] == nil {
 			usage[j.model] = &report.Usage{}
 		}
@@ -186,6 +200,11 @@ func Evaluate(o Options) (*Evaluation, error) {
 		for _, sc := range ev.Scored {
 			s := sc.Score
 			fmt.Fprintf(o.Log, "%s %-26s %7.2f%%  (%d/%d)\n", sc.Model, sc.Category, 100*s.Accuracy, s.Correct, s.Total)
+		}
+	}
+	for model, m := range marks {
+		if err := updateMarks(o.ScoreRoot, model, m); err != nil {
+			return nil, err
 		}
 	}
 	if ev.Rows, ev.Summary, err = refreshSummary(o.ScoreRoot, usage, o.Registry, o.Corrections, o.Notes); err != nil {
@@ -224,7 +243,7 @@ func (o Options) jobs() ([]job, error) {
 	}
 	var jobs []job
 	for _, model := range dirs {
-		opts, err := o.scoreOptions(model)
+		opts, conf, err := o.scoreOptions(model)
 		if err != nil {
 			return nil, err
 		}
@@ -238,7 +257,7 @@ func (o Options) jobs() ([]job, error) {
 			if !want[c] || c.IsMemoryPrereq() {
 				continue
 			}
-			jobs = append(jobs, job{model, c, f.path, fileSize(f.path), opts})
+			jobs = append(jobs, job{model, c, f.path, fileSize(f.path), opts, conf})
 		}
 	}
 	sort.SliceStable(jobs, func(i, k int) bool { return jobs[i].size > jobs[k].size })
@@ -251,8 +270,11 @@ type Configuration struct {
 	decode.Spec // mode "" is detected per record
 	// Source is where the configuration came from: "models.yaml entry X",
 	// "upstream registry entry X", "alias to upstream registry entry X",
-	// or "" (defaults); flags are applied on top.
+	// or "the command line"; flags are applied on top.
 	Source string
+	// NonOfficial lists the folder's non-official settings (its
+	// runmeta corrections and diagnostics); its numbers are marked.
+	NonOfficial []string
 }
 
 // ConfigurationOf resolves the configuration of a result folder, first
@@ -263,7 +285,14 @@ type Configuration struct {
 func (o Options) ConfigurationOf(folder string) (Configuration, error) {
 	var c Configuration
 	found := false
-	if o.Registry != nil {
+	if meta, err := runmeta.Read(filepath.Join(o.ResultRoot, folder)); err == nil {
+		c = Configuration{Spec: decode.Spec{Mode: meta.Mode, UnderscoreToDot: meta.UnderscoreToDot, Handler: meta.Handler},
+			Source: "the folder's " + runmeta.FileName + " (" + meta.Describe() + ")", NonOfficial: meta.NonOfficial()}
+		found = true
+	} else if !errors.Is(err, runmeta.ErrNone) {
+		return c, fmt.Errorf("evaluate: %w", err)
+	}
+	if o.Registry != nil && !found {
 		for _, m := range o.Registry.Models {
 			if results.ModelDir(m.Name) == folder {
 				c.Spec = m.Decoding()
@@ -285,6 +314,16 @@ func (o Options) ConfigurationOf(folder string) (Configuration, error) {
 	}
 	if e, ok := upstream.ByFolder(folder); ok && !found {
 		c = Configuration{Spec: e.Decoding(), Source: "upstream registry entry " + e.Name}
+		found = true
+	}
+	if !found && o.Mode == "" && o.Handler == "" {
+		// Upstream's evaluator stops on a model name it does not know; so
+		// do we, rather than guess a decoding and mis-score the folder.
+		return c, fmt.Errorf("evaluate: result folder %s: unknown origin: it has no %s (bfcl generate writes one), no models.yaml entry, no --alias/%s and is not named after an entry of upstream's registry; tie it with one of: a models.yaml entry named %q (with upstream: <registry name>, or mode/underscore_to_dot/handler), --alias %s=<registry name>, --handler <upstream class>, or --mode fc|prompt (see `bfcl models --upstream`)",
+			filepath.Join(o.ResultRoot, folder), runmeta.FileName, "BFCL_UPSTREAM_ALIASES", folder, folder)
+	}
+	if !found {
+		c.Source = "the command line"
 	}
 	if o.Mode != "" {
 		c.Mode = o.Mode
@@ -301,15 +340,36 @@ func (o Options) ConfigurationOf(folder string) (Configuration, error) {
 	return c, nil
 }
 
-func (o Options) scoreOptions(model string) (score.Options, error) {
+func (o Options) scoreOptions(model string) (score.Options, Configuration, error) {
 	c, err := o.ConfigurationOf(model)
 	if err != nil {
-		return score.Options{}, err
+		return score.Options{}, c, err
 	}
-	if o.Log != nil && c.Source != "" {
-		fmt.Fprintf(o.Log, "%s: scored as %s (mode %s, underscore_to_dot %v, handler %s)\n", model, c.Source, orDetect(c.Mode), c.UnderscoreToDot, orDefault(c.Handler))
+	if o.Log != nil {
+		fmt.Fprintf(o.Log, "%s: scored as %s: mode %s, underscore_to_dot %v, handler %s%s\n", model, c.Source, orDetect(c.Mode), c.UnderscoreToDot, orDefault(c.Handler), o.overrides())
 	}
-	return score.Options{ModelName: model, Spec: c.Spec, StrictIrrelevance: o.StrictIrrelevance}, nil
+	return score.Options{ModelName: model, Spec: c.Spec, StrictIrrelevance: o.StrictIrrelevance}, c, nil
+}
+
+// overrides names the flags that replaced the folder's configuration.
+func (o Options) overrides() string {
+	var fl []string
+	if o.Mode != "" {
+		fl = append(fl, "--mode "+o.Mode)
+	}
+	if o.UnderscoreToDot != nil {
+		fl = append(fl, fmt.Sprintf("--underscore-to-dot=%v", *o.UnderscoreToDot))
+	}
+	if o.Handler != "" {
+		fl = append(fl, "--handler "+o.Handler)
+	}
+	if o.StrictIrrelevance {
+		fl = append(fl, "--strict-irrelevance (NOT the official score)")
+	}
+	if len(fl) == 0 {
+		return ""
+	}
+	return " (set by " + strings.Join(fl, ", ") + ")"
 }
 
 func orDetect(mode string) string {
@@ -394,7 +454,7 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 		defer close(loaded)
 		entries, loadErr = o.Source.LoadCategory(string(c))
 	}()
-	recs, err := results.Read(path)
+	recs, torn, err := results.ReadAll(path)
 	<-loaded
 	if err != nil {
 		return out, err
@@ -403,6 +463,9 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 		return out, loadErr
 	}
 	out.records = recs
+	if torn > 0 && o.Log != nil {
+		fmt.Fprintf(o.Log, "evaluate: warning: %s:%d: the last line has no newline (a run stopped mid-write?); it is not scored: rerun generate to redo that entry\n", path, torn)
+	}
 	for _, r := range recs {
 		if err := out.usage.AddResultLine(r.Raw); err != nil {
 			return out, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
@@ -415,12 +478,30 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 		}
 		byID[r.ID] = r
 	}
-	if !o.Partial && len(recs) != len(entries) {
-		return out, fmt.Errorf("evaluate: %s holds %d results but %s has %d entries; pass --partial-eval to score only the entries present", path, len(recs), c, len(entries))
-	}
+	// Ids that are not entries of c come first: the file is of another
+	// category or data set, and --partial-eval would not help.
 	known := make(map[string]bool, len(entries))
 	for _, e := range entries {
 		known[e.ID] = true
+	}
+	var unknown []string
+	for _, r := range recs {
+		if !known[r.ID] {
+			unknown = append(unknown, fmt.Sprintf("%s (line %d)", r.ID, r.Line))
+		}
+	}
+	if n := len(unknown); n > 0 {
+		more := ""
+		if n > 5 {
+			unknown, more = unknown[:5], fmt.Sprintf(" and %d more", n-5)
+		}
+		return out, fmt.Errorf("evaluate: %s: %d result ids are not entries of %s (a file of another category, or of another data-set version?): %s%s",
+			path, n, c, strings.Join(unknown, ", "), more)
+	}
+	if !o.Partial && len(recs) != len(entries) {
+		return out, fmt.Errorf("evaluate: %s holds %d results but %s has %d entries; pass --partial-eval to score only the entries present", path, len(recs), c, len(entries))
+	}
+	for _, e := range entries {
 		r, ok := byID[e.ID]
 		if !ok {
 			if o.Partial {
@@ -441,11 +522,6 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 			return out, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
 		}
 		out.verdicts = append(out.verdicts, v)
-	}
-	for _, r := range recs {
-		if !known[r.ID] {
-			return out, fmt.Errorf("evaluate: %s:%d: result id %s is not an entry of %s", path, r.Line, r.ID, c)
-		}
 	}
 	return out, nil
 }
@@ -519,6 +595,16 @@ func Rows(scoreRoot string, usage map[string]*report.Usage, reg *registry.Regist
 		row, err := report.Summarize(modelInfo(m, reg), all[m], u)
 		if err != nil {
 			return nil, err
+		}
+		marks, err := readMarks(scoreRoot, m)
+		if err != nil {
+			return nil, err
+		}
+		if note := markNote(marks); note != "" {
+			if row.Model.Notes == nil {
+				row.Model.Notes = map[string]string{}
+			}
+			row.Model.Notes[NotOfficialNote] = note
 		}
 		rows = append(rows, row)
 	}
@@ -608,6 +694,9 @@ type RunModel struct {
 	Model      registry.Model // overrides of the run applied
 	Categories []category.Category
 	Notes      map[string]string // services the run used (summary.json)
+	// Corrections are the opt-in corrections the run had on (nil: the
+	// official behaviour); the model's rows are marked with them.
+	Corrections []string
 }
 
 // RunOptions are the options that score what a run ran, through the same
@@ -632,6 +721,10 @@ func RunOptions(src *dataset.Source, resultRoot, scoreRoot string, reg *registry
 		}
 		o.Models = append(o.Models, m.Model.Name)
 		o.Notes[results.ModelDir(m.Model.Name)] = m.Notes
+		if o.Corrections == nil {
+			o.Corrections = map[string][]string{}
+		}
+		o.Corrections[results.ModelDir(m.Model.Name)] = m.Corrections
 		own.Models = append(own.Models, m.Model)
 	}
 	if reg != nil {

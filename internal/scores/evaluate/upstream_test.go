@@ -38,10 +38,16 @@ var _ = Describe("the configuration of a result folder", func() {
 		Expect(c.UnderscoreToDot).To(BeFalse())
 	})
 
-	It("is the default (mode detected per record) for a folder nobody knows", func() {
-		c, err := evaluate.Options{}.ConfigurationOf("my-model")
+	It("is refused for a folder nobody knows, naming it and the ways to tie it (issue 26)", func() {
+		_, err := evaluate.Options{ResultRoot: "result"}.ConfigurationOf("my-model")
+		Expect(err).To(MatchError(And(ContainSubstring("result folder result/my-model: unknown origin"),
+			ContainSubstring("--alias my-model=<registry name>"), ContainSubstring("--handler"), ContainSubstring("models.yaml entry named \"my-model\""))))
+	})
+
+	It("is the command line's for a folder nobody knows when --mode or --handler is given", func() {
+		c, err := evaluate.Options{Mode: "prompt"}.ConfigurationOf("my-model")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(c).To(Equal(evaluate.Configuration{}))
+		Expect(c).To(Equal(evaluate.Configuration{Spec: decode.Spec{Mode: "prompt"}, Source: "the command line"}))
 	})
 
 	It("comes from models.yaml first: its handler key, or the upstream entry its upstream key names", func() {
@@ -193,8 +199,8 @@ var _ = Describe("`bfcl evaluate` on folders named after upstream registry entri
 				}
 				Expect(os.WriteFile(p, []byte(b.String()), 0o644)).To(Succeed())
 			}
-			// The symptom of the issue: a family's answers under a name
-			// nobody knows decode with the default decoders and fail.
+			// A family's answers under a name nobody knows would decode with
+			// the default decoders and fail: such a folder is refused.
 			p := results.Path(root, "unknown-qwen", c)
 			Expect(os.MkdirAll(filepath.Dir(p), 0o755)).To(Succeed())
 			b, err := os.ReadFile(results.Path(root, "Qwen_Qwen3-8B-FC", c))
@@ -208,7 +214,13 @@ var _ = Describe("`bfcl evaluate` on folders named after upstream registry entri
 			}
 		}
 		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats,
-			Models: append(folders, "unknown-qwen")})
+			Models: folders})
+		Expect(err).NotTo(HaveOccurred())
+		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats,
+			Models: []string{"unknown-qwen"}})
+		Expect(err).To(MatchError(ContainSubstring("unknown-qwen: unknown origin")))
+		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats,
+			Models: []string{"unknown-qwen"}, Mode: "fc"})
 		Expect(err).NotTo(HaveOccurred())
 		rows, err := evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats,
 			Models: []string{"control"}, Mode: "fc"})
@@ -221,7 +233,6 @@ var _ = Describe("`bfcl evaluate` on folders named after upstream registry entri
 		Expect(infos["Qwen_Qwen3-8B-FC"].DisplayName).To(Equal("Qwen3-8B (FC)"))
 		Expect(infos["Qwen_Qwen3-8B-FC"].Org).To(Equal("Qwen"))
 		Expect(infos["Qwen_Qwen3-8B-FC"].URL).To(HavePrefix("https://"))
-		Expect(infos["unknown-qwen"].DisplayName).To(Equal("unknown-qwen"))
 		for _, c := range cats {
 			wantCorrect, wantTotal, wantFailed := scoreFile(filepath.Join(scoreRoot, "control", filepath.FromSlash(c.ScorePath())))
 			Expect(wantCorrect).To(BeNumerically(">", wantTotal/2), "control %s", c)
@@ -233,7 +244,7 @@ var _ = Describe("`bfcl evaluate` on folders named after upstream registry entri
 				Expect(keys(failed)).To(Equal(keys(wantFailed)), "%s %s", f, c)
 			}
 			correct, _, _ := scoreFile(filepath.Join(scoreRoot, "unknown-qwen", filepath.FromSlash(c.ScorePath())))
-			Expect(correct).To(BeZero(), "tool-call answers under an unknown folder name")
+			Expect(correct).To(BeZero(), "tool-call answers under an unknown folder name, decoded with --mode fc's default decoders")
 		}
 	})
 })

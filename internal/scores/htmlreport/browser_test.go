@@ -19,9 +19,11 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/scores/compare"
 	"github.com/bfcl-go/bfcl/internal/scores/explain"
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
+	"github.com/bfcl-go/bfcl/internal/scores/stats"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
@@ -467,7 +469,44 @@ func TestBrowserFixture(t *testing.T) {
 	if got := eval[string](t, p, `document.getElementById("compare-diff").dataset.count`); got != fmt.Sprint(differ) {
 		t.Errorf("compare: %s entries listed as passed by one and failed by the other, the score files say %d", got, differ)
 	}
+	// the paired statistics of bfcl compare (issue 26): one row per row of
+	// compare.Two, each with its verdict
+	ca, err := compare.Load(modelA, fx.scoreDir, modelA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, err := compare.Load(modelB, fx.scoreDir, modelB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compare.Two(ca, cb, stats.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts := eval[[]string](t, p, `Array.from(document.querySelectorAll('#compare-stats tbody tr')).map(e => e.dataset.verdict)`)
+	if len(verdicts) != len(res.Rows) {
+		t.Errorf("compare view: %d rows of paired statistics, bfcl compare prints %d", len(verdicts), len(res.Rows))
+	}
+	for i, r := range res.Rows {
+		if i < len(verdicts) && verdicts[i] != r.Verdict {
+			t.Errorf("compare view: %s verdict %q, bfcl compare says %q", r.Category, verdicts[i], r.Verdict)
+		}
+	}
 	p.screenshot(t, "fixture-compare")
+
+	// issue 26: partial runs are marked and not ranked; an unknown entry
+	// page has a way back
+	p.goTo(t, doc, "#leaderboard", "#leaderboard")
+	if n := eval[int](t, p, `document.querySelectorAll('#leaderboard tr[data-partial="1"] .badge.partial').length`); n != 2 {
+		t.Errorf("leaderboard: %d models marked partial, want the fixture's 2 (12 entries each)", n)
+	}
+	if r := eval[string](t, p, `document.querySelector('#leaderboard tbody tr td').textContent`); r != "–" {
+		t.Errorf("a partial run is ranked %q", r)
+	}
+	p.goTo(t, doc, "#entry/"+modelA+"/no_such_entry_1", "#way-back")
+	if href := eval[string](t, p, `document.querySelector('#way-back a').getAttribute('href')`); href != "#leaderboard" {
+		t.Errorf("unknown entry page: way back %q", href)
+	}
 	p.check(t, doc)
 
 	// Other intervals in summary.json are what the page prints.
@@ -560,6 +599,14 @@ func TestBrowserReference(t *testing.T) {
 	p.goTo(t, doc, "#leaderboard", "#leaderboard")
 	checkLeaderboard(t, p, readSummary(t, scoreDir))
 	p.screenshot(t, "reference-leaderboard")
+	// issue 26: at 1400 px the leaderboard fits (no sideways scroll)
+	p.do(t, chromedp.EmulateViewport(1400, 900))
+	p.goTo(t, doc, "#leaderboard", "#leaderboard")
+	if over := eval[int](t, p, `(() => { const c = document.querySelector('#leaderboard').parentElement; return c.scrollWidth - c.clientWidth; })()`); over > 0 {
+		t.Errorf("at 1400 px the leaderboard is %d px wider than the page", over)
+	}
+	p.screenshot(t, "reference-leaderboard-1400")
+	p.do(t, chromedp.EmulateViewport(1440, 900))
 	p.check(t, doc)
 	model := "openai_gpt-oss-120b"
 	lines := scoreLines(t, filepath.Join(scoreDir, model, "multi_turn", "BFCL_v4_multi_turn_base_score.json"))
@@ -574,6 +621,10 @@ func TestBrowserReference(t *testing.T) {
 		if !seen[x.ErrorType] {
 			seen[x.ErrorType] = true
 			p.screenshot(t, "reference-"+id)
+		}
+		// issue 26: every turn after the first failing one says it was not checked
+		if n := eval[int](t, p, `(() => { const f = document.querySelector('.turn.failing'); if (!f) return 0; const k = +f.dataset.turn; return [...document.querySelectorAll('.turn')].filter(e => +e.dataset.turn > k && !e.querySelector('.not-checked')).length; })()`); n != 0 {
+			t.Errorf("%s: %d turns after the first failing one without the not-checked mark", id, n)
 		}
 		// the transcript comes from upstream's inference_log
 		steps := eval[int](t, p, `document.querySelectorAll(".turn .step").length`)

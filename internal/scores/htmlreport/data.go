@@ -33,6 +33,7 @@ type payload struct {
 	Entries   map[string]*ent   `json:"entries"`
 	Fails     []failure         `json:"fails"`
 	Results   []json.RawMessage `json:"results"`
+	Compare   []pairData        `json:"compare,omitempty"` // bfcl compare of model pairs (compare.go)
 }
 
 type catInfo struct {
@@ -114,7 +115,7 @@ func build(o Options) (*payload, error) {
 	}
 	scores, err := report.ReadScoreDir(o.ScoreDir)
 	if err != nil {
-		return nil, fmt.Errorf("htmlreport: %w", err)
+		return nil, err // names the score folder ("report: reading score folder: ...")
 	}
 	// What this process scored replaces the files it wrote.
 	mem := map[[2]string]*report.Scored{}
@@ -273,6 +274,9 @@ func build(o Options) (*payload, error) {
 	}
 	if p.Fails == nil {
 		p.Fails = []failure{}
+	}
+	if p.Compare, err = comparisons(o.ScoreDir, names); err != nil {
+		return nil, fmt.Errorf("htmlreport: %w", err)
 	}
 	return p, nil
 }

@@ -125,6 +125,7 @@ func Build(o Options) ([]byte, error) {
 		"{{CSS}}", css,
 		"{{JS}}", strings.ReplaceAll(js, "</script", `<\/script`),
 		"{{DATA}}", data,
+		"{{STATIC}}", staticSummary(p), // static.go
 	)
 	return []byte(r.Replace(page)), nil
 }

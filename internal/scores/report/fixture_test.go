@@ -282,6 +282,20 @@ var _ = Describe("hand-made fixtures against upstream's output (fixtures/report)
 		Expect(out).To(MatchRegexp(`simple_python\s+non_live\s+3\s+4\s+75\.00%`))
 		Expect(out).To(MatchRegexp(`Overall\s+30\.02%`))
 		Expect(out).To(MatchRegexp(`zeta_tiny\s+7\.50%`))
+		// issue 26: the cost line does not widen the group table's columns
+		for _, r := range rows {
+			if !r.Cost.Cost.OK {
+				continue
+			}
+			var one bytes.Buffer
+			Expect(report.WriteTable(&one, []report.Row{r})).To(Succeed())
+			Expect(one.String()).To(ContainSubstring("Cost $"))
+			for _, l := range strings.Split(one.String(), "\n") {
+				if strings.Contains(l, "Non-Live AST") {
+					Expect(strings.Index(l, "Non-Live AST")).To(BeNumerically("<", 30), "the group column starts where the category column does: %q", l)
+				}
+			}
+		}
 	})
 })
 

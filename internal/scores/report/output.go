@@ -135,6 +135,9 @@ func Summary(rows []Row) JSONSummary {
 			out.Intervals = &JSONIntervals{Level: Level, CategoryMethod: MethodWilson, GroupMethod: MethodBootstrap,
 				Resamples: r.Intervals.Resamples, Seed: r.Intervals.Seed,
 				OfficialNumbers: "intervals are ours, not upstream's; the accuracies are the official numbers"}
+			if marked(rows) {
+				out.Intervals.OfficialNumbers = "intervals are ours, not upstream's; the accuracies are the official numbers except for the models whose notes." + NotOfficialNote + " says otherwise"
+			}
 		}
 		oiv, ook := r.groupInterval("overall")
 		m := JSONModel{Model: r.Model.Name, DisplayName: r.Model.DisplayName, Overall: withCI(jsonAcc(r.Overall), oiv, ook),
@@ -212,6 +215,9 @@ func WriteTableOf(w io.Writer, rows []Row, only []category.Category) error {
 		if c := correctionsNote(r.Model); c != "" {
 			p("%s\n", c) // no cell: a line of its own, outside the columns
 		}
+		if note := r.Model.Notes[NotOfficialNote]; note != "" {
+			p("  %s\n", note)
+		}
 		p("CATEGORY\tGROUP\tCORRECT\tTOTAL\tACCURACY\t%s\t\n", ciHeader(r))
 		left := 0
 		for _, c := range category.All() {
@@ -267,7 +273,8 @@ func WriteTableOf(w io.Writer, rows []Row, only []category.Category) error {
 			p("%s\t%s\t\t\t%s\t%s\t\n", gr.name, gr.w, acc, ci)
 		}
 		if r.Cost.Cost.OK || r.Cost.LatencyMean.OK {
-			p("Cost $%s, latency mean %ss, std %ss, p95 %ss\t\t\t\t\t\t\n",
+			// no tab: a cell this long would widen the table's first column
+			p("Cost $%s, latency mean %ss, std %ss, p95 %ss\n",
 				r.Cost.Cost, r.Cost.LatencyMean, r.Cost.LatencyStd, r.Cost.LatencyP95)
 		}
 		p("\t\t\t\t\t\t\n")
@@ -312,3 +319,16 @@ func ciHeader(r Row) string {
 }
 
 func pct(w float64) string { return strconv.FormatFloat(w, 'f', -1, 64) + "%" }
+
+// NotOfficialNote is the key of a model's note (summary.json, the score
+// table) saying which of its numbers a non-official option computed.
+const NotOfficialNote = "not_official"
+
+func marked(rows []Row) bool {
+	for _, r := range rows {
+		if r.Model.Notes[NotOfficialNote] != "" {
+			return true
+		}
+	}
+	return false
+}

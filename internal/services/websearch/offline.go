@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
@@ -64,8 +65,15 @@ func NewOffline(dir string) (*Offline, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("websearch: offline recordings: %s is not a directory", dir)
 	}
+	return NewOfflineFS(os.DirFS(dir), dir)
+}
+
+// NewOfflineFS loads the recordings of a file system (e.g. ones built into
+// the binary); name says where they are for messages.
+func NewOfflineFS(fsys fs.FS, name string) (*Offline, error) {
+	dir := name
 	o := &Offline{Dir: dir, searches: map[string]searchRecord{}, pages: map[string]pageRecord{}}
-	if err := readJSONL(filepath.Join(dir, SearchesFile), func(line int, b []byte) error {
+	if err := readJSONL(fsys, dir, SearchesFile, func(line int, b []byte) error {
 		var r searchRecord
 		if err := json.Unmarshal(b, &r); err != nil {
 			return err
@@ -79,7 +87,7 @@ func NewOffline(dir string) (*Offline, error) {
 	}); err != nil {
 		return nil, err
 	}
-	if err := readJSONL(filepath.Join(dir, PagesFile), func(line int, b []byte) error {
+	if err := readJSONL(fsys, dir, PagesFile, func(line int, b []byte) error {
 		var r pageRecord
 		if err := json.Unmarshal(b, &r); err != nil {
 			return err
@@ -97,8 +105,9 @@ func NewOffline(dir string) (*Offline, error) {
 
 func searchKey(k, region string) string { return region + "\x00" + k }
 
-func readJSONL(path string, fn func(line int, b []byte) error) error {
-	f, err := os.Open(path)
+func readJSONL(fsys fs.FS, dir, file string, fn func(line int, b []byte) error) error {
+	path := filepath.Join(dir, file)
+	f, err := fsys.Open(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil
 	}

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/store/atomicfile"
@@ -96,20 +97,36 @@ func Path(root, model string, c category.Category) string {
 }
 
 // Read loads a result file. A malformed line is an error naming file, line
-// and cause; nothing is silently skipped, except a last line without its
-// newline: that is a record still being written by another process, or cut
-// short when a run was killed, and the entry counts as not done.
+// and cause (every malformed line, up to MaxLineErrors); nothing is
+// silently skipped, except a last line without its newline: that is a
+// record still being written by another process, or cut short when a run
+// was killed, and the entry counts as not done (ReadAll says so).
 func Read(path string) ([]Record, error) {
+	recs, _, err := ReadAll(path)
+	return recs, err
+}
+
+// MaxLineErrors bounds the malformed lines one error lists.
+const MaxLineErrors = 10
+
+// ReadAll is Read that also returns the number of a torn last line (one
+// without its newline, not read; 0 when there is none).
+func ReadAll(path string) (recs []Record, tornLine int, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var out []Record
+	var bad []string
+	badCount := 0
 	n := 0
 	for len(data) > 0 {
 		n++
 		i := bytes.IndexByte(data, '\n')
 		if i < 0 {
+			if len(bytes.TrimSpace(data)) > 0 {
+				tornLine = n
+			}
 			break // incomplete last line
 		}
 		b := bytes.TrimSpace(data[:i])
@@ -118,17 +135,31 @@ func Read(path string) ([]Record, error) {
 			continue
 		}
 		r, err := decodeRecord(b)
-		if err != nil {
-			return nil, fmt.Errorf("results: %s:%d: malformed result line: %v", path, n, err)
+		if err == nil && r.ID == "" {
+			err = errors.New("result line without id")
 		}
-		if r.ID == "" {
-			return nil, fmt.Errorf("results: %s:%d: result line without id", path, n)
+		if err != nil {
+			badCount++
+			if len(bad) < MaxLineErrors {
+				bad = append(bad, fmt.Sprintf("%s:%d: %v", path, n, err))
+			}
+			continue
 		}
 		r.Raw = b
 		r.Line = n
 		out = append(out, r)
 	}
-	return out, nil
+	switch {
+	case badCount == 1:
+		return nil, tornLine, fmt.Errorf("results: %s", strings.Replace(bad[0], ": ", ": malformed result line: ", 1))
+	case badCount > 1:
+		more := ""
+		if badCount > len(bad) {
+			more = fmt.Sprintf("\n  ... and %d more", badCount-len(bad))
+		}
+		return nil, tornLine, fmt.Errorf("results: %s: %d malformed result lines:\n  %s%s", path, badCount, strings.Join(bad, "\n  "), more)
+	}
+	return out, tornLine, nil
 }
 
 // Store appends records of one model's run below Root, resumable.
@@ -309,6 +340,19 @@ func writeSorted(path string, recs []Record) error {
 // is decoded).
 func decodeRecord(b []byte) (Record, error) {
 	var r Record
+	if !utf8.Valid(b) {
+		// upstream reads result files as UTF-8 and stops on such a byte;
+		// replacing it would score a changed answer
+		off := 0
+		for off < len(b) {
+			ru, size := utf8.DecodeRune(b[off:])
+			if ru == utf8.RuneError && size <= 1 {
+				break
+			}
+			off += size
+		}
+		return r, fmt.Errorf("not valid UTF-8 (byte 0x%02x at offset %d)", b[off], off)
+	}
 	var idErr error
 	sawCounts := false
 	err := jsonscan.ObjectMembers(b, func(key, v []byte) {

@@ -116,9 +116,12 @@ func TransportError(ctx context.Context, provider string, err error) error {
 	return &Error{Provider: provider, Retryable: retry, Err: err}
 }
 
-// DecodeError is a 2xx response whose body could not be understood.
+// DecodeError is a 2xx response whose body could not be understood. A
+// body that is not JSON at all (a proxy's error page, a cut connection) is
+// a transport failure and retried; JSON of an unexpected shape is not.
 func DecodeError(provider string, body []byte, err error) *Error {
-	return &Error{Provider: provider, StatusCode: 0, Body: "malformed response (" + err.Error() + "): " + Excerpt(body), Err: err}
+	return &Error{Provider: provider, StatusCode: 0, Body: "malformed response (" + err.Error() + "): " + Excerpt(body), Err: err,
+		Retryable: !json.Valid(body)}
 }
 
 // ParseRetryAfter reads Retry-After (seconds or HTTP date) and the

@@ -40,6 +40,21 @@ var _ = Describe("Retry", func() {
 		Expect(err.Error()).To(Equal(`p: HTTP 401 Unauthorized: {"error":"bad key"}`))
 	})
 
+	It("retries a 2xx whose body is not JSON, not one of an unexpected shape (issue 26)", func() {
+		n := 0
+		v, err := core.Retry(context.Background(), fastConfig(3), "p", func(context.Context) (string, error) {
+			n++
+			if n == 1 {
+				return "", core.DecodeError("p", []byte("<html>502 Bad Gateway</html>"), errors.New("invalid character '<'"))
+			}
+			return "ok", nil
+		})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(v).To(Equal("ok"))
+		Expect(n).To(Equal(2))
+		Expect(core.IsRetryable(core.DecodeError("p", []byte(`{"choices": 3}`), errors.New("cannot unmarshal number")))).To(BeFalse())
+	})
+
 	It("succeeds after transient failures", func() {
 		n := 0
 		v, err := core.Retry(context.Background(), fastConfig(3), "p", func(context.Context) (string, error) {

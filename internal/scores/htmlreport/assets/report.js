@@ -143,7 +143,9 @@
       }
     } catch (e) {
       main.appendChild(h("p", { cls: "error", text: "Cannot show " + location.hash + ": " + e.message }));
-      console.warn(e);
+      main.appendChild(h("p", { id: "way-back" }, h("a", { href: "#leaderboard", text: "← back to the leaderboard" }),
+        history.length > 1 ? " · " : null,
+        history.length > 1 ? h("a", { href: "#", onclick: function (ev) { ev.preventDefault(); history.back(); }, text: "back to the previous page" }) : null));
     }
   }
 
@@ -186,14 +188,31 @@
     if (hasFS) [["FS max Δ", "Format Sensitivity Max Delta"], ["FS std", "Format Sensitivity Standard Deviation"]].forEach(function (t) { head.appendChild(h("th", { cls: "sort num", text: t[0], title: t[1] })); });
     var body = h("tbody");
     var models = D.models.slice();
+    // A run that scored part of the leaderboard's entries is not ranked
+    // beside full runs: it is listed after them, marked partial.
+    var full = 0;
+    D.cats.forEach(function (c) { if (c.group) full += c.size; });
+    function coverage(m) {
+      var n = 0;
+      D.cats.forEach(function (c) { var s = m.scores[c.name]; if (c.group && s) n += Math.min(s.t, c.size); });
+      return n;
+    }
     models.sort(function (a, b) {
+      var pa = coverage(a) < full, pb = coverage(b) < full;
+      if (pa !== pb) return pa ? 1 : -1;
       var sa = summaryOf(a.name), sb = summaryOf(b.name);
       return (sb ? sb.overall.accuracy : -1) - (sa ? sa.overall.accuracy : -1);
     });
+    var rank = 0;
     models.forEach(function (m, i) {
       var sm = summaryOf(m.name);
-      var tr = h("tr", { "data-model": m.name }, h("td", { cls: "num", text: i + 1 }),
+      var n = coverage(m), partial = n < full;
+      var unofficial = sm && sm.notes && sm.notes.not_official;
+      var tr = h("tr", { "data-model": m.name, "data-partial": partial ? "1" : "0" },
+        h("td", { cls: "num", text: partial ? "–" : String(++rank), title: partial ? "not ranked: a partial run" : "" }),
         h("td", { cls: "model" }, h("a", { href: "#model/" + enc(m.name), text: sm && sm.display_name ? sm.display_name : m.name }),
+          partial ? h("span", { cls: "badge warn partial", title: "scored " + n + " of the leaderboard's " + full + " entries: its group and overall scores count the rest as 0", text: "partial: " + n + " of " + full }) : null,
+          unofficial ? h("span", { cls: "badge bad unofficial", title: unofficial, text: "not official" }) : null,
           sm && sm.display_name && sm.display_name !== m.name ? h("div", { cls: "small muted mono", text: m.name }) : null,
           correctionsNote(sm)),
         accCell(sm && sm.overall, "overall"));
@@ -271,6 +290,7 @@
       line(c.name, catSummary(A, c.name) || sc(ma, c.name), catSummary(B, c.name) || sc(mb, c.name));
     });
     add(main, h("table", { id: "compare" }, h("thead", null, head), body));
+    statsTable(main, a, b);
     // entries whose outcome differs
     var diff = [];
     ma.rows.forEach(function (r) {
@@ -289,6 +309,47 @@
         h("a", { href: "#entry/" + enc(b) + "/" + enc(it.id), text: "B's entry" }));
       return r;
     }, function (it) { location.hash = "#entry/" + enc(it.a[2] ? b : a) + "/" + enc(it.id); }));
+  }
+  // The paired statistics of `bfcl compare A B`, computed when the page was
+  // written (D.compare): McNemar p-values per category, bootstrap intervals
+  // for groups and overall, verdicts; for B, A the signs and verdicts swap.
+  function statsTable(main, a, b) {
+    var pair = null, swap = false;
+    (D.compare || []).forEach(function (p) {
+      if (p.a === a && p.b === b) pair = p;
+      else if (p.a === b && p.b === a) { pair = p; swap = true; }
+    });
+    add(main, h("h2", { text: "Is B better than A? (as bfcl compare prints it)" }));
+    if (a === b) { add(main, h("p", { text: "Pick two different models." })); return; }
+    if (!pair) { add(main, h("p", { id: "compare-stats-none", text: "No paired statistics in this page for these two models (the page carries them for its first " + 8 + " models): run bfcl compare " + a + " " + b + "." })); return; }
+    if (pair.error) { add(main, h("p", { id: "compare-stats-error", text: pair.error })); return; }
+    function sg(x) { return (x >= 0 ? "+" : "") + (100 * x).toFixed(2); }
+    function verdict(v) {
+      if (!swap) return v;
+      return v === "A better" ? "B better" : v === "B better" ? "A better" : v;
+    }
+    var head = h("tr", null, ["Category", "N", "A %", "B %", "B − A", "95% CI of B − A", "p (McNemar)", "A only", "B only", "Verdict"].map(function (t, i) { return h("th", { cls: i ? "num" : null, text: t }); }));
+    var body = h("tbody");
+    pair.rows.forEach(function (r) {
+      var x = swap ? r.b : r.a, y = swap ? r.a : r.b, d = y - x;
+      var ci = r.ci95 ? (swap ? "[" + sg(-r.ci95[1]) + ", " + sg(-r.ci95[0]) + "]" : "[" + sg(r.ci95[0]) + ", " + sg(r.ci95[1]) + "]") : "";
+      var p = r.p_value == null ? "" : r.p_value < 0.0001 ? r.p_value.toExponential(1) : r.p_value.toFixed(4);
+      var ao = r.scope === "category" ? String((swap ? r.b_only : r.a_only).length) : "";
+      var bo = r.scope === "category" ? String((swap ? r.a_only : r.b_only).length) : "";
+      var v = verdict(r.verdict);
+      var tr = h("tr", { cls: r.scope === "category" ? null : "group", "data-verdict": v },
+        h("td", { text: r.category }), h("td", { cls: "num", text: String(r.n) }),
+        h("td", { cls: "num", text: (100 * x).toFixed(2) }), h("td", { cls: "num", text: (100 * y).toFixed(2) }),
+        h("td", { cls: "num", text: sg(d) }), h("td", { cls: "num", text: ci }), h("td", { cls: "num", text: p }),
+        h("td", { cls: "num", text: ao }), h("td", { cls: "num", text: bo }), h("td", { cls: "num", text: v }));
+      if (v === "B better") tr.lastChild.style.color = "var(--ok)";
+      if (v === "A better") tr.lastChild.style.color = "var(--bad)";
+      body.appendChild(tr);
+    });
+    add(main, h("div", { cls: "scroll" }, h("table", { id: "compare-stats" }, h("thead", null, head), body)));
+    (pair.skipped || []).length && add(main, h("p", { text: "Not compared: " + pair.skipped.join(", ") }));
+    (pair.notes || []).forEach(function (n) { add(main, h("p", { cls: "note", text: "Note: " + n })); });
+    add(main, h("p", { cls: "note", text: "Categories: exact McNemar test on the entries only one side passes (p < 0.05); groups and overall: paired stratified bootstrap, " + pair.resamples + " resamples, seed " + pair.seed + " (interval excluding 0). Not corrected for multiple rows." }));
   }
   function sc(m, cat) { var s = m.scores[cat]; return s ? { accuracy: s.a, display: pct(s.a), evaluated: true } : null; }
   function badge(r) { return h("span", { cls: "badge " + (r[2] ? "ok" : "bad"), text: r[2] ? "pass" : "fail" }); }
@@ -626,8 +687,11 @@
       var isFail = t === failing;
       var box = h("section", { cls: "turn" + (isFail ? " failing" : ""), id: "turn-" + t, "data-turn": t });
       var missed = e && e.miss && e.miss[t];
+      var unchecked = x && failing >= 0 && t > failing;
+      if (unchecked) box.className += " unchecked";
       box.appendChild(h("div", { cls: "th" }, "Turn " + t,
         isFail ? h("span", { cls: "badge bad", text: "first failing turn" }) : null,
+        unchecked ? h("span", { cls: "badge info not-checked", title: "upstream's checker stops at the first failing turn: the calls below were run but not compared with the ground truth", text: "not checked (after the first failing turn)" }) : null,
         missed ? h("span", { cls: "badge warn", text: "held-out functions arrive: " + missed.join(", ") }) : null));
       var left = h("div", { cls: "side model" }, h("h4", { text: "Model" }));
       var right = h("div", { cls: "side gt" }, h("h4", { text: "Ground truth" }));

@@ -1,0 +1,182 @@
+// Package readmetest runs every command block of the README (issue 26): a
+// README example that fails breaks the build. It is its own package so its
+// minutes of make, ginkgo and go test runs have their own test timeout.
+package readmetest_test
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/store/runmeta"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
+)
+
+func TestReadme(t *testing.T) {
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "README command blocks")
+}
+
+const refRun = "results/results/2025-11-12-harmony-fixes-2/result"
+
+var bfclBin string
+
+var _ = BeforeSuite(func() {
+	dir, err := os.MkdirTemp("", "bfcl-readme-")
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(os.RemoveAll, dir)
+	bfclBin = filepath.Join(dir, "bfcl")
+	cmd := exec.Command("go", "build", "-o", bfclBin, "./cmd/bfcl")
+	cmd.Dir = testenv.ModuleRoot()
+	out, err := cmd.CombinedOutput()
+	Expect(err).NotTo(HaveOccurred(), string(out))
+})
+
+// cliEnv is the caller's environment less every BFCL_* variable, plus the
+// data set and no request cache.
+func cliEnv(data string, extra ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "BFCL_") && !strings.HasPrefix(kv, "SERPAPI_") {
+			env = append(env, kv)
+		}
+	}
+	env = append(env, "BFCL_DATA_DIR="+data, "BFCL_REQUEST_CACHE=off")
+	return append(env, extra...)
+}
+
+func needData() string {
+	dir, ok := testenv.DataDir()
+	if !ok {
+		Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
+	}
+	return dir
+}
+
+func needReference() string {
+	ref, ok := testenv.ReferenceDir()
+	if !ok {
+		Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
+	}
+	return ref
+}
+
+// readmeExceptions are the README command lines the test does not run,
+// each with the reason (the test checks that each is still in the README).
+var readmeExceptions = map[string]string{
+	"make test": "it is the command that runs this test (recursion)",
+}
+
+// shBlocks returns the ```sh blocks of a Markdown file, each with its line.
+func shBlocks(path string) (blocks []string, lines []int) {
+	b, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred())
+	in := false
+	var cur []string
+	for i, l := range strings.Split(string(b), "\n") {
+		switch {
+		case !in && strings.TrimSpace(l) == "```sh":
+			in, cur = true, nil
+			lines = append(lines, i+2)
+		case in && strings.TrimSpace(l) == "```":
+			in = false
+			blocks = append(blocks, strings.Join(cur, "\n"))
+		case in:
+			cur = append(cur, l)
+		}
+	}
+	return blocks, lines
+}
+
+// Issue 26: every command block of the README runs, as written, with the
+// gold model standing in for the README's real models. The go, bfcl and
+// make on PATH are the real ones, seen from the module root (go tool
+// ginkgo, go test, make) or from the scratch folder (bfcl, go run
+// ./cmd/bfcl, which runs the binary under test).
+var _ = Describe("the README's command blocks", Label("e2e", "readme"), Ordered, func() {
+	var work, env0 []string
+	var scratch string
+	BeforeAll(func() {
+		data, ref := needData(), needReference()
+		root := testenv.ModuleRoot()
+		realGo, err := exec.LookPath("go")
+		Expect(err).NotTo(HaveOccurred())
+		realMake, err := exec.LookPath("make")
+		if err != nil {
+			Skip("no make on PATH")
+		}
+		scratch = GinkgoT().TempDir()
+		bin := filepath.Join(scratch, ".bin")
+		Expect(os.MkdirAll(bin, 0o755)).To(Succeed())
+		Expect(os.Symlink(bfclBin, filepath.Join(bin, "bfcl"))).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(bin, "go"), []byte(`#!/bin/bash
+if [ "$1" = run ] && [ "$2" = ./cmd/bfcl ]; then shift 2; exec `+bfclBin+` "$@"; fi
+cd `+root+` && exec `+realGo+` "$@"
+`), 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(bin, "make"), []byte("#!/bin/bash\nexec "+realMake+" -C "+root+" \"$@\"\n"), 0o755)).To(Succeed())
+		reg := filepath.Join(scratch, ".models.yaml")
+		Expect(os.WriteFile(reg, []byte(`models:
+  - {name: qwen3-8b, provider: gold}
+  - {name: llama3.1-8b, provider: gold}
+  - name: openai/gpt-oss-120b
+    provider: replay
+    model: openai_gpt-oss-120b
+    replay_dir: `+filepath.Join(ref, refRun)+`
+    upstream: openbmb/MiniCPM-SALA-FC
+`), 0o644)).To(Succeed())
+		env0 = cliEnv(data, "PATH="+bin+":"+os.Getenv("PATH"), "BFCL_MODELS_FILE="+reg,
+			"BFCL_RESULT_DIR="+filepath.Join(scratch, "result"), "BFCL_SCORE_DIR="+filepath.Join(scratch, "score"),
+			"GOFLAGS=-count=1")
+		// upstream-run/result: a folder named after upstream's Qwen/Qwen3-8B-FC
+		gen := exec.Command(bfclBin, "generate", "--test-category", "simple_python", "--result-dir", "upstream-run/result", "--score-dir", "upstream-run/score")
+		gen.Dir, gen.Env = scratch, env0
+		out, err := gen.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		Expect(os.Rename(filepath.Join(scratch, "upstream-run/result/gold"), filepath.Join(scratch, "upstream-run/result/Qwen_Qwen3-8B-FC"))).To(Succeed())
+		Expect(os.Remove(runmeta.Path(filepath.Join(scratch, "upstream-run/result/Qwen_Qwen3-8B-FC")))).To(Succeed())
+		Expect(os.RemoveAll(filepath.Join(scratch, "upstream-run/score"))).To(Succeed())
+		work = []string{ref}
+	})
+
+	It("run every sh block in order, as written", func() {
+		readme := filepath.Join(testenv.ModuleRoot(), "README.md")
+		blocks, lines := shBlocks(readme)
+		Expect(len(blocks)).To(BeNumerically(">=", 6))
+		b, _ := os.ReadFile(readme)
+		for line := range readmeExceptions {
+			Expect(string(b)).To(ContainSubstring(line), "an exception that is no longer in the README")
+		}
+		// the reference folder is ../shared/reference beside the main checkout
+		refPath := regexp.MustCompile(`\.\./shared/reference`)
+		for i, blk := range blocks {
+			var keep []string
+			for _, l := range strings.Split(blk, "\n") {
+				cmd := strings.TrimSpace(strings.SplitN(l, "#", 2)[0])
+				if _, skip := readmeExceptions[cmd]; skip {
+					continue
+				}
+				keep = append(keep, refPath.ReplaceAllString(l, work[0]))
+			}
+			script := "set -euo pipefail\n" + strings.Join(keep, "\n") + "\n"
+			cmd := exec.Command("bash", "-c", script)
+			cmd.Dir, cmd.Env = scratch, env0
+			out, err := cmd.CombinedOutput()
+			tail := string(out)
+			if len(tail) > 4000 {
+				tail = "…" + tail[len(tail)-4000:]
+			}
+			Expect(err).NotTo(HaveOccurred(), "README.md:%d (block %d) failed:\n%s\n--- output ---\n%s", lines[i], i+1, script, tail)
+			fmt.Fprintf(GinkgoWriter, "README.md:%d block %d ok\n", lines[i], i+1)
+		}
+		Expect(filepath.Join(scratch, "score", "report.html")).To(BeAnExistingFile())
+		Expect(filepath.Join(scratch, "report.html")).To(BeAnExistingFile())
+	})
+})
