@@ -9,26 +9,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/store/hfhub"
 )
 
-// DefaultLocalServerPort is upstream's LOCAL_SERVER_PORT
-// (bfcl_eval/constants/eval_config.py).
-const DefaultLocalServerPort = "1053"
-
-// ServerFromEnv is where OSSHandler sends its requests
-// (base_oss_handler.py __init__): $REMOTE_OPENAI_BASE_URL, else
-// http://$LOCAL_SERVER_ENDPOINT:$LOCAL_SERVER_PORT/v1 (localhost, 1053),
-// with the key $REMOTE_OPENAI_API_KEY, else "EMPTY". getenv is
-// os.LookupEnv or a test's stand-in.
-func ServerFromEnv(getenv func(string) (string, bool)) (baseURL, apiKey string) {
-	get := func(k, def string) string {
-		if v, ok := getenv(k); ok {
-			return v
-		}
-		return def
-	}
-	baseURL = get("REMOTE_OPENAI_BASE_URL", "http://"+get("LOCAL_SERVER_ENDPOINT", "localhost")+":"+get("LOCAL_SERVER_PORT", DefaultLocalServerPort)+"/v1")
-	return baseURL, get("REMOTE_OPENAI_API_KEY", "EMPTY")
-}
-
 // ContextWindow is the context length upstream's OSSHandler takes for a
 // model folder (spin_up_local_server): config.json's
 // max_position_embeddings, else tokenizer_config.json's model_max_length.

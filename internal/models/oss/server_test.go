@@ -10,22 +10,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models/oss"
 )
 
-var _ = Describe("the local server and model, as OSSHandler finds them", func() {
-	env := func(kv map[string]string) func(string) (string, bool) {
-		return func(k string) (string, bool) { v, ok := kv[k]; return v, ok }
-	}
-
-	It("takes REMOTE_OPENAI_BASE_URL, else LOCAL_SERVER_ENDPOINT and LOCAL_SERVER_PORT, with upstream's defaults", func() {
-		base, key := oss.ServerFromEnv(env(nil))
-		Expect(base).To(Equal("http://localhost:1053/v1"))
-		Expect(key).To(Equal("EMPTY"))
-		base, _ = oss.ServerFromEnv(env(map[string]string{"LOCAL_SERVER_ENDPOINT": "gpu7", "LOCAL_SERVER_PORT": "8000"}))
-		Expect(base).To(Equal("http://gpu7:8000/v1"))
-		base, key = oss.ServerFromEnv(env(map[string]string{"REMOTE_OPENAI_BASE_URL": "https://vllm.example/v1", "REMOTE_OPENAI_API_KEY": "k", "LOCAL_SERVER_PORT": "8000"}))
-		Expect(base).To(Equal("https://vllm.example/v1"))
-		Expect(key).To(Equal("k"))
-	})
-
+var _ = Describe("the local model, as OSSHandler finds it", func() {
 	It("reads the context window from config.json, else tokenizer_config.json, and says what is missing", func() {
 		dir := GinkgoT().TempDir()
 		_, err := oss.ContextWindow(dir)
