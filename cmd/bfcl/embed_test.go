@@ -128,3 +128,31 @@ var _ = Describe("bfcl embed", Label("e2e", "reference"), func() {
 		Expect(strings.Count(res.stdout, "\n")).To(Equal(1), "the first line was embedded")
 	})
 })
+
+var _ = Describe("memory_vector's built-in embedder in a run", Label("e2e"), func() {
+	It("runs memory_vector with all-MiniLM-L6-v2 from --embed-model-dir, no Ollama, and records the weights' SHA-256", func() {
+		ref := needReference()
+		data := needData()
+		work := GinkgoT().TempDir()
+		r := bfcl(work, cliEnv(data, "HF_ENDPOINT=http://127.0.0.1:9", "HF_HUB_CACHE="+GinkgoT().TempDir(), "XDG_CACHE_HOME="+GinkgoT().TempDir()),
+			"generate", "--model", "gold", "--embedder", "minilm", "--embed-model-dir", tinyModelDir(ref),
+			"--ids", "memory_vector_0-customer-0", "--result-dir", filepath.Join(work, "result"), "--score-dir", filepath.Join(work, "score"))
+		Expect(r.exit).To(Equal(0), r.stdout+r.stderr)
+		sum, err := os.ReadFile(filepath.Join(work, "score", "summary.json"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(sum)).To(ContainSubstring(`"memory_vector_embedder_sha256": "fad6a192552201afcfc03c1c70415f66e649ecb0011c931454b5e3fe6ba2adfc"`))
+	})
+
+	It("stops before the run with one line when the model is nowhere and cannot be downloaded", func() {
+		data := needData()
+		work := GinkgoT().TempDir()
+		r := bfcl(work, cliEnv(data, "HF_ENDPOINT=http://127.0.0.1:9", "HF_HUB_CACHE="+GinkgoT().TempDir(), "XDG_CACHE_HOME="+GinkgoT().TempDir()),
+			"generate", "--model", "gold", "--embedder", "minilm", "--ids", "memory_vector_0-customer-0",
+			"--result-dir", filepath.Join(work, "result"), "--score-dir", filepath.Join(work, "score"))
+		Expect(r.exit).NotTo(Equal(0))
+		Expect(r.stderr).To(ContainSubstring("built-in embedder cannot load sentence-transformers/all-MiniLM-L6-v2"))
+		Expect(r.stderr).To(ContainSubstring("--embed-model-dir"))
+		_, err := os.Stat(filepath.Join(work, "result", "gold", "agentic", "memory", "vector"))
+		Expect(os.IsNotExist(err)).To(BeTrue(), "nothing ran")
+	})
+})

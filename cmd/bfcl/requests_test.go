@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,13 +39,66 @@ var hostedConfigs = []hostedConfig{
 }
 
 var _ = Describe("bfcl generate with an upstream local-model name", func() {
-	It("resolves the entry and says that this binary has no completions driver", func() {
+	// serve is a fake vLLM: /v1/completions answers a Qwen tool call, the
+	// rest is 404 (no /models, no /tokenize: max_tokens is upstream's 4096).
+	serve := func() (*httptest.Server, *fakeCompletions) {
+		fake := &fakeCompletions{answers: map[string]string{}}
+		return httptest.NewServer(fake), fake
+	}
+	It("runs upstream's handler against REMOTE_OPENAI_BASE_URL with upstream's spelling of the command", func() {
 		data := needData()
 		work := GinkgoT().TempDir()
-		r := bfcl(work, cliEnv(data, "BFCL_PROJECT_ROOT="+work), "generate", "--model", "Qwen/Qwen3-8B-FC", "--ids", "simple_python_2",
-			"--result-dir", filepath.Join(work, "result"))
+		srv, fake := serve()
+		defer srv.Close()
+		r := bfcl(work, cliEnv(data, "BFCL_PROJECT_ROOT="+work, "REMOTE_OPENAI_BASE_URL="+srv.URL+"/v1"),
+			"generate", "--model", "Qwen/Qwen3-8B-FC", "--backend", "vllm", "--skip-server-setup", "--ids", "simple_python_2",
+			"--result-dir", filepath.Join(work, "result"), "--score-dir", filepath.Join(work, "score"))
+		Expect(r.exit).To(Equal(0), r.stdout+r.stderr)
+		Expect(fake.bodies).NotTo(BeEmpty())
+		last := fake.bodies[len(fake.bodies)-1]
+		Expect(last).To(HaveKeyWithValue("model", "Qwen/Qwen3-8B"))
+		Expect(last).To(HaveKeyWithValue("max_tokens", 4096.0))
+		Expect(last["prompt"]).To(HavePrefix("<|im_start|>system\n"))
+		Expect(last["prompt"]).To(HaveSuffix("<|im_start|>assistant\n"))
+	})
+
+	It("takes LOCAL_SERVER_ENDPOINT/LOCAL_SERVER_PORT, --lora-modules and --local-model-path as upstream does", func() {
+		data := needData()
+		work := GinkgoT().TempDir()
+		srv, fake := serve()
+		defer srv.Close()
+		host, port, _ := strings.Cut(strings.TrimPrefix(srv.URL, "http://"), ":")
+		env := cliEnv(data, "BFCL_PROJECT_ROOT="+work, "LOCAL_SERVER_ENDPOINT="+host, "LOCAL_SERVER_PORT="+port)
+		r := bfcl(work, env, "generate", "--model", "Qwen/Qwen3-8B-FC", "--lora-modules", "my-adapter=/ckpt/lora", "--ids", "simple_python_2",
+			"--result-dir", filepath.Join(work, "result"), "--score-dir", filepath.Join(work, "score"))
+		Expect(r.exit).To(Equal(0), r.stdout+r.stderr)
+		Expect(fake.bodies[len(fake.bodies)-1]).To(HaveKeyWithValue("model", "my-adapter"))
+
+		ckpt := filepath.Join(work, "ckpt")
+		Expect(os.MkdirAll(ckpt, 0o755)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(ckpt, "config.json"), []byte(`{"max_position_embeddings": 4200}`), 0o644)).To(Succeed())
+		Expect(os.WriteFile(filepath.Join(ckpt, "tokenizer_config.json"), []byte(`{}`), 0o644)).To(Succeed())
+		r = bfcl(work, env, "generate", "--model", "Qwen/Qwen3-8B-FC", "--local-model-path", ckpt, "--ids", "simple_python_3",
+			"--result-dir", filepath.Join(work, "result"), "--score-dir", filepath.Join(work, "score"))
+		Expect(r.exit).To(Equal(0), r.stdout+r.stderr)
+		last := fake.bodies[len(fake.bodies)-1]
+		Expect(last).To(HaveKeyWithValue("model", ckpt))
+		Expect(last["max_tokens"]).To(BeNumerically("<", 4096), "a 4200-token window leaves less than 4096 after the prompt (the fake server cannot count, so the cap is used only when the window allows it)")
+
+		r = bfcl(work, env, "generate", "--model", "Qwen/Qwen3-8B-FC", "--local-model-path", filepath.Join(work, "nowhere"), "--ids", "simple_python_3")
 		Expect(r.exit).NotTo(Equal(0))
-		Expect(r.stderr).To(ContainSubstring("provider completions: not built in this binary yet"))
+		Expect(r.stderr).To(ContainSubstring("--local-model-path"))
+		Expect(r.stderr).To(ContainSubstring("config.json"))
+	})
+
+	It("names the server it cannot reach, before the run", func() {
+		data := needData()
+		work := GinkgoT().TempDir()
+		r := bfcl(work, cliEnv(data, "BFCL_PROJECT_ROOT="+work, "REMOTE_OPENAI_BASE_URL=http://127.0.0.1:9/v1"),
+			"generate", "--model", "meta-llama/Llama-3.1-8B-Instruct-FC", "--ids", "simple_python_2", "--result-dir", filepath.Join(work, "result"))
+		Expect(r.exit).NotTo(Equal(0))
+		Expect(r.stderr).To(ContainSubstring("http://127.0.0.1:9/v1"))
+		Expect(r.stderr).To(ContainSubstring("cannot reach"))
 	})
 })
 

@@ -66,6 +66,7 @@ var generateSettings = []*config.Setting{
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedModelDir, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate, config.SkipUnavailable,
 	config.Shard, config.Repeats, config.TurnIsolated, config.Mode, config.UnderscoreToDot, config.Correction,
+	config.Backend, config.SkipServerSetup, config.LocalModelPath, config.LoraModules,
 }
 
 func cmdGenerate(args []string) error {

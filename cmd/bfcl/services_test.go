@@ -25,7 +25,7 @@ var _ = Describe("service settings", Label("e2e"), func() {
 		w := GinkgoT().TempDir()
 		r := bfcl(w, cliEnv(data), "generate", "--ids", "memory_vector_0-customer-0", "--embedder", "foo")
 		Expect(r.exit).To(Equal(1))
-		Expect(r.stderr).To(ContainSubstring(`-embedder="foo": not an embedder (ollama, hashed or off)`))
+		Expect(r.stderr).To(ContainSubstring(`-embedder="foo": not an embedder (minilm, ollama, hashed or off)`))
 		Expect(r.stderr).NotTo(ContainSubstring("BFCL_EMBEDDER"))
 		r = bfcl(w, cliEnv(data, "BFCL_EMBEDDER=foo"), "generate", "--ids", "memory_vector_0-customer-0")
 		Expect(r.exit).To(Equal(1))

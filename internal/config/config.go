@@ -78,7 +78,7 @@ var (
 	RequestCache = &Setting{Name: "request-cache", Env: "BFCL_REQUEST_CACHE",
 		Usage: "record/replay folder for model requests, or off (default: the user cache)"}
 	Embedder = &Setting{Name: "embedder", Env: "BFCL_EMBEDDER",
-		Usage: "memory_vector embedder: ollama | hashed | off (default ollama; gold: hashed)"}
+		Usage: "memory_vector embedder: minilm (built-in all-MiniLM-L6-v2, upstream's model in pure Go) | ollama | hashed | off (default minilm; gold: hashed)"}
 	EmbedURL = &Setting{Name: "embed-url", Env: "BFCL_EMBED_URL",
 		Usage: "Ollama server of the embedder (default: the model's Ollama, else 127.0.0.1:11434)"}
 	EmbedModelDir = &Setting{Name: "embed-model-dir", Env: "BFCL_EMBED_MODEL_DIR",
@@ -109,6 +109,14 @@ var (
 		Usage: "upstream handler class whose decoders read the results, e.g. QwenFCHandler (default: the model entry's, else the upstream registry entry of the folder; see `bfcl models --upstream`)"}
 	Correction = &Setting{Name: "correction", Env: "BFCL_CORRECTIONS", Kind: List,
 		Usage: "NOT the official score: opt-in corrections of upstream defects, comma-separated (" + strings.Join(corrections.Names(), ", ") + "); recorded in summary.json and shown beside the scores"}
+	Backend = &Setting{Name: "backend", Env: "BFCL_BACKEND",
+		Usage: "upstream's local-model serving engine: vllm or sglang (bfcl-go never starts a server; the value is checked and recorded)"}
+	SkipServerSetup = &Setting{Name: "skip-server-setup", Env: "BFCL_SKIP_SERVER_SETUP", Kind: Bool,
+		Usage: "upstream's: use the running server (always so in bfcl-go, which starts none)"}
+	LocalModelPath = &Setting{Name: "local-model-path", Env: "BFCL_LOCAL_MODEL_PATH",
+		Usage: "upstream's: the served model is this folder (config.json and tokenizer_config.json); its max_position_embeddings is the context window"}
+	LoraModules = &Setting{Name: "lora-modules", Env: "BFCL_LORA_MODULES", Kind: List,
+		Usage: "upstream's name=path LoRA adapters of a local model: requests name the first adapter's served model"}
 	UpstreamAlias = &Setting{Name: "alias", Env: "BFCL_UPSTREAM_ALIASES", Kind: List,
 		Usage: "folder=registry-name: score a result folder with the configuration of that upstream registry entry (comma-separated)"}
 )
@@ -118,7 +126,7 @@ func All() []*Setting {
 	return []*Setting{Model, ModelsFile, DataDir, ResultDir, ScoreDir, Rerun, Temperature, Concurrency,
 		TestCategory, IDs, RunIDs, IncludeInputLog, ExcludeStateLog, RequestCache, Embedder, EmbedModelDir, EmbedURL, EmbedModel,
 		WebSearch, WebSearchAllowPrivate, SkipUnavailable, Shard, Repeats, TurnIsolated, Mode, UnderscoreToDot, PartialEval, StrictIrrelevance,
-		Handler, UpstreamAlias, Correction}
+		Handler, UpstreamAlias, Correction, Backend, SkipServerSetup, LocalModelPath, LoraModules}
 }
 
 // Corrections reads the opt-in corrections (--correction, BFCL_CORRECTIONS);

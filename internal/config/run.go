@@ -14,6 +14,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
 	"github.com/bfcl-go/bfcl/internal/config/corrections"
+	"github.com/bfcl-go/bfcl/internal/models/oss"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
 	"github.com/bfcl-go/bfcl/internal/run/shard"
@@ -54,7 +55,10 @@ type Storage struct {
 // Agentic are the settings of the agentic backends' services.
 type Agentic struct {
 	Embedder, EmbedURL, EmbedModel, WebSearch string
-	AllowPrivate                              bool // web-search fetches may reach non-public addresses
+	// EmbedModelDir is the folder of the built-in embedder's model
+	// (--embed-model-dir); "" looks in the caches, then downloads.
+	EmbedModelDir string
+	AllowPrivate  bool // web-search fetches may reach non-public addresses
 	// From names where each service setting came from (the flag as
 	// written, its variable, or "SERPAPI_API_KEY" for the implied serpapi),
 	// keyed by the setting's name ("embedder", "embed-url", ...); a setting
@@ -138,8 +142,8 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 	r.Corrections = corr
 	r.RequestCache = requestCache(f.String(RequestCache))
 	r.Agentic = Agentic{Embedder: f.String(Embedder), EmbedURL: f.String(EmbedURL), EmbedModel: f.String(EmbedModel), WebSearch: f.String(WebSearch),
-		From: map[string]string{}}
-	for _, s := range []*Setting{Embedder, EmbedURL, EmbedModel, WebSearch} {
+		EmbedModelDir: f.Path(EmbedModelDir, base), From: map[string]string{}}
+	for _, s := range []*Setting{Embedder, EmbedModelDir, EmbedURL, EmbedModel, WebSearch} {
 		if _, src, ok := f.Lookup(s); ok {
 			r.Agentic.From[s.Name] = src
 		}
@@ -168,9 +172,9 @@ func (f *Flags) Resolve(base Base) (*Run, error) {
 // runs, naming the flag or variable that was used.
 func (a *Agentic) check(base Base) error {
 	switch a.Embedder {
-	case "", "ollama", "hashed", "off":
+	case "", "minilm", "ollama", "hashed", "off":
 	default:
-		return fmt.Errorf("%s=%q: not an embedder (ollama, hashed or off)", a.Origin(Embedder.Name), a.Embedder)
+		return fmt.Errorf("%s=%q: not an embedder (minilm, ollama, hashed or off)", a.Origin(Embedder.Name), a.Embedder)
 	}
 	switch ws := a.WebSearch; {
 	case ws == "", ws == "serpapi", ws == "duckduckgo", ws == "off":
@@ -287,6 +291,60 @@ func (f *Flags) ApplyModel(m registry.Model) (registry.Model, error) {
 		return m, err
 	} else if ok {
 		m.UnderscoreToDot = b
+	}
+	return f.applyLocal(m)
+}
+
+// applyLocal applies upstream's local-model options (--backend,
+// --skip-server-setup, --local-model-path, --lora-modules) to a model run
+// under one of upstream's local-model handler classes, and gives it the
+// context window upstream's OSSHandler takes (max_position_embeddings of
+// the local folder, else of the Hugging Face cache's copy of the model).
+func (f *Flags) applyLocal(m registry.Model) (registry.Model, error) {
+	_, local := oss.ForClass(m.Handler, m.UpstreamModelName())
+	for _, s := range []*Setting{Backend, LocalModelPath, LoraModules} {
+		if _, src, ok := f.Lookup(s); ok && !local && m.Provider != "gold" {
+			return m, fmt.Errorf("%s applies to upstream's local-model handlers; model %s runs under %q", src, m.Name, m.Handler)
+		}
+	}
+	if _, _, err := f.Bool(SkipServerSetup); err != nil {
+		return m, err
+	}
+	if !local {
+		return m, nil
+	}
+	if v, src, ok := f.Lookup(Backend); ok && v != "vllm" && v != "sglang" {
+		return m, fmt.Errorf("%s=%q must be vllm or sglang", src, v)
+	}
+	if dir, src, ok := f.Lookup(LocalModelPath); ok {
+		for _, name := range []string{"config.json", "tokenizer_config.json"} {
+			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+				return m, fmt.Errorf("%s=%q: %s not found there (upstream requires config.json and tokenizer_config.json)", src, dir, name)
+			}
+		}
+		m.Model = dir // vLLM and SGLang serve a local folder under its path
+		if m.ContextWindow == 0 {
+			n, err := oss.ContextWindow(dir)
+			if err != nil {
+				return m, fmt.Errorf("%s: %w", src, err)
+			}
+			m.ContextWindow = n
+		}
+	}
+	if mods := f.List(LoraModules); len(mods) > 0 {
+		name, _, ok := strings.Cut(mods[0], "=")
+		if !ok || name == "" {
+			_, src, _ := f.Lookup(LoraModules)
+			return m, fmt.Errorf("%s=%q: each adapter is name=path", src, mods[0])
+		}
+		m.Model = name // the adapter is served under its name
+	}
+	if m.ContextWindow == 0 {
+		if dir, ok := oss.CachedModelDir(m.UpstreamModelName()); ok {
+			if n, err := oss.ContextWindow(dir); err == nil {
+				m.ContextWindow = n
+			}
+		}
 	}
 	return m, nil
 }

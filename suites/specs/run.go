@@ -38,6 +38,7 @@ var Settings = []*config.Setting{
 	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
 	config.Embedder, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate,
 	config.Shard, config.Mode, config.UnderscoreToDot, config.Correction,
+	config.Backend, config.SkipServerSetup, config.LocalModelPath, config.LoraModules,
 }
 
 var flags struct {

@@ -19,6 +19,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/run/agenticsetup"
 	"github.com/bfcl-go/bfcl/internal/services/embed"
+	"github.com/bfcl-go/bfcl/internal/services/embed/minilm"
 	"github.com/bfcl-go/bfcl/internal/services/netguard"
 	"github.com/bfcl-go/bfcl/internal/services/websearch"
 	"github.com/bfcl-go/bfcl/internal/store/results"
@@ -36,6 +37,7 @@ type AgenticServices struct {
 	NoSearchReason   string // set when web_search_* cannot run
 	probeOnce        sync.Once
 	from             map[string]string // where the embedder's settings came from, for messages
+	builtin          bool              // the embedder is the built-in all-MiniLM-L6-v2
 }
 
 // Unavailable says why agentic category c cannot run with these services
@@ -53,8 +55,10 @@ func (s *AgenticServices) Unavailable(c category.Category) error {
 // NewAgenticServices picks the embedder and the web-search provider from
 // the resolved settings (config.Agentic; the README lists them):
 //
-//	embedder   ollama (default; embed-url, else the model's Ollama base URL,
-//	           else 127.0.0.1:11434; embed-model, default all-minilm:l6-v2)
+//	embedder   minilm (default: upstream's all-MiniLM-L6-v2 in pure Go, from
+//	           embed-model-dir, the Hugging Face cache or a one-time download)
+//	           | ollama (embed-url, else the model's Ollama base URL, else
+//	           127.0.0.1:11434; embed-model, default all-minilm:l6-v2)
 //	           | hashed (deterministic, NOT upstream's all-MiniLM-L6-v2; tests
 //	           and gold) | off
 //	websearch  serpapi (upstream's provider; config makes it the default
@@ -63,7 +67,8 @@ func (s *AgenticServices) Unavailable(c category.Category) error {
 // gold gets the hashed embedder and the project's offline recordings, found
 // under root (the module root).
 func NewAgenticServices(m registry.Model, set config.Agentic, root string) *AgenticServices {
-	s := &AgenticServices{from: map[string]string{config.EmbedURL.Name: set.Origin(config.EmbedURL.Name), config.EmbedModel.Name: set.Origin(config.EmbedModel.Name)}}
+	s := &AgenticServices{from: map[string]string{config.EmbedURL.Name: set.Origin(config.EmbedURL.Name), config.EmbedModel.Name: set.Origin(config.EmbedModel.Name),
+		config.Embedder.Name: set.Origin(config.Embedder.Name)}}
 	prod := producerFor(m)
 	emb := set.Embedder
 	if emb == "" && prod.groundTruth() {
@@ -74,7 +79,13 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 		s.Options.Embedder = embed.Hashed{}
 	case "off":
 		s.NoEmbedderReason = "embedder off (" + set.Origin(config.Embedder.Name) + "=off)"
-	case "", "ollama":
+	case "", "minilm":
+		// upstream's all-MiniLM-L6-v2 in pure Go; located (or downloaded
+		// once) on first use, which the pre-run check makes
+		s.builtin = true
+		s.Options.Embedder = minilm.NewLazy(minilm.LocateOptions{Dir: set.EmbedModelDir, Download: true,
+			Log: func(msg string) { fmt.Fprintln(os.Stderr, "bfcl: embedder:", msg) }})
+	case "ollama":
 		url := set.EmbedURL
 		if url == "" {
 			url = prod.embedServer(m)
@@ -88,7 +99,7 @@ func NewAgenticServices(m registry.Model, set config.Agentic, root string) *Agen
 		}
 		s.Options.Embedder = embed.NewOllama(url, model)
 	default:
-		s.NoEmbedderReason = fmt.Sprintf("%s=%q is not ollama, hashed or off", set.Origin(config.Embedder.Name), emb)
+		s.NoEmbedderReason = fmt.Sprintf("%s=%q is not minilm, ollama, hashed or off", set.Origin(config.Embedder.Name), emb)
 	}
 	ws := set.WebSearch
 	if ws == "" && prod.groundTruth() {
@@ -136,7 +147,9 @@ func (s *AgenticServices) applicable(c category.Category) error {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
-			if _, err := s.Options.Embedder.Embed(ctx, []string{"probe"}); err != nil {
+			if _, err := s.Options.Embedder.Embed(ctx, []string{"probe"}); err != nil && s.builtin {
+				s.NoEmbedderReason = fmt.Sprintf("the built-in embedder cannot load %s: %v (embedder from %s); give a sentence-transformers download with --embed-model-dir / BFCL_EMBED_MODEL_DIR, let it download once (huggingface.co, or $HF_ENDPOINT), or use --embedder ollama", minilm.HubRepo, err, s.from[config.Embedder.Name])
+			} else if err != nil {
 				s.NoEmbedderReason = fmt.Sprintf("embedder %s unreachable (%v); server from %s, model from %s; fix --embed-url / BFCL_EMBED_URL or --embed-model / BFCL_EMBED_MODEL (e.g. `ollama pull %s`), or use --embedder / BFCL_EMBEDDER=hashed|off",
 					s.Options.Embedder.Name(), err, s.from[config.EmbedURL.Name], s.from[config.EmbedModel.Name], embed.DefaultOllamaModel)
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
 	"github.com/bfcl-go/bfcl/internal/services/embed"
+	"github.com/bfcl-go/bfcl/internal/services/embed/minilm"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
@@ -78,6 +79,9 @@ func (h *Harness) RunNotes(cats []category.Category) map[string]string {
 		switch {
 		case c == category.MemoryVector && a.Options.Embedder != nil:
 			notes["memory_vector_embedder"] = a.Options.Embedder.Name()
+			if l, ok := a.Options.Embedder.(*minilm.Lazy); ok && l.SHA256() != "" {
+				notes["memory_vector_embedder_sha256"] = l.SHA256() // model.safetensors
+			}
 			notes["memory_vector_upstream_embedder"] = embed.UpstreamModel + " (sentence-transformers)"
 		case c.IsWebSearch() && a.Options.Search != nil:
 			notes["web_search_provider"] = fmt.Sprintf("%T", a.Options.Search)

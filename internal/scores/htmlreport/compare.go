@@ -2,6 +2,7 @@ package htmlreport
 
 import (
 	"github.com/bfcl-go/bfcl/internal/scores/compare"
+	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/scores/stats"
 )
 
@@ -25,12 +26,24 @@ type pairData struct {
 
 // comparisons compares every pair of the first MaxComparedModels models
 // of the score folder with the defaults of `bfcl compare`.
-func comparisons(scoreDir string, models []string) ([]pairData, error) {
+func comparisons(scoreDir string, models []string, scored []report.Scored) ([]pairData, error) {
 	if len(models) > MaxComparedModels {
 		models = models[:MaxComparedModels]
 	}
 	runs := make([]compare.Run, len(models))
+	inMemory := map[string]bool{}
+	for _, sc := range scored {
+		inMemory[sc.Model] = true
+	}
 	for i, m := range models {
+		if inMemory[m] {
+			o, err := report.OutcomesOf(scored, m)
+			if err != nil {
+				return nil, err
+			}
+			runs[i] = compare.Run{Label: m, Model: m, Outcomes: o}
+			continue
+		}
 		r, err := compare.Load(m, scoreDir, m)
 		if err != nil {
 			return nil, err

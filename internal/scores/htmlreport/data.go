@@ -275,7 +275,7 @@ func build(o Options) (*payload, error) {
 	if p.Fails == nil {
 		p.Fails = []failure{}
 	}
-	if p.Compare, err = comparisons(o.ScoreDir, names); err != nil {
+	if p.Compare, err = comparisons(o.ScoreDir, names, o.Scored); err != nil {
 		return nil, fmt.Errorf("htmlreport: %w", err)
 	}
 	return p, nil

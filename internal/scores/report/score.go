@@ -456,7 +456,34 @@ func VisitScoreFile(path string, cat category.Category, fn func(id string, line 
 		return CategoryScore{}, fmt.Errorf("report: %w", err)
 	}
 	defer f.Close()
-	br := bufio.NewReaderSize(f, 1<<20)
+	return visitScore(bufio.NewReaderSize(f, 1<<20), path, cat, fn)
+}
+
+// OutcomesOf are the per-category outcomes of one model's score files as
+// this process wrote them (ReadModelOutcomes without reading them back).
+func OutcomesOf(scored []Scored, model string) (map[category.Category]Outcome, error) {
+	out := map[category.Category]Outcome{}
+	for _, sc := range scored {
+		if sc.Model != model {
+			continue
+		}
+		var o Outcome
+		s, err := visitScore(bufio.NewReader(bytes.NewReader(sc.File)), ScoreFilePath("", model, sc.Category), sc.Category, func(id string, _ []byte) error {
+			o.Failed = append(o.Failed, id)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		o.Score = s
+		out[sc.Category] = o
+	}
+	return out, nil
+}
+
+// visitScore is VisitScoreFile of the score file read by br (path names it
+// in errors).
+func visitScore(br *bufio.Reader, path string, cat category.Category, fn func(id string, line []byte) error) (CategoryScore, error) {
 	var s CategoryScore
 	seen := map[string]bool{}
 	failed := 0

@@ -279,7 +279,9 @@ func ParseStream(body []byte) (core.Response, error) {
 	_ = sawDone // a stream cut before [DONE] still has its usage chunk or fails below
 	if last.Usage == nil {
 		// upstream reads chunk.usage of the last chunk (an AttributeError without it)
-		return core.Response{}, core.DecodeError(core.ProviderQwen, body, fmt.Errorf("the last chunk has no usage (stream_options.include_usage)"))
+		e := core.DecodeError(core.ProviderQwen, body, fmt.Errorf("the last chunk has no usage (stream_options.include_usage)"))
+		e.Retryable = false // a stream (not JSON) that ended without usage: upstream fails on it too
+		return core.Response{}, e
 	}
 	out.Raw = append(raw, ']')
 	out.Text, out.Reasoning = text.String(), reasoning.String()
