@@ -73,6 +73,7 @@ func needReference() string {
 // each with the reason (the test checks that each is still in the README).
 var readmeExceptions = map[string]string{
 	"make test": "it is the command that runs this test (recursion)",
+	"REMOTE_OPENAI_BASE_URL=http://gpu7:8000/v1 bfcl generate --model Qwen/Qwen3-8B-FC --backend vllm --skip-server-setup --test-category simple_python": "needs a vLLM/SGLang server; cmd/bfcl/requests_test.go runs this command against a fake completions server",
 }
 
 // shBlocks returns the ```sh blocks of a Markdown file, each with its line.

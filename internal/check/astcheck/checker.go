@@ -1,4 +1,4 @@
-// Package ast is upstream's AST checker (bfcl_eval/eval_checker/ast_eval/
+// Package astcheck is upstream's AST checker (bfcl_eval/eval_checker/ast_eval/
 // ast_checker.py) for the single-turn categories: it judges decoded calls
 // against an entry's function docs and possible answers, with upstream's
 // error types and messages byte for byte.

@@ -1,4 +1,4 @@
-// Package models reads models.yaml, the registry of models a run can use.
+// Package registry reads models.yaml, the registry of models a run can use.
 // Adding a local model is one YAML entry; nothing in code names a model.
 package registry
 

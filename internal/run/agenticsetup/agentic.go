@@ -1,4 +1,4 @@
-// Package agentic holds the inference-side hooks of the agentic categories
+// Package agenticsetup holds the inference-side hooks of the agentic categories
 // (memory_kv, memory_vector, memory_rec_sum, web_search_base,
 // web_search_no_snippet), as upstream's handlers apply them
 // (bfcl_eval/model_handler/base_handler.py, model_handler/utils.py

@@ -1,10 +1,3 @@
-package jsonscan
-
-import (
-	"errors"
-	"fmt"
-)
-
 // Package jsonscan splits JSON Lines records quickly: an object into its
 // top-level members and an array into its elements, as raw slices, without
 // decoding them. Question and result files are large (function documents,
@@ -12,6 +5,12 @@ import (
 // faster than decoding into structs; callers then decode the members they
 // need with encoding/json, which validates them. The scanner checks the
 // structure (brackets, strings, separators), not every literal.
+package jsonscan
+
+import (
+	"errors"
+	"fmt"
+)
 
 // ErrMalformed reports a structural error.
 var ErrMalformed = errors.New("malformed JSON")

@@ -225,16 +225,18 @@ var _ = Describe("the local-model driver", func() {
 		rec.answers["/v1/models"] = []answer{{200, `{"object":"list","data":[{"id":"Qwen/Qwen3-8B","max_model_len":4100}]}`}}
 		rec.answers["/tokenize"] = []answer{{200, `{"count":1200,"max_model_len":4100,"tokens":[]}`}}
 		rec.answers["/v1/completions"] = []answer{{200, `{"choices":[{"text":"ok"}]}`}}
-		d, err := completions.NewDriver(core.Config{BaseURL: srv.URL + "/v1"}, f, completions.DialectOpenAI, 0)
+		d, err := completions.NewDriver(core.Config{BaseURL: srv.URL + "/v1"}, f, completions.DialectOpenAI, 0) // window from the probe
 		Expect(err).NotTo(HaveOccurred())
+		Expect(d.Probe(context.Background())).To(Succeed())
+		Expect(paths()).To(Equal([]string{"/v1/completions", "/v1/models"}), "the probe: a one-token completion, then the window")
 		_, err = d.CompletePrompt(context.Background(), "a prompt", 0.001)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(paths()).To(Equal([]string{"/v1/models", "/tokenize", "/v1/completions"}))
-		Expect(rec.got[2].Body).To(HaveKeyWithValue("max_tokens", float64(4100-1200-2)))
-		Expect(rec.got[2].Body).To(HaveKeyWithValue("model", "Qwen/Qwen3-8B"))
+		Expect(paths()[2:]).To(Equal([]string{"/tokenize", "/v1/completions"}))
+		Expect(rec.got[3].Body).To(HaveKeyWithValue("max_tokens", float64(4100-1200-2)))
+		Expect(rec.got[3].Body).To(HaveKeyWithValue("model", "Qwen/Qwen3-8B"))
 		_, err = d.CompletePrompt(context.Background(), "again", 0.001)
 		Expect(err).NotTo(HaveOccurred())
-		Expect(paths()[3:]).To(Equal([]string{"/tokenize", "/v1/completions"}), "the window is asked once")
+		Expect(paths()[4:]).To(Equal([]string{"/tokenize", "/v1/completions"}), "the window is asked once, before the run")
 	})
 
 	It("asks for 1000 tokens when the prompt overflows the window, as upstream", func() {

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
+	"sync/atomic"
 
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
@@ -22,9 +22,11 @@ type Driver struct {
 	format oss.Format
 	cfg    core.Config
 
-	window     int // the context window; 0 until known
-	windowOnce sync.Once
-	windowErr  error
+	// window is the context window in tokens (0: unknown); Probe learns
+	// it from the server before the run when it was not configured. It is
+	// never fetched from the request path, where a shared wait would hold
+	// the run's CPU slots (internal/run/sched) while the fetch needs one.
+	window atomic.Int64
 }
 
 // ErrNoPrompt is what Complete answers to a request without a prompt: a
@@ -51,10 +53,11 @@ func NewDriver(cfg core.Config, format oss.Format, dialect string, contextWindow
 	if err != nil {
 		return nil, err
 	}
-	d := &Driver{client: c, format: format, cfg: c.cfg, window: contextWindow}
-	if d.window == 0 && dialect == DialectOllama {
-		d.window = c.cfg.NumCtx
+	d := &Driver{client: c, format: format, cfg: c.cfg}
+	if contextWindow == 0 && dialect == DialectOllama {
+		contextWindow = c.cfg.NumCtx
 	}
+	d.window.Store(int64(contextWindow))
 	return d, nil
 }
 
@@ -82,8 +85,9 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 // overflows). The prompt's tokens are counted by the server only when it
 // matters: a prompt of B bytes has at most B+1 tokens, so when the window
 // leaves 4096 tokens beyond that, max_tokens is 4096 without asking. When
-// neither the window nor the count can be known, it is 4096, upstream's
-// value for every prompt that leaves room for a full answer.
+// the window is unknown, it is 4096, upstream's value for every prompt that
+// leaves room for a full answer; when the server cannot count, it is the
+// largest value that surely fits the window (then not upstream's).
 func (d *Driver) CompletePrompt(ctx context.Context, prompt string, temperature float64) (core.Response, error) {
 	return d.complete(ctx, prompt, temperature, 0)
 }
@@ -105,10 +109,7 @@ func (d *Driver) complete(ctx context.Context, prompt string, temperature float6
 }
 
 func (d *Driver) maxTokens(ctx context.Context, prompt string) (int, error) {
-	window, err := d.contextWindow(ctx)
-	if err != nil {
-		return 0, err
-	}
+	window := int(d.window.Load())
 	if window > 0 && window-(len(prompt)+1)-2 >= oss.DefaultMaxTokens {
 		return oss.DefaultMaxTokens, nil
 	}
@@ -119,22 +120,34 @@ func (d *Driver) maxTokens(ctx context.Context, prompt string) (int, error) {
 	if window == 0 {
 		window = n.ContextLen
 	}
-	if n.Tokens < 0 || window <= 0 {
+	switch {
+	case window <= 0:
 		return oss.DefaultMaxTokens, nil
+	case n.Tokens < 0:
+		// The server cannot count: the largest value that surely fits
+		// (a prompt of B bytes has at most B+1 tokens), else upstream's
+		// 1000 for a prompt that may not fit at all.
+		if m := window - (len(prompt) + 1) - 2; m > 0 {
+			return m, nil
+		}
+		return oss.MaxTokens(window, window), nil
 	}
 	return oss.MaxTokens(n.Tokens, window), nil
 }
 
-// contextWindow is the configured window, else the server's max_model_len
-// for the model (vLLM lists it under GET <base>/models), else 0.
-func (d *Driver) contextWindow(ctx context.Context) (int, error) {
-	d.windowOnce.Do(func() {
-		if d.window > 0 || d.client.dialect != DialectOpenAI {
-			return
-		}
-		d.window, d.windowErr = d.client.servedWindow(ctx)
-	})
-	return d.window, d.windowErr
+// LearnWindow asks the server for the model's context window (vLLM's
+// max_model_len under GET <base>/models) when none was configured; Probe
+// calls it before the run.
+func (d *Driver) LearnWindow(ctx context.Context) error {
+	if d.window.Load() > 0 || d.client.dialect != DialectOpenAI {
+		return nil
+	}
+	n, err := d.client.servedWindow(ctx)
+	if err != nil {
+		return err
+	}
+	d.window.Store(int64(n))
+	return nil
 }
 
 // servedWindow reads max_model_len of the client's model from GET
@@ -155,7 +168,7 @@ func (c *Client) servedWindow(ctx context.Context) (int, error) {
 			return 0, core.TransportError(ctx, c.provider(), err)
 		}
 		resp.Body.Close()
-		if ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed {
+		if ex.Status == http.StatusNotFound || ex.Status == http.StatusMethodNotAllowed || ex.Status == http.StatusNotImplemented {
 			return 0, nil
 		}
 		if ex.Status < 200 || ex.Status > 299 {
@@ -207,5 +220,5 @@ func (d *Driver) Probe(ctx context.Context) error {
 				Cause: fmt.Sprintf("%s answered a one-token completion (POST %s) with something that is not a text completion: %v; base_url must be the API root of an OpenAI-compatible server with /completions (vLLM, SGLang, llama.cpp), e.g. http://host:8000/v1", base, url, err)}
 		}
 	}
-	return nil
+	return d.LearnWindow(ctx)
 }
