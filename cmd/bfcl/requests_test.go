@@ -87,7 +87,7 @@ var _ = Describe("bfcl generate with an upstream local-model name", func() {
 
 		r = bfcl(work, env, "generate", "--model", "Qwen/Qwen3-8B-FC", "--local-model-path", filepath.Join(work, "nowhere"), "--ids", "simple_python_3")
 		Expect(r.exit).NotTo(Equal(0))
-		Expect(r.stderr).To(ContainSubstring("--local-model-path"))
+		Expect(r.stderr).To(ContainSubstring("local-model-path"))
 		Expect(r.stderr).To(ContainSubstring("config.json"))
 	})
 

@@ -15,6 +15,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/bfcl-go/bfcl/internal/models/decode"
+	"github.com/bfcl-go/bfcl/internal/models/oss"
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
 )
 
@@ -310,6 +311,9 @@ func takeUpstream(m *Model, getenv func(string) (string, bool)) []string {
 	m.StripReasoning = t.StripReasoning && m.Provider == t.Provider
 	if m.Model == "" {
 		m.Model = e.ModelName
+		if f, ok := oss.ForClass(e.Handler, e.ModelName); ok {
+			m.Model = f.ServedModel() // upstream's model_path_or_id (some classes drop "-FC")
+		}
 	}
 	if m.Provider == t.Provider && m.BaseURL == "" && len(m.BaseURLs) == 0 {
 		errs = append(errs, handlerAccess(m, t, getenv)...)
