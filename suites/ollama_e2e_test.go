@@ -109,4 +109,40 @@ var _ = Describe("a real Ollama server, end to end", Label("real-ollama"), Order
 		Entry("native API /api/chat", "ollama", ""),
 		Entry("OpenAI-compatible /v1/chat/completions", "openai", "/v1"),
 	)
+
+	It("sends a local-model handler's raw prompt through /api/generate (upstream's Qwen3 format) and stores the answers", func() {
+		bin := filepath.Join(GinkgoT().TempDir(), "bfcl")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/bfcl")
+		build.Dir = testenv.ModuleRoot()
+		out, err := build.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		work := GinkgoT().TempDir()
+		registry := filepath.Join(work, "models.yaml")
+		Expect(os.WriteFile(registry, []byte(fmt.Sprintf(`models:
+  - name: tiny-raw
+    upstream: Qwen/Qwen3-8B-FC
+    provider: ollama
+    model: %s
+    base_url: %s
+    concurrency: 1
+    timeout: 120s
+`, model, url)), 0o644)).To(Succeed())
+		cmd := exec.Command(bin, "generate", "--model", "tiny-raw", "--ids", "multi_turn_base_0", "--include-input-log",
+			"--result-dir", filepath.Join(work, "result"), "--score-dir", filepath.Join(work, "score"))
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "BFCL_REQUEST_CACHE=off", "BFCL_DATA_DIR="+data, "BFCL_MODELS_FILE="+registry)
+		out, err = cmd.CombinedOutput()
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		b, err := os.ReadFile(filepath.Join(work, "result", "tiny-raw", "multi_turn", "BFCL_v4_multi_turn_base_result.json"))
+		Expect(err).NotTo(HaveOccurred(), string(out))
+		var rec struct {
+			Result       [][]json.RawMessage `json:"result"`
+			InferenceLog []json.RawMessage   `json:"inference_log"`
+		}
+		Expect(json.Unmarshal(b, &rec)).To(Succeed())
+		Expect(rec.Result).NotTo(BeEmpty(), "every turn asked the real server")
+		// upstream's inference_input_log of a local model: the formatted prompt
+		Expect(string(b)).To(ContainSubstring(`"formatted_prompt":"<|im_start|>system\n`))
+		Expect(filepath.Join(work, "score", "tiny-raw", "multi_turn", "BFCL_v4_multi_turn_base_score.json")).To(BeAnExistingFile())
+	})
 })
