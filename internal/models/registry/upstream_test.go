@@ -4,6 +4,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/models/oss"
 	"github.com/bfcl-go/bfcl/internal/models/registry"
 	"github.com/bfcl-go/bfcl/internal/models/upstream"
 )
@@ -22,7 +23,11 @@ var _ = Describe("FromUpstream", func() {
 			Expect(m.Handler).To(Equal(e.Handler), e.Name)
 			Expect(m.Mode).To(Equal(e.Mode()), e.Name)
 			Expect(m.UnderscoreToDot).To(Equal(e.UnderscoreToDot), e.Name)
-			Expect(m.Model).To(Equal(e.ModelName), e.Name)
+			if f, ok := oss.ForClass(e.Handler, e.ModelName); ok {
+				Expect(m.Model).To(Equal(f.ServedModel()), "%s: the served model upstream's local handler names", e.Name)
+			} else {
+				Expect(m.Model).To(Equal(e.ModelName), e.Name)
+			}
 			Expect(m.MaxTokens).To(BeZero(), "%s: no max_tokens unless set", e.Name)
 			if e.Map == "local_inference" && e.Handler != "OpenAICompletionsHandler" {
 				Expect(m.Provider).To(Equal("completions"), e.Name)
