@@ -73,6 +73,9 @@ func needReference() string {
 // each with the reason (the test checks that each is still in the README).
 var readmeExceptions = map[string]string{
 	"make test": "it is the command that runs this test (recursion)",
+	"OPENAI_API_KEY=... bfcl generate --model gpt-4o-2024-11-20-FC --test-category simple_python":                                                        "a hosted API and its key; cmd/bfcl/requests_test.go runs this registry name against a recording fake server (OPENAI_BASE_URL)",
+	"ANTHROPIC_API_KEY=... bfcl generate --model claude-sonnet-4-5-20250929-FC --test-category multi_turn":                                               "a hosted API and its key; cmd/bfcl/requests_test.go runs this registry name against a recording fake server (ANTHROPIC_BASE_URL)",
+	"GOOGLE_API_KEY=... bfcl generate --model gemini-2.5-flash-FC --test-category live":                                                                  "a hosted API and its key; cmd/bfcl/requests_test.go runs this registry name against a recording fake server (GOOGLE_GEMINI_BASE_URL)",
 	"REMOTE_OPENAI_BASE_URL=http://gpu7:8000/v1 bfcl generate --model Qwen/Qwen3-8B-FC --backend vllm --skip-server-setup --test-category simple_python": "needs a vLLM/SGLang server; cmd/bfcl/requests_test.go runs this command against a fake completions server",
 }
 
