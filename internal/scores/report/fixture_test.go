@@ -3,7 +3,6 @@ package report_test
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -194,48 +193,6 @@ var _ = Describe("hand-made fixtures against upstream's output (fixtures/report)
 			again = append(again, r)
 		}
 		Expect(report.CSVFiles(again)).To(Equal(report.CSVFiles(rows)))
-	})
-
-	It("builds the same leaderboard through WriteModelScores and Leaderboard", func() {
-		root := GinkgoT().TempDir()
-		usage := map[string]report.Usage{}
-		byName := map[string]report.ModelInfo{}
-		var order []string
-		for _, m := range models {
-			var results []report.CategoryResult
-			for _, name := range m.Categories.names {
-				cr := report.CategoryResult{Category: category.Category(name)}
-				for _, raw := range m.Categories.entries[name] {
-					cr.Verdicts = append(cr.Verdicts, toVerdict(name, raw))
-					Expect(cr.Usage.AddResultLine(raw)).To(Succeed())
-				}
-				results = append(results, cr)
-			}
-			_, u, err := report.WriteModelScores(root, m.Name, results)
-			Expect(err).NotTo(HaveOccurred())
-			usage[m.Name] = u
-			byName[m.Name] = info(m)
-			order = append(order, m.Name)
-		}
-		// Evaluate only the first model "now": the others come from disk.
-		lb, err := report.Leaderboard(root, order[:1], map[string]report.Usage{order[0]: usage[order[0]]},
-			func(name string) (report.ModelInfo, error) {
-				mi, ok := byName[name]
-				if !ok {
-					return mi, fmt.Errorf("unknown model")
-				}
-				return mi, nil
-			})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(lb).To(HaveLen(3))
-		Expect(lb[0].Cost).To(Equal(rows[0].Cost))
-		Expect(lb[1].Cost.Cost.OK).To(BeFalse()) // no usage given for it in this run
-		for i := range lb {
-			lb[i].Cost = rows[i].Cost
-		}
-		Expect(report.CSVFiles(lb)).To(Equal(report.CSVFiles(rows)))
-		_, err = report.Leaderboard(root, nil, nil, func(string) (report.ModelInfo, error) { return report.ModelInfo{}, fmt.Errorf("nope") })
-		Expect(err).To(MatchError(ContainSubstring("nope")))
 	})
 
 	It("pins the group formulas on the fixture (hand-checked values)", func() {
