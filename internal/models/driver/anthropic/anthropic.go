@@ -106,15 +106,7 @@ func (m wireMessage) MarshalJSON() ([]byte, error) {
 	}{m.Role, content})
 }
 
-func marshalNoHTML(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
+func marshalNoHTML(v any) ([]byte, error) { return core.MarshalJSON(v) }
 
 type wireRequest struct {
 	Model       string            `json:"model"`

@@ -279,13 +279,11 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 }
 
 func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := core.MarshalJSON(v)
+	if err != nil {
 		return nil, fmt.Errorf("bedrock driver: encode request: %w", err)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return b, nil
 }
 
 // endpoint is the Converse URL of the model, its id escaped as the SDK

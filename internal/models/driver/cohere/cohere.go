@@ -217,13 +217,11 @@ func RenderResult(s string) string {
 }
 
 func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := core.MarshalJSON(v)
+	if err != nil {
 		return nil, fmt.Errorf("cohere driver: encode request: %w", err)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return b, nil
 }
 
 // Complete sends one chat request, retrying retryable failures.
@@ -233,25 +231,11 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 		return core.Response{}, err
 	}
 	return core.Retry(ctx, d.cfg, core.ProviderCohere, func(ctx context.Context) (core.Response, error) {
-		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+		ex, latency, err := core.Post(ctx, d.http, core.ProviderCohere, d.endpoint, "application/json", d.cred.Key, body)
 		if err != nil {
-			return core.Response{}, fmt.Errorf("cohere driver: %w", err)
+			return core.Response{}, err
 		}
-		hreq.Header.Set("Content-Type", "application/json")
-		hreq.Header.Set("Accept", "application/json")
-		if d.cred.Key != "" {
-			hreq.Header.Set("Authorization", "Bearer "+d.cred.Key)
-		}
-		ctx, ex := core.WithExchange(ctx)
-		ex.RequestBody = body
-		start := time.Now()
-		resp, err := d.http.Do(hreq.WithContext(ctx))
-		if err != nil {
-			return core.Response{}, core.TransportError(ctx, core.ProviderCohere, err)
-		}
-		resp.Body.Close()
-		latency := ex.Latency(start)
-		if ex.Status < 200 || ex.Status > 299 {
+		if !ex.OK() {
 			return core.Response{}, d.cred.HTTPError(ex.Status, ex.Header, ex.Body)
 		}
 		out, err := parseResponse(ex.Body, latency)

@@ -19,7 +19,6 @@
 package completions
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,15 +100,8 @@ func (c *Client) Body(r oss.Request) ([]byte, error) {
 		}
 		return r.MarshalJSON()
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(ollamaBody{Model: c.cfg.Model, Prompt: r.Prompt, Raw: true, Options: ollamaOptions{
+	return core.MarshalJSON(ollamaBody{Model: c.cfg.Model, Prompt: r.Prompt, Raw: true, Options: ollamaOptions{
 		Temperature: r.Temperature, NumPredict: r.MaxTokens, NumCtx: c.cfg.NumCtx}})
-	if err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }
 
 func (c *Client) endpoint() string {
@@ -133,24 +125,7 @@ func (c *Client) Complete(ctx context.Context, r oss.Request) (Completion, error
 }
 
 func (c *Client) post(ctx context.Context, url string, body []byte) (*core.Exchange, time.Duration, error) {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", c.provider(), err)
-	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
-	if c.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+c.cfg.APIKey)
-	}
-	ctx, ex := core.WithExchange(ctx)
-	ex.RequestBody = body
-	start := time.Now()
-	resp, err := c.http.Do(hreq.WithContext(ctx))
-	if err != nil {
-		return nil, 0, core.TransportError(ctx, c.provider(), err)
-	}
-	resp.Body.Close()
-	return ex, ex.Latency(start), nil
+	return core.Post(ctx, c.http, c.provider(), url, "application/json", c.cfg.APIKey, body)
 }
 
 func (c *Client) attempt(ctx context.Context, url string, body []byte) (Completion, error) {
@@ -158,7 +133,7 @@ func (c *Client) attempt(ctx context.Context, url string, body []byte) (Completi
 	if err != nil {
 		return Completion{}, err
 	}
-	if ex.Status < 200 || ex.Status > 299 {
+	if !ex.OK() {
 		return Completion{}, core.HTTPError(c.provider(), ex.Status, ex.Header, ex.Body)
 	}
 	out, err := c.parse(ex.Body)

@@ -3,6 +3,7 @@ package core
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -197,3 +198,51 @@ func (t headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	return t.base.RoundTrip(r)
 }
+
+// AppendJSON appends v as encoding/json writes it without HTML escaping
+// (no trailing newline), as Python's json.dumps and the providers' SDKs
+// leave <, > and & alone.
+func AppendJSON(b []byte, v any) ([]byte, error) {
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	out := buf.Bytes()
+	return out[:len(out)-1], nil
+}
+
+// MarshalJSON is AppendJSON to a new slice.
+func MarshalJSON(v any) ([]byte, error) { return AppendJSON(nil, v) }
+
+// Post sends one attempt of a JSON request body, the way every driver
+// does: Content-Type JSON, Accept accept ("" for none), the bearer key when
+// there is one, the exchange recorded (status, headers, body). It returns
+// the exchange and the attempt's latency; a failure to get an answer is a
+// TransportError of provider. The status is the caller's to judge (OK).
+func Post(ctx context.Context, c *http.Client, provider, url, accept, key string, body []byte) (*Exchange, time.Duration, error) {
+	ctx, ex := WithExchange(ctx)
+	ex.RequestBody = body
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s driver: %w", provider, err)
+	}
+	hreq.Header.Set("Content-Type", "application/json")
+	if accept != "" {
+		hreq.Header.Set("Accept", accept)
+	}
+	if key != "" {
+		hreq.Header.Set("Authorization", "Bearer "+key)
+	}
+	start := time.Now()
+	resp, err := c.Do(hreq)
+	if err != nil {
+		return nil, 0, TransportError(ctx, provider, err)
+	}
+	resp.Body.Close()
+	return ex, ex.Latency(start), nil
+}
+
+// OK reports a 2xx answer.
+func (ex *Exchange) OK() bool { return ex.Status >= 200 && ex.Status <= 299 }

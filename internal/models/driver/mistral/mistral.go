@@ -143,13 +143,11 @@ func encodeMessage(m core.Message) (json.RawMessage, error) {
 }
 
 func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	b, err := core.MarshalJSON(v)
+	if err != nil {
 		return nil, fmt.Errorf("mistral driver: encode request: %w", err)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return b, nil
 }
 
 // Complete sends one chat completion, retrying retryable failures.
@@ -159,25 +157,11 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 		return core.Response{}, err
 	}
 	return core.Retry(ctx, d.cfg, core.ProviderMistral, func(ctx context.Context) (core.Response, error) {
-		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+		ex, latency, err := core.Post(ctx, d.http, core.ProviderMistral, d.endpoint, "application/json", d.cred.Key, body)
 		if err != nil {
-			return core.Response{}, fmt.Errorf("mistral driver: %w", err)
+			return core.Response{}, err
 		}
-		hreq.Header.Set("Content-Type", "application/json")
-		hreq.Header.Set("Accept", "application/json")
-		if d.cred.Key != "" {
-			hreq.Header.Set("Authorization", "Bearer "+d.cred.Key)
-		}
-		ctx, ex := core.WithExchange(ctx)
-		ex.RequestBody = body
-		start := time.Now()
-		resp, err := d.http.Do(hreq.WithContext(ctx))
-		if err != nil {
-			return core.Response{}, core.TransportError(ctx, core.ProviderMistral, err)
-		}
-		resp.Body.Close()
-		latency := ex.Latency(start)
-		if ex.Status < 200 || ex.Status > 299 {
+		if !ex.OK() {
 			return core.Response{}, d.cred.HTTPError(ex.Status, ex.Header, ex.Body)
 		}
 		out, err := parseResponse(ex.Body, latency)

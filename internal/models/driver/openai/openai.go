@@ -285,16 +285,7 @@ func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 
 // appendNoHTML appends v as encoding/json writes it without HTML escaping
 // (no trailing newline).
-func appendNoHTML(b []byte, v any) ([]byte, error) {
-	buf := bytes.NewBuffer(b)
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	out := buf.Bytes()
-	return out[:len(out)-1], nil
-}
+func appendNoHTML(b []byte, v any) ([]byte, error) { return core.AppendJSON(b, v) }
 
 // Every step of a multi-turn entry resends the whole conversation; its
 // long messages (tool results above all) are encoded once and remembered
@@ -332,26 +323,11 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 }
 
 func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error) {
-	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+	ex, latency, err := core.Post(ctx, d.http, core.ProviderOpenAI, d.endpoint, "application/json", d.cfg.APIKey, body)
 	if err != nil {
-		return core.Response{}, fmt.Errorf("openai driver: %w", err)
+		return core.Response{}, err
 	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "application/json")
-	if d.cfg.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
-	}
-	ctx, ex := core.WithExchange(ctx)
-	ex.RequestBody = body
-	hreq = hreq.WithContext(ctx)
-	start := time.Now()
-	resp, err := d.http.Do(hreq)
-	if err != nil {
-		return core.Response{}, core.TransportError(ctx, core.ProviderOpenAI, err)
-	}
-	resp.Body.Close()
-	latency := ex.Latency(start)
-	if ex.Status < 200 || ex.Status > 299 {
+	if !ex.OK() {
 		return core.Response{}, core.HTTPError(core.ProviderOpenAI, ex.Status, ex.Header, ex.Body)
 	}
 	out, err := parseResponse(ex.Body, latency)

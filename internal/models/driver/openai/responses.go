@@ -12,7 +12,6 @@ package openai
 // already does with the same retry loop and exchange recorder.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -156,15 +155,7 @@ func (d *Responses) BuildRequest(req core.Request) ([]byte, error) {
 	return marshalNoHTML(w)
 }
 
-func marshalNoHTML(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
-}
+func marshalNoHTML(v any) ([]byte, error) { return core.MarshalJSON(v) }
 
 // Complete sends one Responses request, retrying retryable failures.
 func (d *Responses) Complete(ctx context.Context, req core.Request) (core.Response, error) {
@@ -173,25 +164,11 @@ func (d *Responses) Complete(ctx context.Context, req core.Request) (core.Respon
 		return core.Response{}, err
 	}
 	return core.Retry(ctx, d.cfg, core.ProviderResponses, func(ctx context.Context) (core.Response, error) {
-		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+		ex, latency, err := core.Post(ctx, d.http, core.ProviderResponses, d.endpoint, "application/json", d.cfg.APIKey, body)
 		if err != nil {
-			return core.Response{}, fmt.Errorf("responses driver: %w", err)
+			return core.Response{}, err
 		}
-		hreq.Header.Set("Content-Type", "application/json")
-		hreq.Header.Set("Accept", "application/json")
-		if d.cfg.APIKey != "" {
-			hreq.Header.Set("Authorization", "Bearer "+d.cfg.APIKey)
-		}
-		ctx, ex := core.WithExchange(ctx)
-		ex.RequestBody = body
-		start := time.Now()
-		resp, err := d.http.Do(hreq.WithContext(ctx))
-		if err != nil {
-			return core.Response{}, core.TransportError(ctx, core.ProviderResponses, err)
-		}
-		resp.Body.Close()
-		latency := ex.Latency(start)
-		if ex.Status < 200 || ex.Status > 299 {
+		if !ex.OK() {
 			return core.Response{}, core.HTTPError(core.ProviderResponses, ex.Status, ex.Header, ex.Body)
 		}
 		out, err := parseResponses(ex.Body, latency)

@@ -26,7 +26,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 )
@@ -144,13 +143,11 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		}
 		w.Messages = append(w.Messages, wm)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(w); err != nil {
+	b, err := core.MarshalJSON(w)
+	if err != nil {
 		return nil, fmt.Errorf("qwen driver: encode request: %w", err)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+	return b, nil
 }
 
 // Complete sends one streamed chat completion, retrying retryable failures.
@@ -160,25 +157,11 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 		return core.Response{}, err
 	}
 	return core.Retry(ctx, d.cfg, core.ProviderQwen, func(ctx context.Context) (core.Response, error) {
-		hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, d.endpoint, bytes.NewReader(body))
+		ex, latency, err := core.Post(ctx, d.http, core.ProviderQwen, d.endpoint, "text/event-stream", d.cred.Key, body)
 		if err != nil {
-			return core.Response{}, fmt.Errorf("qwen driver: %w", err)
+			return core.Response{}, err
 		}
-		hreq.Header.Set("Content-Type", "application/json")
-		hreq.Header.Set("Accept", "text/event-stream")
-		if d.cred.Key != "" {
-			hreq.Header.Set("Authorization", "Bearer "+d.cred.Key)
-		}
-		ctx, ex := core.WithExchange(ctx)
-		ex.RequestBody = body
-		start := time.Now()
-		resp, err := d.http.Do(hreq.WithContext(ctx))
-		if err != nil {
-			return core.Response{}, core.TransportError(ctx, core.ProviderQwen, err)
-		}
-		resp.Body.Close()
-		latency := ex.Latency(start)
-		if ex.Status < 200 || ex.Status > 299 {
+		if !ex.OK() {
 			return core.Response{}, d.cred.HTTPError(ex.Status, ex.Header, ex.Body)
 		}
 		out, err := ParseStream(ex.Body)
