@@ -26,7 +26,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -43,42 +42,21 @@ const KeyEnv = "COHERE_API_KEY"
 
 // Driver is the Cohere v2 chat driver.
 type Driver struct {
-	cfg      core.Config
-	cred     core.Credential
-	base     string
+	core.KeyedAPI
 	endpoint string
-	http     *http.Client
 }
 
 // New returns a driver for cfg.
 func New(cfg core.Config) (*Driver, error) {
-	cfg = cfg.Normalize()
-	if cfg.Model == "" {
-		return nil, fmt.Errorf("cohere driver: model name is empty")
-	}
-	if cfg.Mode != core.ModeFC {
-		return nil, fmt.Errorf("cohere driver: mode %q: upstream's CohereHandler runs every model in FC mode", cfg.Mode)
-	}
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, fmt.Errorf("cohere driver: base URL %q must start with http:// or https://", base)
-	}
-	hc, err := core.NewHTTPClientFor(cfg)
+	api, err := core.NewKeyedAPI(cfg, core.ProviderCohere, KeyEnv, DefaultBaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("cohere driver: %w", err)
+		return nil, err
 	}
-	return &Driver{cfg: cfg, cred: core.KeyFrom(cfg, core.ProviderCohere, KeyEnv), base: base,
-		endpoint: base + "/v2/chat", http: hc}, nil
+	if api.Cfg.Mode != core.ModeFC {
+		return nil, fmt.Errorf("cohere driver: mode %q: upstream's CohereHandler runs every model in FC mode", api.Cfg.Mode)
+	}
+	return &Driver{KeyedAPI: api, endpoint: api.Base + "/v2/chat"}, nil
 }
-
-// Name is "cohere:<model>".
-func (d *Driver) Name() string { return core.ProviderCohere + ":" + d.cfg.Model }
-
-// Probe fails at once when the key is missing.
-func (d *Driver) Probe(ctx context.Context) error { return d.cred.Probe(ctx, d.base, d.cfg.Model) }
 
 type wireTool struct {
 	Type     string `json:"type"`
@@ -114,9 +92,9 @@ type wireRequest struct {
 
 // BuildRequest is the body Complete sends.
 func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
-	w := wireRequest{Model: strings.ReplaceAll(d.cfg.Model, "-FC", ""), Temperature: req.Temperature, Tools: []wireTool{}}
+	w := wireRequest{Model: strings.ReplaceAll(d.Cfg.Model, "-FC", ""), Temperature: req.Temperature, Tools: []wireTool{}}
 	w.CitationOptions.Mode = "OFF"
-	tools, err := core.ConvertFunctions(req.Functions, core.ProviderCohere, d.cfg.ToolNamesUnderscored())
+	tools, err := core.ConvertFunctions(req.Functions, core.ProviderCohere, d.Cfg.ToolNamesUnderscored())
 	if err != nil {
 		return nil, fmt.Errorf("cohere driver: %w", err)
 	}
@@ -230,13 +208,10 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return core.Retry(ctx, d.cfg, core.ProviderCohere, func(ctx context.Context) (core.Response, error) {
-		ex, latency, err := core.Post(ctx, d.http, core.ProviderCohere, d.endpoint, "application/json", d.cred.Key, body)
+	return core.Retry(ctx, d.Cfg, core.ProviderCohere, func(ctx context.Context) (core.Response, error) {
+		ex, latency, err := d.Send(ctx, d.endpoint, "application/json", body)
 		if err != nil {
 			return core.Response{}, err
-		}
-		if !ex.OK() {
-			return core.Response{}, d.cred.HTTPError(ex.Status, ex.Header, ex.Body)
 		}
 		out, err := parseResponse(ex.Body, latency)
 		out.Request = ex.RequestBody

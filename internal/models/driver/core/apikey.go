@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
+	"time"
 )
 
 // Credential is a hosted API's key and the environment variable it is
@@ -59,4 +61,54 @@ func (c Credential) HTTPError(status int, header http.Header, body []byte) *Erro
 		}
 	}
 	return e
+}
+
+// KeyedAPI is what the drivers of a hosted API with a bearer key share:
+// the normalized configuration, the key, the API root and the HTTP client.
+// Drivers embed it for Name, Probe and Send.
+type KeyedAPI struct {
+	Cfg  Config
+	Cred Credential
+	Base string // the API root, without a trailing slash
+	HTTP *http.Client
+}
+
+// NewKeyedAPI checks cfg (a model, an http(s) root, defaultBase when none
+// is given) and reads the key as upstream's handler does (KeyFrom).
+func NewKeyedAPI(cfg Config, provider, keyEnv, defaultBase string) (KeyedAPI, error) {
+	cfg = cfg.Normalize()
+	if cfg.Model == "" {
+		return KeyedAPI{}, fmt.Errorf("%s driver: model name is empty", provider)
+	}
+	base := strings.TrimRight(cfg.BaseURL, "/")
+	if base == "" {
+		base = defaultBase
+	}
+	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
+		return KeyedAPI{}, fmt.Errorf("%s driver: base URL %q must start with http:// or https://", provider, base)
+	}
+	hc, err := NewHTTPClientFor(cfg)
+	if err != nil {
+		return KeyedAPI{}, fmt.Errorf("%s driver: %w", provider, err)
+	}
+	return KeyedAPI{Cfg: cfg, Cred: KeyFrom(cfg, provider, keyEnv), Base: base, HTTP: hc}, nil
+}
+
+// Name is "<provider>:<model>".
+func (a KeyedAPI) Name() string { return a.Cred.Provider + ":" + a.Cfg.Model }
+
+// Probe fails at once when the key is missing.
+func (a KeyedAPI) Probe(ctx context.Context) error { return a.Cred.Probe(ctx, a.Base, a.Cfg.Model) }
+
+// Send posts one attempt of body to url (Post) and turns a non-2xx answer
+// into the Credential's HTTPError.
+func (a KeyedAPI) Send(ctx context.Context, url, accept string, body []byte) (*Exchange, time.Duration, error) {
+	ex, latency, err := Post(ctx, a.HTTP, a.Cred.Provider, url, accept, a.Cred.Key, body)
+	if err != nil {
+		return nil, 0, err
+	}
+	if !ex.OK() {
+		return nil, 0, a.Cred.HTTPError(ex.Status, ex.Header, ex.Body)
+	}
+	return ex, latency, nil
 }

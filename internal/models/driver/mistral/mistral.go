@@ -20,7 +20,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 	"time"
 
@@ -35,39 +34,18 @@ const KeyEnv = "MISTRAL_API_KEY"
 
 // Driver is the Mistral driver.
 type Driver struct {
-	cfg      core.Config
-	cred     core.Credential
-	base     string
+	core.KeyedAPI
 	endpoint string
-	http     *http.Client
 }
 
 // New returns a driver for cfg.
 func New(cfg core.Config) (*Driver, error) {
-	cfg = cfg.Normalize()
-	if cfg.Model == "" {
-		return nil, fmt.Errorf("mistral driver: model name is empty")
-	}
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, fmt.Errorf("mistral driver: base URL %q must start with http:// or https://", base)
-	}
-	hc, err := core.NewHTTPClientFor(cfg)
+	api, err := core.NewKeyedAPI(cfg, core.ProviderMistral, KeyEnv, DefaultBaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("mistral driver: %w", err)
+		return nil, err
 	}
-	return &Driver{cfg: cfg, cred: core.KeyFrom(cfg, core.ProviderMistral, KeyEnv), base: base,
-		endpoint: base + "/v1/chat/completions", http: hc}, nil
+	return &Driver{KeyedAPI: api, endpoint: api.Base + "/v1/chat/completions"}, nil
 }
-
-// Name is "mistral:<model>".
-func (d *Driver) Name() string { return core.ProviderMistral + ":" + d.cfg.Model }
-
-// Probe fails at once when the key is missing.
-func (d *Driver) Probe(ctx context.Context) error { return d.cred.Probe(ctx, d.base, d.cfg.Model) }
 
 type wireCall struct {
 	ID       string `json:"id"`
@@ -96,9 +74,9 @@ type wireRequest struct {
 
 // BuildRequest is the body Complete sends.
 func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
-	w := wireRequest{Model: d.cfg.Model, Temperature: req.Temperature}
-	if d.cfg.Mode == core.ModeFC {
-		tools, err := core.ConvertFunctions(req.Functions, core.ProviderMistral, d.cfg.ToolNamesUnderscored())
+	w := wireRequest{Model: d.Cfg.Model, Temperature: req.Temperature}
+	if d.Cfg.Mode == core.ModeFC {
+		tools, err := core.ConvertFunctions(req.Functions, core.ProviderMistral, d.Cfg.ToolNamesUnderscored())
 		if err != nil {
 			return nil, fmt.Errorf("mistral driver: %w", err)
 		}
@@ -156,13 +134,10 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return core.Retry(ctx, d.cfg, core.ProviderMistral, func(ctx context.Context) (core.Response, error) {
-		ex, latency, err := core.Post(ctx, d.http, core.ProviderMistral, d.endpoint, "application/json", d.cred.Key, body)
+	return core.Retry(ctx, d.Cfg, core.ProviderMistral, func(ctx context.Context) (core.Response, error) {
+		ex, latency, err := d.Send(ctx, d.endpoint, "application/json", body)
 		if err != nil {
 			return core.Response{}, err
-		}
-		if !ex.OK() {
-			return core.Response{}, d.cred.HTTPError(ex.Status, ex.Header, ex.Body)
 		}
 		out, err := parseResponse(ex.Body, latency)
 		out.Request = ex.RequestBody

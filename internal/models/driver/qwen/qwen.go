@@ -24,7 +24,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
@@ -38,40 +37,19 @@ const KeyEnv = "QWEN_API_KEY"
 
 // Driver is the streaming Qwen API driver.
 type Driver struct {
-	cfg      core.Config
-	cred     core.Credential
-	base     string
+	core.KeyedAPI
 	endpoint string
-	http     *http.Client
 }
 
 // New returns a driver for cfg. BaseURL is the API root /chat/completions
 // is appended to.
 func New(cfg core.Config) (*Driver, error) {
-	cfg = cfg.Normalize()
-	if cfg.Model == "" {
-		return nil, fmt.Errorf("qwen driver: model name is empty")
-	}
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, fmt.Errorf("qwen driver: base URL %q must start with http:// or https://", base)
-	}
-	hc, err := core.NewHTTPClientFor(cfg)
+	api, err := core.NewKeyedAPI(cfg, core.ProviderQwen, KeyEnv, DefaultBaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("qwen driver: %w", err)
+		return nil, err
 	}
-	return &Driver{cfg: cfg, cred: core.KeyFrom(cfg, core.ProviderQwen, KeyEnv), base: base,
-		endpoint: base + "/chat/completions", http: hc}, nil
+	return &Driver{KeyedAPI: api, endpoint: api.Base + "/chat/completions"}, nil
 }
-
-// Name is "qwen:<model>".
-func (d *Driver) Name() string { return core.ProviderQwen + ":" + d.cfg.Model }
-
-// Probe fails at once when the key is missing.
-func (d *Driver) Probe(ctx context.Context) error { return d.cred.Probe(ctx, d.base, d.cfg.Model) }
 
 type wireCall struct {
 	ID       string `json:"id"`
@@ -106,11 +84,11 @@ type wireRequest struct {
 
 // BuildRequest is the body Complete sends.
 func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
-	w := wireRequest{Model: d.cfg.Model, EnableThinking: true, Stream: true, StreamOptions: streamOptions{IncludeUsage: true}}
-	if d.cfg.Mode == core.ModeFC {
+	w := wireRequest{Model: d.Cfg.Model, EnableThinking: true, Stream: true, StreamOptions: streamOptions{IncludeUsage: true}}
+	if d.Cfg.Mode == core.ModeFC {
 		// upstream: model_name.replace("-FC", "") in FC mode only
-		w.Model = strings.ReplaceAll(d.cfg.Model, "-FC", "")
-		tools, err := core.ConvertFunctions(req.Functions, core.ProviderQwen, d.cfg.ToolNamesUnderscored())
+		w.Model = strings.ReplaceAll(d.Cfg.Model, "-FC", "")
+		tools, err := core.ConvertFunctions(req.Functions, core.ProviderQwen, d.Cfg.ToolNamesUnderscored())
 		if err != nil {
 			return nil, fmt.Errorf("qwen driver: %w", err)
 		}
@@ -156,13 +134,10 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return core.Retry(ctx, d.cfg, core.ProviderQwen, func(ctx context.Context) (core.Response, error) {
-		ex, latency, err := core.Post(ctx, d.http, core.ProviderQwen, d.endpoint, "text/event-stream", d.cred.Key, body)
+	return core.Retry(ctx, d.Cfg, core.ProviderQwen, func(ctx context.Context) (core.Response, error) {
+		ex, latency, err := d.Send(ctx, d.endpoint, "text/event-stream", body)
 		if err != nil {
 			return core.Response{}, err
-		}
-		if !ex.OK() {
-			return core.Response{}, d.cred.HTTPError(ex.Status, ex.Header, ex.Body)
 		}
 		out, err := ParseStream(ex.Body)
 		out.Latency, out.Request = latency, ex.RequestBody
