@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -18,39 +16,9 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/models/oss"
+	"github.com/bfcl-go/bfcl/internal/testkit/reqparity"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
-
-// refRequest is one request of upstream's reference (requests/README.md).
-type refRequest struct {
-	HandlerKey      string          `json:"handler_key"`
-	EntryID         string          `json:"entry_id"`
-	Turn            int             `json:"turn"`
-	Step            int             `json:"step"`
-	Call            int             `json:"call"`
-	API             string          `json:"api"`
-	Body            json.RawMessage `json:"body"`
-	FormattedPrompt string          `json:"formatted_prompt"`
-	Answer          json.RawMessage `json:"answer"`
-}
-
-func readRefRequests(ref string) []refRequest {
-	f, err := os.Open(filepath.Join(ref, "requests", "upstream_requests.jsonl.gz"))
-	Expect(err).NotTo(HaveOccurred())
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	Expect(err).NotTo(HaveOccurred())
-	var out []refRequest
-	sc := bufio.NewScanner(zr)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for sc.Scan() {
-		var r refRequest
-		Expect(json.Unmarshal(sc.Bytes(), &r)).To(Succeed())
-		out = append(out, r)
-	}
-	Expect(sc.Err()).NotTo(HaveOccurred())
-	return out
-}
 
 // fakeCompletions is an OpenAI-compatible /v1/completions server that
 // answers each prompt of the reference with the reply upstream's handler
@@ -61,8 +29,6 @@ type fakeCompletions struct {
 	answers map[string]string // formatted prompt -> reply
 	bodies  []map[string]any
 }
-
-const endingReply = "I have completed the request."
 
 func (f *fakeCompletions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path != "/v1/completions" {
@@ -81,7 +47,7 @@ func (f *fakeCompletions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	text, ok := f.answers[p]
 	f.mu.Unlock()
 	if !ok {
-		text = endingReply
+		text = reqparity.DefaultText
 	}
 	out, _ := json.Marshal(map[string]any{"object": "text_completion",
 		"choices": []any{map[string]any{"index": 0, "text": text, "finish_reason": "stop"}},
@@ -93,12 +59,11 @@ func (f *fakeCompletions) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 var _ = Describe("bfcl generate with upstream's local-model handlers", Label("e2e", "reference"), func() {
 	It("sends upstream's formatted prompts byte for byte, and its request bodies, for every local configuration of the reference", func() {
 		data, ref := needData(), needReference()
-		rows := readRefRequests(ref)
-		byKey := map[string][]refRequest{}
+		rows, err := reqparity.LoadAPI(ref, reqparity.APICompletions)
+		Expect(err).NotTo(HaveOccurred())
+		byKey := map[string][]reqparity.Row{}
 		for _, r := range rows {
-			if r.API == "completions" {
-				byKey[r.HandlerKey] = append(byKey[r.HandlerKey], r)
-			}
+			byKey[r.HandlerKey] = append(byKey[r.HandlerKey], r)
 		}
 		Expect(len(byKey)).To(BeNumerically(">=", 24), "the reference's local configurations")
 		keys := make([]string, 0, len(byKey))
@@ -195,8 +160,8 @@ func closestPrompt(want string, sent map[string]map[string]any) string {
 
 // promptBatches splits a configuration's kept requests by entry into
 // batches in which no prompt has two different replies.
-func promptBatches(kept []refRequest) [][]refRequest {
-	byEntry := map[string][]refRequest{}
+func promptBatches(kept []reqparity.Row) [][]reqparity.Row {
+	byEntry := map[string][]reqparity.Row{}
 	var order []string
 	for _, r := range kept {
 		if _, ok := byEntry[r.EntryID]; !ok {
@@ -204,7 +169,7 @@ func promptBatches(kept []refRequest) [][]refRequest {
 		}
 		byEntry[r.EntryID] = append(byEntry[r.EntryID], r)
 	}
-	var batches [][]refRequest
+	var batches [][]reqparity.Row
 	var replies []map[string]string
 next:
 	for _, id := range order {

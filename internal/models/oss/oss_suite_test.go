@@ -1,8 +1,6 @@
 package oss_test
 
 import (
-	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -19,6 +17,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/testkit/reqparity"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
@@ -40,21 +39,8 @@ func needShared(ok bool, what, dir, env string) {
 	Skip(msg)
 }
 
-// refRow is one line of upstream_requests.jsonl.gz (completions rows only
-// are kept).
-type refRow struct {
-	HandlerKey       string          `json:"handler_key"`
-	EntryID          string          `json:"entry_id"`
-	Turn             int             `json:"turn"`
-	Step             int             `json:"step"`
-	Call             int             `json:"call"`
-	API              string          `json:"api"`
-	Body             json.RawMessage `json:"body"`
-	FormattedPrompt  string          `json:"formatted_prompt"`
-	OSSMessages      json.RawMessage `json:"oss_messages"`
-	OSSFunctionNames []string        `json:"oss_function_names"`
-	Answer           json.RawMessage `json:"answer"`
-}
+// refRow is one completions row of upstream_requests.jsonl.gz.
+type refRow struct{ reqparity.Row }
 
 // refBody is the part of a completions body besides the prompt.
 type refBody struct {
@@ -99,34 +85,18 @@ func completionRows() []refRow {
 		ok = err == nil
 	}
 	needShared(ok, "upstream request reference (requests/upstream_requests.jsonl.gz)", dir, "BFCL_REFERENCE_DIR")
-	refOnce.Do(func() { refRows, refErr = readRows(path) })
+	refOnce.Do(func() { refRows, refErr = readRows(dir) })
 	Expect(refErr).NotTo(HaveOccurred())
 	return refRows
 }
 
-func readRows(path string) ([]refRow, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+func readRows(dir string) ([]refRow, error) {
+	rows, err := reqparity.LoadAPI(dir, reqparity.APICompletions)
+	out := make([]refRow, len(rows))
+	for i, r := range rows {
+		out[i] = refRow{r}
 	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		return nil, err
-	}
-	sc := bufio.NewScanner(gz)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	var out []refRow
-	for sc.Scan() {
-		var r refRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			return nil, err
-		}
-		if r.API == "completions" {
-			out = append(out, r)
-		}
-	}
-	return out, sc.Err()
+	return out, err
 }
 
 var (

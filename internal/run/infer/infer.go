@@ -327,103 +327,29 @@ func runSingleTurnPrompt(ctx context.Context, d driver.Driver, e *dataset.Entry,
 }
 
 func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options, sty style) (results.Record, Stats, error) {
-	c, err := newConversation(ctx, d, e, opts, sty)
+	s, err := newSession(ctx, e, opts)
 	if err != nil {
 		return results.Record{}, Stats{}, err
 	}
-	if err := c.logState(); err != nil {
-		return results.Record{}, c.st, err
-	}
-	for turn, turnMsgs := range c.e.Question {
-		current, err := c.turnMessages(turn, turnMsgs)
+	c := &conversation{session: s, d: d, sty: sty, funcs: sty.functions(append([]json.RawMessage(nil), s.e.Functions...))}
+	return s.run(ctx, len(s.e.Question), func(turn int) (bool, error) {
+		current, err := c.turnMessages(turn, s.e.Question[turn])
 		if err != nil {
-			return results.Record{}, c.st, err
+			return false, err
 		}
-		forceQuit, err := c.runTurn(ctx, turn, current)
-		if err != nil {
-			return results.Record{}, c.st, err
-		}
-		if err := c.logState(); err != nil {
-			return results.Record{}, c.st, err
-		}
-		if forceQuit {
-			break
-		}
-	}
-	if c.hooks != nil {
-		if err := c.hooks.Finish(); err != nil {
-			return results.Record{}, c.st, fmt.Errorf("infer: %s: %w", c.e.ID, err)
-		}
-	}
-	rec, err := c.record()
-	return rec, c.st, err
+		c.msgs = append(c.msgs, current...)
+		return s.runTurn(ctx, turn, messagesLog(current), func(step int) ([]any, bool, error) { return c.step(ctx, turn, step) })
+	})
 }
 
-// conversation is one multi-turn entry in progress: the backends, the
-// messages sent so far, and what the record and its inference log collect.
+// conversation is one multi-turn entry in progress through a chat or FC
+// driver: the session, and the messages and functions sent so far.
 type conversation struct {
-	d      driver.Driver
-	e      *dataset.Entry // with the agentic hooks' question, if any
-	opts   Options
-	sty    style
-	exec   Executor
-	hooks  Hooks       // agentic backends; nil for the others
-	states StateSource // backends whose state is logged; nil for none
-	ticket *sched.Ticket
-	turns  []int // expected calls per turn (cost.Turns)
-
+	*session
+	d     driver.Driver
+	sty   style
 	funcs []json.RawMessage
 	msgs  []driver.Message
-	st    Stats
-
-	allResults                   []json.RawMessage
-	inTokens, outTokens, latency [][]any
-	reasoning                    [][]string
-	anyReasoning                 bool
-	log                          []any
-}
-
-// newConversation sets up the entry's backends (and the agentic hooks,
-// which may rewrite the question) and the functions offered.
-func newConversation(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options, sty style) (*conversation, error) {
-	if opts.NewExecutor == nil {
-		return nil, fmt.Errorf("infer: %s: no backend executor configured", e.ID)
-	}
-	exec, err := opts.NewExecutor(e)
-	if err != nil {
-		return nil, fmt.Errorf("infer: %s: %w", e.ID, err)
-	}
-	hooks, _ := exec.(Hooks)
-	if hooks != nil {
-		q, err := hooks.Prepare(e.Question)
-		if err != nil {
-			return nil, fmt.Errorf("infer: %s: %w", e.ID, err)
-		}
-		x := *e
-		x.Question = q
-		e = &x
-	}
-	states, _ := exec.(StateSource)
-	return &conversation{d: d, e: e, opts: opts, sty: sty, exec: exec, hooks: hooks, states: states,
-		ticket: sched.TicketOf(ctx), turns: cost.Turns(e),
-		funcs: sty.functions(append([]json.RawMessage(nil), e.Functions...))}, nil
-}
-
-// logState appends a state_info list (upstream: before the first turn
-// and after each turn, unless excluded; nothing when no backend is
-// logged).
-func (c *conversation) logState() error {
-	if c.opts.ExcludeStateLog || c.states == nil {
-		return nil
-	}
-	sl, err := stateLog(c.states)
-	if err != nil {
-		return fmt.Errorf("infer: %s: %w", c.e.ID, err)
-	}
-	if len(sl) > 0 {
-		c.log = append(c.log, sl)
-	}
-	return nil
 }
 
 // turnMessages are the messages a turn adds: the first turn's prompt, a
@@ -453,118 +379,27 @@ func (c *conversation) turnMessages(turn int, turnMsgs []dataset.Message) ([]dri
 	return current, nil
 }
 
-// runTurn asks the model step by step until a step does not decode to
-// calls or the step limit is reached (forceQuit), executing each step's
-// calls, and adds the turn to the record and the log.
-func (c *conversation) runTurn(ctx context.Context, turn int, current []driver.Message) (forceQuit bool, err error) {
-	c.msgs = append(c.msgs, current...)
-	var (
-		turnResults              []json.RawMessage
-		turnIn, turnOut, turnLat []any
-		turnReasoning            []string
-	)
-	turnLog := pyval.OrderedObject{{Key: "begin_of_turn_query", Value: messagesLog(current)}}
-	for step := 0; ; {
-		if err := ctx.Err(); err != nil {
-			return false, err
-		}
-		c.ticket.SetPriority(cost.Ahead(c.turns, turn, step))
-		resp, err := c.d.Complete(ctx, c.opts.request(c.msgs, c.funcs))
-		if err != nil {
-			return false, fmt.Errorf("infer: %s turn %d step %d: %w", c.e.ID, turn, step, err)
-		}
-		c.st.Calls++
-		c.st.InputTokens += resp.InputTokens
-		c.st.OutputTokens += resp.OutputTokens
-		c.st.Latency += resp.Latency
-		res, err := c.sty.stored(resp, c.opts)
-		if err != nil {
-			return false, err
-		}
-		turnResults = append(turnResults, res)
-		turnIn = append(turnIn, resp.InputTokens)
-		turnOut = append(turnOut, resp.OutputTokens)
-		turnLat = append(turnLat, resp.Latency.Seconds())
-		turnReasoning = append(turnReasoning, resp.Reasoning)
-		c.anyReasoning = c.anyReasoning || resp.Reasoning != ""
-		stepLog, more, err := c.step(ctx, resp, res)
-		if err != nil {
-			return false, err
-		}
-		if more && step+1 > MaximumStepLimit {
-			forceQuit = true
-			stepLog = append(stepLog, forceQuitLog())
-		}
-		turnLog = append(turnLog, stepField(step, stepLog))
-		if !more || forceQuit {
-			break
-		}
-		step++
-	}
-	c.allResults = append(c.allResults, mustJSON(turnResults))
-	c.inTokens = append(c.inTokens, turnIn)
-	c.outTokens = append(c.outTokens, turnOut)
-	c.latency = append(c.latency, turnLat)
-	c.reasoning = append(c.reasoning, turnReasoning)
-	c.log = append(c.log, turnLog)
-	return forceQuit, nil
-}
-
-// step handles one answer of the model: it is added to the messages,
-// decoded and, when it decodes to calls, executed, the results added to
-// the messages. more says whether the turn goes on (upstream: a step that
-// does not decode, or decodes to nothing, ends the turn). It returns the
-// step's log items.
-func (c *conversation) step(ctx context.Context, resp driver.Response, res json.RawMessage) (stepLog []any, more bool, err error) {
-	if c.opts.IncludeInputLog {
-		stepLog = append(stepLog, inputLog(resp))
-	}
-	stepLog = append(stepLog, assistantLog(res, resp.Reasoning))
-	c.msgs = append(c.msgs, c.sty.assistant(resp))
-	calls, err := c.sty.decode(res, c.opts)
+// step asks the model once and handles its answer: it is added to the
+// messages, decoded and, when it decodes to calls, executed, the results
+// added to the messages (see session.act).
+func (c *conversation) step(ctx context.Context, turn, step int) (stepLog []any, more bool, err error) {
+	resp, err := c.d.Complete(ctx, c.opts.request(c.msgs, c.funcs))
 	if err != nil {
-		return append(stepLog, decodeErrorLog(err)), false, nil
+		return nil, false, fmt.Errorf("infer: %s turn %d step %d: %w", c.e.ID, turn, step, err)
 	}
-	stepLog = append(stepLog, handlerLog(logDecoded, calls))
-	if isEmptyExecute(calls) {
-		return append(stepLog, handlerLog(logEmpty, calls)), false, nil
+	res, err := c.sty.stored(resp, c.opts)
+	if err != nil {
+		return nil, false, err
 	}
-	var out []string
-	if c.hooks != nil {
-		// Agentic backends search the web and embed text: waits, not work.
-		resume := sched.Pause(ctx)
-		out = c.exec.Execute(calls)
-		if err := resume(); err != nil {
-			return nil, false, err
-		}
-	} else {
-		out = c.exec.Execute(calls)
+	stepLog = c.answered(resp, res, resp.Reasoning, inputLog(resp))
+	c.msgs = append(c.msgs, c.sty.assistant(resp))
+	calls, decodeErr := c.sty.decode(res, c.opts)
+	out, stepLog, more, err := c.act(ctx, stepLog, calls, decodeErr)
+	if err != nil || !more {
+		return stepLog, false, err
 	}
 	c.msgs = append(c.msgs, c.sty.results(resp, calls, out)...)
-	for _, x := range out {
-		stepLog = append(stepLog, toolLog(x))
-	}
 	return stepLog, true, nil
-}
-
-// record is the result line of the conversation.
-func (c *conversation) record() (results.Record, error) {
-	inferenceLog, err := marshalLog(c.log)
-	if err != nil {
-		return results.Record{}, fmt.Errorf("infer: %s: %w", c.e.ID, err)
-	}
-	rec := results.Record{
-		ID:               c.e.ID,
-		Result:           mustJSON(c.allResults),
-		InputTokenCount:  mustJSON(c.inTokens),
-		OutputTokenCount: mustJSON(c.outTokens),
-		Latency:          mustJSON(c.latency),
-		InferenceLog:     inferenceLog,
-	}
-	if c.anyReasoning {
-		rec.ReasoningContent = mustJSON(c.reasoning)
-	}
-	return rec, nil
 }
 
 func stepField(step int, items []any) pyval.Field {

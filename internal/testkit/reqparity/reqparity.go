@@ -36,6 +36,8 @@ const (
 	APIResponses = "responses"
 	APIAnthropic = "anthropic.messages"
 	APIGemini    = "gemini.generateContent"
+	// APICompletions are the raw prompts of the local-model handlers.
+	APICompletions = "completions"
 )
 
 // DefaultText is the reply the reference's stand-ins gave to every request
@@ -52,6 +54,11 @@ type Row struct {
 	API        string          `json:"api"`
 	Body       json.RawMessage `json:"body"`
 	Answer     json.RawMessage `json:"answer"`
+	// The local-model handlers' rows (APICompletions) also hold the exact
+	// prompt and what the formatter was given.
+	FormattedPrompt  string          `json:"formatted_prompt"`
+	OSSMessages      json.RawMessage `json:"oss_messages"`
+	OSSFunctionNames []string        `json:"oss_function_names"`
 }
 
 // File is the reference file inside the reference folder.
@@ -59,6 +66,26 @@ const File = "requests/upstream_requests.jsonl.gz"
 
 // Load reads the rows of one handler configuration (handler_key).
 func Load(refDir, key string) ([]Row, error) {
+	out, err := scan(refDir, []byte(`"handler_key": "`+key+`"`), func(r Row) bool { return r.HandlerKey == key })
+	if err == nil && len(out) == 0 {
+		err = fmt.Errorf("%s: no rows of %s", File, key)
+	}
+	return out, err
+}
+
+// LoadAPI reads the rows of every configuration of one API (APICompletions,
+// APIChat, ...), in file order.
+func LoadAPI(refDir, api string) ([]Row, error) {
+	out, err := scan(refDir, []byte(`"api": "`+api+`"`), func(r Row) bool { return r.API == api })
+	if err == nil && len(out) == 0 {
+		err = fmt.Errorf("%s: no rows of API %s", File, api)
+	}
+	return out, err
+}
+
+// scan decodes the lines of the reference that contain hint and that keep
+// accepts.
+func scan(refDir string, hint []byte, keep func(Row) bool) ([]Row, error) {
 	f, err := os.Open(filepath.Join(refDir, File))
 	if err != nil {
 		return nil, err
@@ -73,24 +100,18 @@ func Load(refDir, key string) ([]Row, error) {
 	var out []Row
 	for sc.Scan() {
 		line := sc.Bytes()
-		if !bytes.Contains(line, []byte(`"handler_key": "`+key+`"`)) {
+		if !bytes.Contains(line, hint) {
 			continue
 		}
 		var r Row
 		if err := json.Unmarshal(line, &r); err != nil {
 			return nil, fmt.Errorf("%s: %w", File, err)
 		}
-		if r.HandlerKey == key {
+		if keep(r) {
 			out = append(out, r)
 		}
 	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no rows of %s", File, key)
-	}
-	return out, nil
+	return out, sc.Err()
 }
 
 // EntryIDs are the entries of rows, in their order, once each.

@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/store/hfhub"
 )
 
 // Load reads a model folder in the Hugging Face / sentence-transformers
@@ -239,25 +241,8 @@ func (o *LocateOptions) defaults() {
 }
 
 // HubCacheDir is the Hugging Face hub cache as huggingface_hub resolves it
-// ("" if there is no home folder).
-func HubCacheDir() string {
-	for _, env := range []string{"HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE"} {
-		if d := os.Getenv(env); d != "" {
-			return d
-		}
-	}
-	if d := os.Getenv("HF_HOME"); d != "" {
-		return filepath.Join(d, "hub")
-	}
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "huggingface", "hub")
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".cache", "huggingface", "hub")
-}
+// ("" if there is no home folder); see hfhub.CacheDir.
+func HubCacheDir() string { return hfhub.CacheDir() }
 
 // Locate returns the folder of a complete all-MiniLM-L6-v2 download: the
 // explicit Dir, else the Hugging Face cache's snapshot of the revision,
@@ -287,19 +272,12 @@ func Locate(ctx context.Context, opts LocateOptions) (string, error) {
 		if hub == "" {
 			continue
 		}
-		repo := filepath.Join(hub, "models--"+strings.ReplaceAll(HubRepo, "/", "--"))
-		cands := []string{filepath.Join(repo, "snapshots", opts.Revision)}
-		if ref, err := os.ReadFile(filepath.Join(repo, "refs", "main")); err == nil {
-			if r := strings.TrimSpace(string(ref)); r != "" && r != opts.Revision && !strings.ContainsAny(r, `/\`) {
-				cands = append(cands, filepath.Join(repo, "snapshots", r))
-			}
-		}
-		for _, d := range cands {
+		for _, d := range hfhub.Snapshots(hub, HubRepo, opts.Revision) {
 			if checkFiles(d) == nil {
 				return d, nil
 			}
 		}
-		looked = append(looked, filepath.Join(repo, "snapshots"))
+		looked = append(looked, filepath.Join(hfhub.RepoDir(hub, HubRepo), "snapshots"))
 	}
 	if opts.CacheDir == "" {
 		return "", fmt.Errorf("%s not found in %s and there is no user cache folder to download it into; %s", UpstreamModel, strings.Join(looked, ", "), fixHint)
