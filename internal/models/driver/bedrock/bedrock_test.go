@@ -44,14 +44,7 @@ func isolate(keyID, secret string) {
 }
 
 func newDriver(base string, mutate ...func(*core.Config)) core.Driver {
-	cfg := core.Config{Provider: core.ProviderBedrock, Model: "us.amazon.nova-pro-v1:0", BaseURL: base,
-		Mode: core.ModeFC, RetryBaseDelay: time.Millisecond, RetryMaxDelay: 2 * time.Millisecond}
-	for _, m := range mutate {
-		m(&cfg)
-	}
-	d, err := driver.New(cfg)
-	Expect(err).NotTo(HaveOccurred())
-	return d
+	return drivertest.NewDriver(core.Config{Provider: core.ProviderBedrock, Model: "us.amazon.nova-pro-v1:0", BaseURL: base}, mutate...)
 }
 
 const callAnswer = `{"output":{"message":{"role":"assistant","content":[{"text":"<thinking>I need the triangle's area.</thinking>\n"},{"toolUse":{"toolUseId":"tooluse_Zk1","name":"calculate_triangle_area","input":{"height":5,"base":10}}}]}},"stopReason":"tool_use","usage":{"inputTokens":452,"outputTokens":41,"totalTokens":493},"metrics":{"latencyMs":812}}`

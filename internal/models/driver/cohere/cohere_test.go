@@ -15,7 +15,6 @@ package cohere_test
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
@@ -30,22 +29,7 @@ import (
 )
 
 func newDriver(base string, mutate ...func(*core.Config)) core.Driver {
-	cfg := core.Config{Provider: core.ProviderCohere, Model: "command-a-03-2025-FC", BaseURL: base, APIKey: "test-key",
-		Mode: core.ModeFC, RetryBaseDelay: time.Millisecond, RetryMaxDelay: 2 * time.Millisecond}
-	for _, m := range mutate {
-		m(&cfg)
-	}
-	d, err := driver.New(cfg)
-	Expect(err).NotTo(HaveOccurred())
-	return d
-}
-
-func messagesOf(body []byte) string {
-	var r struct {
-		Messages json.RawMessage `json:"messages"`
-	}
-	Expect(json.Unmarshal(body, &r)).To(Succeed())
-	return string(r.Messages)
+	return drivertest.NewDriver(core.Config{Provider: core.ProviderCohere, Model: "command-a-03-2025-FC", BaseURL: base, APIKey: "test-key"}, mutate...)
 }
 
 const callAnswer = `{"id":"c1","message":{"role":"assistant","tool_plan":"I will compute the area.","tool_calls":[{"id":"calculate_triangle_area_5kq4","type":"function","function":{"name":"calculate_triangle_area","arguments":"{\"base\":10,\"height\":5}"}}]},"finish_reason":"TOOL_CALL","usage":{"billed_units":{"input_tokens":62,"output_tokens":28},"tokens":{"input_tokens":1004,"output_tokens":61}}}`
@@ -83,11 +67,11 @@ var _ = Describe("cohere driver", func() {
 		Expect(exec.Calls).To(Equal([][]string{{"cd(folder='documents')"}}))
 		got := srv.Received()
 		Expect(got).To(HaveLen(3))
-		Expect(messagesOf(got[1].Body)).To(MatchJSON(`[{"role":"system","content":"You are a file assistant."},
+		Expect(drivertest.MessagesOf(got[1].Body)).To(MatchJSON(`[{"role":"system","content":"You are a file assistant."},
 			{"role":"user","content":"Go to the documents folder and list it."},
 			{"role":"assistant","tool_calls":[{"id":"cd_x1","type":"function","function":{"name":"cd","arguments":"{\"folder\":\"documents\"}"}}],"tool_plan":"Change to documents."},
 			{"role":"tool","tool_call_id":"cd_x1","content":[{"type":"text","text":"{\"name\": \"documents\", \"ID\": 7}"}]}]`))
-		Expect(messagesOf(got[2].Body)).To(ContainSubstring(`{"role":"assistant","content":[{"thinking":"All set.","type":"thinking"},{"type":"text","text":"Done."}]}`))
+		Expect(drivertest.MessagesOf(got[2].Body)).To(ContainSubstring(`{"role":"assistant","content":[{"thinking":"All set.","type":"thinking"},{"type":"text","text":"Done."}]}`))
 		Expect(string(rec.Result)).To(MatchJSON(`[[[{"tool_name": "cd", "parameters": {"folder": "documents"}}], "Done."], ["You're welcome."]]`))
 		Expect(string(rec.ReasoningContent)).To(MatchJSON(`[["", "All set."], [""]]`))
 	})

@@ -3,8 +3,12 @@ package drivertest
 import (
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/driver"
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
+	"github.com/onsi/gomega"
 )
 
 // The helpers below serve the tests of the drivers of upstream's hosted
@@ -83,4 +87,30 @@ func (c *CannedExecutor) Execute(calls []string) []string {
 		out[i] = c.Results[n]
 	}
 	return out
+}
+
+// NewDriver is the driver of cfg.Provider for a test server: FC mode and
+// millisecond retries unless cfg says otherwise, then mutate applied.
+func NewDriver(cfg core.Config, mutate ...func(*core.Config)) core.Driver {
+	if cfg.Mode == "" {
+		cfg.Mode = core.ModeFC
+	}
+	if cfg.RetryBaseDelay == 0 {
+		cfg.RetryBaseDelay, cfg.RetryMaxDelay = time.Millisecond, 2*time.Millisecond
+	}
+	for _, m := range mutate {
+		m(&cfg)
+	}
+	d, err := driver.New(cfg)
+	gomega.Expect(err).NotTo(gomega.HaveOccurred())
+	return d
+}
+
+// MessagesOf is the "messages" array of a request body, as sent.
+func MessagesOf(body []byte) string {
+	var r struct {
+		Messages json.RawMessage `json:"messages"`
+	}
+	gomega.Expect(json.Unmarshal(body, &r)).To(gomega.Succeed())
+	return string(r.Messages)
 }

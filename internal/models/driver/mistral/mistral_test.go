@@ -12,7 +12,6 @@ package mistral_test
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
@@ -27,22 +26,7 @@ import (
 )
 
 func newDriver(base string, mutate ...func(*core.Config)) core.Driver {
-	cfg := core.Config{Provider: core.ProviderMistral, Model: "mistral-large-2411", BaseURL: base, APIKey: "test-key",
-		Mode: core.ModeFC, RetryBaseDelay: time.Millisecond, RetryMaxDelay: 2 * time.Millisecond}
-	for _, m := range mutate {
-		m(&cfg)
-	}
-	d, err := driver.New(cfg)
-	Expect(err).NotTo(HaveOccurred())
-	return d
-}
-
-func messagesOf(body []byte) string {
-	var r struct {
-		Messages json.RawMessage `json:"messages"`
-	}
-	Expect(json.Unmarshal(body, &r)).To(Succeed())
-	return string(r.Messages)
+	return drivertest.NewDriver(core.Config{Provider: core.ProviderMistral, Model: "mistral-large-2411", BaseURL: base, APIKey: "test-key"}, mutate...)
 }
 
 const callAnswer = `{"id":"cmpl-1","object":"chat.completion","model":"mistral-large-2411","choices":[{"index":0,"message":{"role":"assistant","content":"","tool_calls":[{"id":"D681PevKs","type":"function","function":{"name":"math_factorial","arguments":"{\"number\": 5}"},"index":0}],"prefix":false},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":91,"completion_tokens":13,"total_tokens":104}}`
@@ -90,7 +74,7 @@ var _ = Describe("mistral driver", func() {
 		Expect(st.Calls).To(Equal(3))
 		Expect(exec.Calls).To(Equal([][]string{{"cd(folder='documents')"}}))
 		got := srv.Received()
-		Expect(messagesOf(got[1].Body)).To(MatchJSON(`[{"role":"system","content":"You are a file assistant."},
+		Expect(drivertest.MessagesOf(got[1].Body)).To(MatchJSON(`[{"role":"system","content":"You are a file assistant."},
 			{"role":"user","content":"Go to the documents folder and list it."},
 			{"role":"assistant","content":"","tool_calls":[{"id":"a1b2c3d4e","type":"function","function":{"name":"cd","arguments":"{\"folder\": \"documents\"}"},"index":0}],"prefix":false},
 			{"role":"tool","content":"{\"current_working_directory\": \"documents\"}","name":"cd","tool_call_id":"a1b2c3d4e"}]`))

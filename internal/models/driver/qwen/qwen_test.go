@@ -29,22 +29,7 @@ import (
 )
 
 func newDriver(base string, mutate ...func(*core.Config)) core.Driver {
-	cfg := core.Config{Provider: core.ProviderQwen, Model: "qwen3-8b-FC", BaseURL: base, APIKey: "test-key",
-		Mode: core.ModeFC, RetryBaseDelay: time.Millisecond, RetryMaxDelay: 2 * time.Millisecond}
-	for _, m := range mutate {
-		m(&cfg)
-	}
-	d, err := driver.New(cfg)
-	Expect(err).NotTo(HaveOccurred())
-	return d
-}
-
-func messagesOf(body []byte) string {
-	var r struct {
-		Messages json.RawMessage `json:"messages"`
-	}
-	Expect(json.Unmarshal(body, &r)).To(Succeed())
-	return string(r.Messages)
+	return drivertest.NewDriver(core.Config{Provider: core.ProviderQwen, Model: "qwen3-8b-FC", BaseURL: base, APIKey: "test-key"}, mutate...)
 }
 
 // a streamed call of calculate_triangle_area, arguments in three pieces,
@@ -94,11 +79,11 @@ var _ = Describe("qwen driver", func() {
 		Expect(err).NotTo(HaveOccurred())
 		got := srv.Received()
 		Expect(got).To(HaveLen(3))
-		Expect(messagesOf(got[1].Body)).To(MatchJSON(`[{"role":"system","content":"You are a file assistant."},
+		Expect(drivertest.MessagesOf(got[1].Body)).To(MatchJSON(`[{"role":"system","content":"You are a file assistant."},
 			{"role":"user","content":"Go to the documents folder and list it."},
 			{"role":"assistant","content":null,"tool_calls":[{"id":"call_cd","type":"function","function":{"name":"cd","arguments":"{\"folder\": \"documents\"}"}}],"reasoning_content":"Change directory first."},
 			{"role":"tool","content":"{\"current_working_directory\": \"documents\"}","tool_call_id":"call_cd"}]`))
-		Expect(messagesOf(got[2].Body)).To(ContainSubstring(`{"role":"assistant","content":"Done."}`))
+		Expect(drivertest.MessagesOf(got[2].Body)).To(ContainSubstring(`{"role":"assistant","content":"Done."}`))
 		Expect(string(rec.Result)).To(MatchJSON(`[[[{"cd": "{\"folder\": \"documents\"}"}], "Done."], ["You're welcome."]]`))
 	})
 
