@@ -6,18 +6,10 @@ package agentic_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	_ "github.com/bfcl-go/bfcl/generated/specs/agentic"
 	"github.com/bfcl-go/bfcl/suites/specs"
 )
 
-func init() { specs.RegisterFlags() }
-
 func TestAgentic(t *testing.T) {
-	RegisterFailHandler(Fail)
 	specs.RunSuite(t, "BFCL agentic")
 }
-
-var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -7,18 +7,10 @@ package formatsensitivity_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	_ "github.com/bfcl-go/bfcl/generated/specs/format_sensitivity"
 	"github.com/bfcl-go/bfcl/suites/specs"
 )
 
-func init() { specs.RegisterFlags() }
-
 func TestFormatSensitivity(t *testing.T) {
-	RegisterFailHandler(Fail)
 	specs.RunSuite(t, "BFCL format_sensitivity")
 }
-
-var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -6,18 +6,10 @@ package irrelevance_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	_ "github.com/bfcl-go/bfcl/generated/specs/irrelevance"
 	"github.com/bfcl-go/bfcl/suites/specs"
 )
 
-func init() { specs.RegisterFlags() }
-
 func TestIrrelevance(t *testing.T) {
-	RegisterFailHandler(Fail)
 	specs.RunSuite(t, "BFCL irrelevance")
 }
-
-var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -6,18 +6,10 @@ package live_test
 import (
 	"testing"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
-
 	_ "github.com/bfcl-go/bfcl/generated/specs/live"
 	"github.com/bfcl-go/bfcl/suites/specs"
 )
 
-func init() { specs.RegisterFlags() }
-
 func TestLive(t *testing.T) {
-	RegisterFailHandler(Fail)
 	specs.RunSuite(t, "BFCL live")
 }
-
-var _ = ReportAfterSuite("BFCL score", specs.Finish)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/onsi/ginkgo/v2"
 	"github.com/onsi/ginkgo/v2/types"
+	"github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
@@ -46,8 +47,12 @@ var flags struct {
 	f    *config.Flags
 }
 
-// RegisterFlags adds the -bfcl.* flags to the test binary (call from a
-// suite's init).
+// The -bfcl.* flags are registered when a test binary links this package
+// (only the suites do, through their generated specs), before go test parses
+// the command line.
+func init() { RegisterFlags() }
+
+// RegisterFlags adds the -bfcl.* flags to the test binary once.
 func RegisterFlags() *config.Flags {
 	flags.once.Do(func() { flags.f = config.Register(flag.CommandLine, "bfcl.", Settings...) })
 	return flags.f
@@ -251,10 +256,14 @@ func Finish(r types.Report) {
 	}
 }
 
-// RunSuite runs a suite's specs. Skipped specs are not printed one by one
+// RunSuite is the body of every suite's Test function: it installs Ginkgo's
+// fail handler for Gomega, adds the "BFCL score" ReportAfterSuite (Finish)
+// and runs the suite's specs. Skipped specs are not printed one by one
 // unless -v is given: a label-filtered run across the six suites would
 // otherwise print thousands of skip markers.
 func RunSuite(t ginkgo.GinkgoTestingT, description string) bool {
+	gomega.RegisterFailHandler(ginkgo.Fail)
+	ginkgo.ReportAfterSuite("BFCL score", Finish)
 	suite, rep := ginkgo.GinkgoConfiguration()
 	if !rep.Verbose && !rep.VeryVerbose {
 		rep.SilenceSkips = true
