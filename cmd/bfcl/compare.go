@@ -48,20 +48,29 @@ func parseWithArgs(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseOperands is parseWithArgs for a verb that needs at least min
+// operands: with fewer it prints the usage and returns a usage error that
+// says what the verb wants.
+func parseOperands(fs *flag.FlagSet, args []string, min int, want string) error {
+	if err := parseWithArgs(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() < min {
+		fs.Usage()
+		return fmt.Errorf("%w: %s: %s", errUsage, fs.Name(), want)
+	}
+	return nil
+}
+
 func cmdCompare(args []string) error {
-	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
+	fs, f := newVerb("compare", compareSettings...)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), compareUsage); fs.PrintDefaults() }
-	f := config.Register(fs, "", compareSettings...)
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	seed := fs.Uint64("seed", stats.DefaultSeed, "bootstrap seed")
 	resamples := fs.Int("resamples", stats.DefaultResamples, "bootstrap resamples")
 	fromResults := fs.Bool("from-results", false, "the runs are result folders: score them first (--test-category, --mode, --underscore-to-dot as for evaluate)")
-	if err := parseWithArgs(fs, args); err != nil {
+	if err := parseOperands(fs, args, 2, "name at least two runs"); err != nil {
 		return err
-	}
-	if fs.NArg() < 2 {
-		fs.Usage()
-		return fmt.Errorf("%w: compare: name at least two runs", errUsage)
 	}
 	if *resamples < 1 {
 		return fmt.Errorf("%w: compare: --resamples %d must be positive", errUsage, *resamples)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,8 +28,7 @@ type embedOutput struct {
 // shortest round-trip decimals), so that a user can hold them against
 // sentence-transformers.
 func cmdEmbed(args []string) error {
-	fs := flag.NewFlagSet("embed", flag.ContinueOnError)
-	f := config.Register(fs, "", config.EmbedModelDir)
+	fs, f := newVerb("embed", config.EmbedModelDir)
 	noDownload := fs.Bool("no-download", false, "never download the model; fail when it is not found locally")
 	in := fs.String("in", "-", "input file; - for standard input")
 	if err := parseFlags(fs, args); err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -50,8 +49,7 @@ type execOutput struct {
 // per line the shape of the reference traces (results and pyjson-v1 state
 // per turn).
 func cmdExec(args []string) error {
-	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
-	f := config.Register(fs, "", config.DataDir)
+	fs, f := newVerb("exec", config.DataDir)
 	model := fs.String("model-name", "reforacle_trace_ground_truth", "model name the instance names derive from (upstream appends _eval)")
 	in := fs.String("in", "-", "input file (JSON Lines); - for stdin")
 	if err := parseFlags(fs, args); err != nil {

@@ -27,12 +27,8 @@ import (
 // (BFCL_DATA_DIR or --data-dir) the entry counts are the loader's, checked
 // against the pinned data set's.
 func cmdTestCategories(args []string) error {
-	fs := flag.NewFlagSet("test-categories", flag.ContinueOnError)
-	f := config.Register(fs, "", config.DataDir)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	rc, err := f.Resolve(config.WorkingDir)
+	fs, f := newVerb("test-categories", config.DataDir)
+	rc, err := parseResolve(fs, f, args)
 	if err != nil {
 		return err
 	}
@@ -81,8 +77,7 @@ func cmdTestCategories(args []string) error {
 }
 
 func cmdModels(args []string) error {
-	fs := flag.NewFlagSet("models", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ModelsFile)
+	fs, f := newVerb("models", config.ModelsFile)
 	listUpstream := upstreamModelsFlag(fs) // --upstream (cmd/bfcl/upstream.go)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -113,12 +108,8 @@ func cmdModels(args []string) error {
 // cmdResults lists the model folders of a result root, as upstream's
 // `bfcl results` does, with their categories and entry counts.
 func cmdResults(args []string) error {
-	fs := flag.NewFlagSet("results", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ResultDir)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	rc, err := f.Resolve(config.WorkingDir)
+	fs, f := newVerb("results", config.ResultDir)
+	rc, err := parseResolve(fs, f, args)
 	if err != nil {
 		return err
 	}
@@ -140,8 +131,7 @@ func cmdResults(args []string) error {
 // cmdVersion prints this build's version and the pinned upstream commit
 // whose behaviour it reproduces.
 func cmdVersion(args []string) error {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	f := config.Register(fs, "", config.Correction)
+	fs, f := newVerb("version", config.Correction)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -206,12 +196,8 @@ func cmdData(args []string) error {
 }
 
 func cmdScores(args []string) error {
-	fs := flag.NewFlagSet("scores", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ScoreDir, config.ModelsFile)
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	rc, err := f.Resolve(config.WorkingDir)
+	fs, f := newVerb("scores", config.ScoreDir, config.ModelsFile)
+	rc, err := parseResolve(fs, f, args)
 	if err != nil {
 		return err
 	}

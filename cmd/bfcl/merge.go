@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -12,7 +11,7 @@ import (
 )
 
 func cmdMerge(args []string) error {
-	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
+	fs, f := newVerb("merge", config.TestCategory, config.IDs, config.RunIDs, config.DataDir)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: bfcl merge [flags] OUT DIR...
 
@@ -27,14 +26,9 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	f := config.Register(fs, "", config.TestCategory, config.IDs, config.RunIDs, config.DataDir)
 	allowMissing := fs.Bool("allow-missing", false, "exit 0 even when entries are missing (a run of a subset)")
-	if err := parseWithArgs(fs, args); err != nil {
+	if err := parseOperands(fs, args, 2, "want OUT and at least one shard folder"); err != nil {
 		return err
-	}
-	if fs.NArg() < 2 {
-		fs.Usage()
-		return fmt.Errorf("%w: merge: want OUT and at least one shard folder", errUsage)
 	}
 	opts := merge.Options{Out: fs.Arg(0), Dirs: fs.Args()[1:]}
 	if cats := f.List(config.TestCategory); len(cats) > 0 {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
 
@@ -14,15 +13,11 @@ import (
 
 // cmdReport writes the HTML report of a score folder.
 func cmdReport(args []string) error {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ScoreDir, config.ResultDir, config.DataDir)
+	fs, f := newVerb("report", config.ScoreDir, config.ResultDir, config.DataDir)
 	out := fs.String("o", "", "output file (default <score-dir>/"+htmlreport.FileName+")")
 	noData := fs.Bool("no-data", false, "do not embed the data set (smaller page; no questions or ground-truth results)")
 	title := fs.String("title", "", "page title (default: names the score folder)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	rc, err := f.Resolve(config.WorkingDir)
+	rc, err := parseResolve(fs, f, args)
 	if err != nil {
 		return err
 	}

@@ -36,17 +36,29 @@ var errUsage = errors.New("usage")
 // parseFlags parses a verb's flags; positional arguments are mistakes
 // (they usually mean a value was given to a boolean flag with a space).
 func parseFlags(fs *flag.FlagSet, args []string) error {
-	fs.SetOutput(os.Stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if err := parseWithArgs(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%w: %s: unexpected argument %q (boolean flags take --flag or --flag=false; --run-ids takes --run-ids=FILE)", errUsage, fs.Name(), fs.Arg(0))
 	}
 	return nil
+}
+
+// newVerb is a verb's flag set with the shared settings it takes registered
+// (config.Register); the verb adds flags of its own to fs before parsing.
+func newVerb(name string, settings ...*config.Setting) (*flag.FlagSet, *config.Flags) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	return fs, config.Register(fs, "", settings...)
+}
+
+// parseResolve parses a verb's flags (parseFlags: no positional arguments)
+// and resolves its settings, paths from the working directory.
+func parseResolve(fs *flag.FlagSet, f *config.Flags, args []string) (*config.Run, error) {
+	if err := parseFlags(fs, args); err != nil {
+		return nil, err
+	}
+	return f.Resolve(config.WorkingDir)
 }
 
 // resolveWithData resolves a verb's settings (paths from the working
@@ -70,13 +82,9 @@ var generateSettings = []*config.Setting{
 }
 
 func cmdGenerate(args []string) error {
-	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
-	f := config.Register(fs, "", generateSettings...)
+	fs, f := newVerb("generate", generateSettings...)
 	noReport := fs.Bool("no-report", false, "do not write "+htmlreport.FileName+" after the run (`bfcl report` writes it later)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	rc, err := f.Resolve(config.WorkingDir)
+	rc, err := parseResolve(fs, f, args)
 	if err != nil {
 		return err
 	}
@@ -303,8 +311,7 @@ var evaluateSettings = []*config.Setting{
 }
 
 func cmdEvaluate(args []string) error {
-	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
-	f := config.Register(fs, "", evaluateSettings...)
+	fs, f := newVerb("evaluate", evaluateSettings...)
 	f.Folders = true // model names are result folders; registry entries are optional
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	noReport := fs.Bool("no-report", false, "do not write "+htmlreport.FileName+" (`bfcl report` writes it later)")

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"sort"
@@ -24,8 +23,7 @@ import (
 // cmdTurns prints turn-level diagnostics of the multi-turn score files of
 // a score root: beside the official score, never part of it.
 func cmdTurns(args []string) error {
-	fs := flag.NewFlagSet("turns", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ScoreDir, config.ResultDir, config.DataDir, config.Mode, config.UnderscoreToDot)
+	fs, f := newVerb("turns", config.ScoreDir, config.ResultDir, config.DataDir, config.Mode, config.UnderscoreToDot)
 	model := fs.String("model", "", "model folder (default: every model under the score root)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	isolated := fs.Bool("isolated", false, "score the turn-isolated records under <result-dir>_turn_isolated into <score-dir>_turn_isolated instead")
