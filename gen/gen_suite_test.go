@@ -18,11 +18,6 @@ func TestGen(t *testing.T) {
 // openDataSet opens the BFCL data set of the test environment; the spec is
 // skipped loudly when there is none.
 func openDataSet() *dataset.Source {
-	dir, ok := testenv.DataDir()
-	if !ok {
-		Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-	}
-	src, err := dataset.Open(dir)
-	Expect(err).NotTo(HaveOccurred())
+	src := testenv.OpenDataSet(GinkgoT())
 	return src
 }

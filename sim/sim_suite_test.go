@@ -643,10 +643,7 @@ func replayUpstreamFixture(file, cls string) {
 		}
 		env := &Env{}
 		if dc.LC {
-			data, ok := testenv.DataDir()
-			if !ok {
-				Skip(testenv.MissingMessage("BFCL data set (long_context.py)", data, "BFCL_DATA_DIR"))
-			}
+			data := testenv.NeedDataDir(GinkgoT(), "BFCL data set (long_context.py)")
 			lc, err := longcontext.Load(data)
 			Expect(err).NotTo(HaveOccurred())
 			env.LC = lc

@@ -48,10 +48,7 @@ var _ = Describe("a real Ollama server, end to end", Label("real-ollama"), Order
 			}
 			Skip("SKIPPED LOUDLY: no real Ollama server (set BFCL_OLLAMA_URL; .ci/ollama.sh build && .ci/ollama.sh start)")
 		}
-		real, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set (for long_context.py)", real, "BFCL_DATA_DIR"))
-		}
+		real := testenv.NeedDataDir(GinkgoT(), "BFCL data set (for long_context.py)")
 		buildSuites()
 		data = GinkgoT().TempDir()
 		copyTree(filepath.Join(testenv.ModuleRoot(), "fixtures", "e2e"), data)

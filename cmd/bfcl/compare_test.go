@@ -13,7 +13,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
@@ -50,14 +49,8 @@ var _ = AfterSuite(func() {
 
 var _ = Describe("bfcl compare (built binary)", Label("reference"), func() {
 	It("scores the reference results and an edited copy, and reports exactly the edited entries", func() {
-		ref, ok := testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
-		}
-		data, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", data, dataset.EnvDataDir))
-		}
+		ref := testenv.NeedReferenceDir(GinkgoT(), "reference results")
+		data := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 		tmp := GinkgoT().TempDir()
 		bin := bfclBinary()
 

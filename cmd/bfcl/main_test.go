@@ -11,7 +11,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -31,18 +30,8 @@ var _ = Describe("bfcl exec", Label("reference"), func() {
 // reference trace entries (every tenth line of each file) and compares its
 // output with the traces: the same results and pyjson states per turn.
 func execMatchesReferenceTraces(t FullGinkgoTInterface) {
-	ref, ok := testenv.ReferenceDir()
-	if !ok {
-		t.Skip(testenv.MissingMessage("reference traces", ref, "BFCL_REFERENCE_DIR"))
-	}
-	dir, ok := testenv.DataDir()
-	if !ok {
-		t.Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-	}
-	src, err := dataset.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := testenv.NeedReferenceDir(t, "reference traces")
+	src := testenv.OpenDataSet(t)
 	lc, err := score.LongContextOf(src)
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/scores/compare"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
@@ -19,14 +18,8 @@ import (
 
 var _ = Describe("bfcl repeats (built binary)", Label("reference"), func() {
 	It("finds the entries that flip between two repeats in the <score>_repeat_<k> layout", func() {
-		ref, ok := testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
-		}
-		data, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", data, dataset.EnvDataDir))
-		}
+		ref := testenv.NeedReferenceDir(GinkgoT(), "reference results")
+		data := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 		const model = "openai_gpt-oss-120b"
 		tmp := GinkgoT().TempDir()
 		result1 := filepath.Join(ref, "results", "results", "2025-11-12-harmony-fixes-2", "result")

@@ -23,10 +23,7 @@ import (
 
 func referenceRun(b *testing.B) string {
 	b.Helper()
-	ref, ok := testenv.ReferenceDir()
-	if !ok {
-		b.Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
-	}
+	ref := testenv.NeedReferenceDir(b, "reference results")
 	if _, ok := testenv.DataDir(); !ok {
 		b.Skip("BFCL data set not found (BFCL_DATA_DIR)")
 	}
@@ -79,10 +76,7 @@ func BenchmarkEvaluateMultiTurnNoReport(b *testing.B) {
 // BenchmarkExec is `bfcl exec` of the ground-truth calls of the 800
 // reference traces (every multi-turn entry), states included.
 func BenchmarkExec(b *testing.B) {
-	ref, ok := testenv.ReferenceDir()
-	if !ok {
-		b.Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
-	}
+	ref := testenv.NeedReferenceDir(b, "reference results")
 	if _, ok := testenv.DataDir(); !ok {
 		b.Skip("BFCL data set not found (BFCL_DATA_DIR)")
 	}

@@ -25,10 +25,7 @@ import (
 
 var _ = Describe("bfcl turns --isolated (built binary)", Label("dataset"), func() {
 	It("scores gold's turn-isolated records: every turn passes", func() {
-		data, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", data, dataset.EnvDataDir))
-		}
+		data := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 		src, err := dataset.Open(data)
 		Expect(err).NotTo(HaveOccurred())
 		lc, err := score.LongContextOf(src)

@@ -15,7 +15,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/store/runmeta"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -54,18 +53,12 @@ func cliEnv(data string, extra ...string) []string {
 }
 
 func needData() string {
-	dir, ok := testenv.DataDir()
-	if !ok {
-		Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-	}
+	dir := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 	return dir
 }
 
 func needReference() string {
-	ref, ok := testenv.ReferenceDir()
-	if !ok {
-		Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
-	}
+	ref := testenv.NeedReferenceDir(GinkgoT(), "reference results")
 	return ref
 }
 

@@ -238,10 +238,7 @@ var _ = Describe("entry ids", func() {
 
 var _ = Describe("against the shared dataset", func() {
 	It("has the entry counts and files of the pinned dataset", func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL dataset", dir, "BFCL_DATA_DIR"))
-		}
+		dir := testenv.NeedDataDir(GinkgoT(), "BFCL dataset")
 		for _, c := range category.All() {
 			file := filepath.Join(dir, "data", c.DatasetFile())
 			if c == category.FormatSensitivity {
@@ -280,10 +277,7 @@ var _ = Describe("against the shared dataset", func() {
 
 var _ = Describe("against the reference result layout", func() {
 	It("places every reference result file where upstream's layout puts it", func() {
-		ref, ok := testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference outputs", ref, "BFCL_REFERENCE_DIR"))
-		}
+		ref := testenv.NeedReferenceDir(GinkgoT(), "reference outputs")
 		roots := []string{
 			filepath.Join(ref, "results", "results", "2025-11-12-harmony-fixes-2", "result", "openai_gpt-oss-120b"),
 			filepath.Join(ref, "agentic", "results", "glyphh-ada-1.1"),

@@ -43,10 +43,7 @@ func upstreamServer(local string, hits *int64, corrupt string) *httptest.Server 
 var _ = Describe("Fetch", func() {
 	var local string
 	BeforeEach(func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, "BFCL_DATA_DIR"))
-		}
+		dir := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 		local = dir
 	})
 

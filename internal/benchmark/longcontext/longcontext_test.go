@@ -52,10 +52,7 @@ func pythonDigests() map[string]struct {
 }
 
 func loadData() *longcontext.Data {
-	dir, ok := testenv.DataDir()
-	if !ok {
-		Skip(testenv.MissingMessage("BFCL data set (long_context.py)", dir, "BFCL_DATA_DIR"))
-	}
+	dir := testenv.NeedDataDir(GinkgoT(), "BFCL data set (long_context.py)")
 	d, err := longcontext.Load(dir)
 	Expect(err).NotTo(HaveOccurred())
 	return d
@@ -175,10 +172,7 @@ B2 = 12345678901234567890123
 })
 
 func BenchmarkClone(b *testing.B) {
-	dir, ok := testenv.DataDir()
-	if !ok {
-		b.Skip(testenv.MissingMessage("BFCL data set (long_context.py)", dir, "BFCL_DATA_DIR"))
-	}
+	dir := testenv.NeedDataDir(b, "BFCL data set (long_context.py)")
 	d, err := longcontext.Load(dir)
 	if err != nil {
 		b.Fatal(err)
@@ -193,10 +187,7 @@ func BenchmarkClone(b *testing.B) {
 }
 
 func BenchmarkLoad(b *testing.B) {
-	dir, ok := testenv.DataDir()
-	if !ok {
-		b.Skip(testenv.MissingMessage("BFCL data set (long_context.py)", dir, "BFCL_DATA_DIR"))
-	}
+	dir := testenv.NeedDataDir(b, "BFCL data set (long_context.py)")
 	for i := 0; i < b.N; i++ {
 		if _, err := longcontext.Load(dir); err != nil {
 			b.Fatal(err)

@@ -16,10 +16,7 @@ import (
 var _ = Describe("a selection", func() {
 	var src *dataset.Source
 	BeforeEach(func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
+		dir := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 		var err error
 		src, err = dataset.Open(dir)
 		Expect(err).NotTo(HaveOccurred())

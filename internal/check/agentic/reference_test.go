@@ -88,14 +88,8 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 	for _, cat := range []string{"web_search_base", "web_search_no_snippet", "memory_kv", "memory_vector", "memory_rec_sum"} {
 		cat := cat
 		It("reproduces upstream's verdict on every "+cat+" entry of "+refModel, func() {
-			ref, ok := testenv.ReferenceDir()
-			if !ok {
-				Skip(testenv.MissingMessage("reference verdicts", ref, "BFCL_REFERENCE_DIR"))
-			}
-			dataDir, ok := testenv.DataDir()
-			if !ok {
-				Skip(testenv.MissingMessage("BFCL data set", dataDir, dataset.EnvDataDir))
-			}
+			ref := testenv.NeedReferenceDir(GinkgoT(), "reference verdicts")
+			dataDir := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 			base := filepath.Join(ref, "agentic")
 			src, err := dataset.Open(dataDir)
 			Expect(err).NotTo(HaveOccurred())

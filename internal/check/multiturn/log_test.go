@@ -6,7 +6,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/store/results"
@@ -23,12 +22,7 @@ func detailKeys(v verdict.Verdict) []string {
 
 var _ = Describe("the inference log in failed verdicts", func() {
 	It("is copied from the record into every failed verdict, early inference_error and force_terminated included, as multi_turn_runner does", func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		src := testenv.OpenDataSet(GinkgoT())
 		entries, err := src.Load("multi_turn_base")
 		Expect(err).NotTo(HaveOccurred())
 		e := entries[0]

@@ -12,7 +12,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
@@ -113,16 +112,8 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 	for _, cat := range []string{"multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param"} {
 		cat := cat
 		It("reproduces upstream's verdict on every "+cat+" entry of gpt-oss-120b", func() {
-			ref, ok := testenv.ReferenceDir()
-			if !ok {
-				Skip(testenv.MissingMessage("reference verdicts", ref, "BFCL_REFERENCE_DIR"))
-			}
-			dataDir, ok := testenv.DataDir()
-			if !ok {
-				Skip(testenv.MissingMessage("BFCL data set", dataDir, dataset.EnvDataDir))
-			}
-			src, err := dataset.Open(dataDir)
-			Expect(err).NotTo(HaveOccurred())
+			ref := testenv.NeedReferenceDir(GinkgoT(), "reference verdicts")
+			src := testenv.OpenDataSet(GinkgoT())
 			b, err := src.ReadLongContext()
 			Expect(err).NotTo(HaveOccurred())
 			lc, err := longcontext.Parse(b)

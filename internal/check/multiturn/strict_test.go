@@ -40,12 +40,7 @@ func promptRecord(e *dataset.Entry, extra map[int]string) results.Record {
 
 var _ = Describe("the optional irrelevance rule", func() {
 	It("is off by default, as in upstream's score, and fails a call made in a turn without ground truth when asked", func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		src := testenv.OpenDataSet(GinkgoT())
 		b, _ := src.ReadLongContext()
 		lc, err := longcontext.Parse(b)
 		Expect(err).NotTo(HaveOccurred())

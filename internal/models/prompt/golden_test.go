@@ -50,12 +50,7 @@ func readTSV(name string) [][]string {
 }
 
 func openData() *dataset.Source {
-	dir, ok := testenv.DataDir()
-	if !ok {
-		Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-	}
-	src, err := dataset.Open(dir)
-	Expect(err).NotTo(HaveOccurred())
+	src := testenv.OpenDataSet(GinkgoT())
 	return src
 }
 

@@ -140,16 +140,8 @@ func sortedKeys(m map[string]json.RawMessage) []string { return slices.Sorted(ma
 // cats (by id) and long_context.py, skipping the spec loudly when the
 // reference or the data set is absent.
 func loadTraceFixture(cats []string) ([]trace, map[string]*dataset.Entry, *longcontext.Data) {
-	ref, ok := testenv.ReferenceDir()
-	if !ok {
-		Skip(testenv.MissingMessage("reference traces", ref, "BFCL_REFERENCE_DIR"))
-	}
-	dataDir, ok := testenv.DataDir()
-	if !ok {
-		Skip(testenv.MissingMessage("BFCL data set", dataDir, dataset.EnvDataDir))
-	}
-	src, err := dataset.Open(dataDir)
-	Expect(err).NotTo(HaveOccurred())
+	ref := testenv.NeedReferenceDir(GinkgoT(), "reference traces")
+	src := testenv.OpenDataSet(GinkgoT())
 	lcSrc, err := src.ReadLongContext()
 	Expect(err).NotTo(HaveOccurred())
 	lc, err := longcontext.Parse(lcSrc)

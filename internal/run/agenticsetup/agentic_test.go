@@ -137,12 +137,7 @@ var _ = Describe("memory across a scenario's entries (real data set)", func() {
 	for _, cat := range []string{"memory_kv", "memory_vector", "memory_rec_sum"} {
 		cat := cat
 		It("carries "+cat+" memory from prerequisite to prerequisite to question, with files and without", func() {
-			dataDir, ok := testenv.DataDir()
-			if !ok {
-				Skip(testenv.MissingMessage("BFCL data set", dataDir, dataset.EnvDataDir))
-			}
-			src, err := dataset.Open(dataDir)
-			Expect(err).NotTo(HaveOccurred())
+			src := testenv.OpenDataSet(GinkgoT())
 			pre, err := src.MemoryPrereqs(cat, "notetaker")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(len(pre)).To(BeNumerically(">=", 2))

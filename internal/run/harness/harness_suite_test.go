@@ -18,11 +18,6 @@ func TestHarness(t *testing.T) {
 // openDataSet opens BFCL's data set, or skips the spec saying where it
 // was looked for.
 func openDataSet() *dataset.Source {
-	dir, ok := testenv.DataDir()
-	if !ok {
-		Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-	}
-	src, err := dataset.Open(dir)
-	Expect(err).NotTo(HaveOccurred())
+	src := testenv.OpenDataSet(GinkgoT())
 	return src
 }

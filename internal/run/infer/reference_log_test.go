@@ -142,16 +142,8 @@ func readResultLines(path string) ([]results.Record, error) {
 
 var _ = Describe("the inference log, against upstream's on the same model outputs", Label("reference"), func() {
 	It("replays gpt-oss-120b's recorded steps through our loop and gets upstream's inference_log entry by entry", func() {
-		refDir, ok := testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference outputs", refDir, "BFCL_REFERENCE_DIR"))
-		}
-		dataDir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dataDir, "BFCL_DATA_DIR"))
-		}
-		src, err := dataset.Open(dataDir)
-		Expect(err).NotTo(HaveOccurred())
+		refDir := testenv.NeedReferenceDir(GinkgoT(), "reference outputs")
+		src := testenv.OpenDataSet(GinkgoT())
 		resultDir := filepath.Join(refDir, "results", "results", refRun, "result", refModelDir, "multi_turn")
 
 		var total, withLog, equal, sameResult, upstreamErrors int

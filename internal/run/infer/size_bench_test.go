@@ -23,14 +23,7 @@ import (
 //
 //	go test ./internal/run/infer -run '^$' -bench MultiTurnLogSize -benchtime 1x
 func BenchmarkMultiTurnLogSize(b *testing.B) {
-	dir, ok := testenv.DataDir()
-	if !ok {
-		b.Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-	}
-	src, err := dataset.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
+	src := testenv.OpenDataSet(b)
 	raw, err := src.ReadLongContext()
 	if err != nil {
 		b.Fatal(err)

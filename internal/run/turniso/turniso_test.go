@@ -63,10 +63,7 @@ var _ = Describe("turn-isolated mode", Label("dataset"), Ordered, func() {
 		lc  *longcontext.Data
 	)
 	BeforeAll(func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
+		dir := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 		var err error
 		src, err = dataset.Open(dir)
 		Expect(err).NotTo(HaveOccurred())

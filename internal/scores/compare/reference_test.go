@@ -88,14 +88,8 @@ var _ = Describe("compare on the reference result set and a copy with known chan
 		Expect(err).NotTo(HaveOccurred())
 	}
 	BeforeAll(func() {
-		ref, ok := testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
-		}
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
+		ref := testenv.NeedReferenceDir(GinkgoT(), "reference results")
+		dir := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 		var err error
 		src, err = dataset.Open(dir)
 		Expect(err).NotTo(HaveOccurred())

@@ -179,18 +179,8 @@ func TestSingleTurn(t *testing.T) {
 // steps; every differing attribute yields at least one change, and a file
 // system is diffed file by file, never as a whole repr.
 func TestReference(t *testing.T) {
-	ref, ok := testenv.ReferenceDir()
-	if !ok {
-		t.Skip(testenv.MissingMessage("reference outputs", ref, "BFCL_REFERENCE_DIR"))
-	}
-	dataDir, ok := testenv.DataDir()
-	if !ok {
-		t.Skip(testenv.MissingMessage("BFCL data set", dataDir, "BFCL_DATA_DIR"))
-	}
-	src, err := dataset.Open(dataDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := testenv.NeedReferenceDir(t, "reference outputs")
+	src := testenv.OpenDataSet(t)
 	const run, model = "2025-11-12-harmony-fixes-2", "openai_gpt-oss-120b"
 	scoreDir := t.TempDir()
 	yes := true
@@ -362,18 +352,8 @@ func upstreamVerdicts(t *testing.T, path string) map[string]upstreamVerdict {
 // failing-spec path, before any score file) and finds the same as from the
 // score lines `bfcl evaluate` writes for them.
 func TestFromVerdictReal(t *testing.T) {
-	ref, ok := testenv.ReferenceDir()
-	if !ok {
-		t.Skip(testenv.MissingMessage("reference outputs", ref, "BFCL_REFERENCE_DIR"))
-	}
-	dataDir, ok := testenv.DataDir()
-	if !ok {
-		t.Skip(testenv.MissingMessage("BFCL data set", dataDir, "BFCL_DATA_DIR"))
-	}
-	src, err := dataset.Open(dataDir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ref := testenv.NeedReferenceDir(t, "reference outputs")
+	src := testenv.OpenDataSet(t)
 	lc, err := score.LongContextOf(src)
 	if err != nil {
 		t.Fatal(err)

@@ -577,10 +577,7 @@ func intervalOf(s report.JSONSummary, model string) (lo, hi float64) {
 // TestBrowserReference renders upstream's real result set (scored by our
 // evaluator) and opens its failed multi-turn entries.
 func TestBrowserReference(t *testing.T) {
-	ref, ok := testenv.ReferenceDir()
-	if !ok {
-		t.Skip(testenv.MissingMessage("reference outputs", ref, "BFCL_REFERENCE_DIR"))
-	}
+	ref := testenv.NeedReferenceDir(t, "reference outputs")
 	src := dataSource(t)
 	run := filepath.Join(ref, "results", "results", "2025-11-12-harmony-fixes-2", "result")
 	if _, err := os.Stat(run); err != nil {

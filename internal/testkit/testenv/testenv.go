@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/config"
 )
 
@@ -49,6 +50,48 @@ func ReferenceDir() (string, bool) {
 // MissingMessage is the text tests print when they skip for lack of data.
 func MissingMessage(what, dir, env string) string {
 	return "SKIPPED LOUDLY: " + what + " not found at " + dir + " (set " + env + "); this test checks nothing without it"
+}
+
+// TB is the part of a test the Need* helpers use: *testing.T, *testing.B
+// and Ginkgo's GinkgoT() all have it.
+type TB interface {
+	Helper()
+	Skip(args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// NeedDataDir returns the BFCL data set folder; when there is none it skips
+// t loudly (MissingMessage), what naming the material the test reads.
+func NeedDataDir(t TB, what string) string {
+	t.Helper()
+	dir, ok := DataDir()
+	if !ok {
+		t.Skip(MissingMessage(what, dir, dataset.EnvDataDir))
+	}
+	return dir
+}
+
+// NeedReferenceDir returns the reference-output folder; when there is none
+// it skips t loudly (MissingMessage), what naming the material the test
+// reads.
+func NeedReferenceDir(t TB, what string) string {
+	t.Helper()
+	dir, ok := ReferenceDir()
+	if !ok {
+		t.Skip(MissingMessage(what, dir, "BFCL_REFERENCE_DIR"))
+	}
+	return dir
+}
+
+// OpenDataSet opens the BFCL data set (NeedDataDir: skipped loudly when
+// there is none); a data set that is there but does not open fails t.
+func OpenDataSet(t TB) *dataset.Source {
+	t.Helper()
+	src, err := dataset.Open(NeedDataDir(t, "BFCL data set"))
+	if err != nil {
+		t.Fatalf("opening the BFCL data set: %v", err)
+	}
+	return src
 }
 
 // UpstreamRepo returns a git checkout (or bare repository) of upstream's
