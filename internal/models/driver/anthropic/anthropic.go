@@ -183,11 +183,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	if CachingEnabled(req.EntryID) {
 		markCachePoints(&w)
 	}
-	b, err := marshalNoHTML(w)
-	if err != nil {
-		return nil, fmt.Errorf("anthropic driver: encode request: %w", err)
-	}
-	return b, nil
+	return core.MarshalRequest("anthropic", w)
 }
 
 // CachingEnabled is upstream's caching_enabled of ClaudeHandler: true for

@@ -216,7 +216,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		if pendingResults == nil {
 			return nil
 		}
-		raw, err := marshal(pendingResults)
+		raw, err := core.MarshalRequest("bedrock", pendingResults)
 		if err != nil {
 			return err
 		}
@@ -232,7 +232,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		}
 		switch m.Role {
 		case core.RoleUser, core.RoleSystem:
-			raw, err := marshal(wireMessage{Role: m.Role, Content: []any{textBlock{Text: m.Content}}})
+			raw, err := core.MarshalRequest("bedrock", wireMessage{Role: m.Role, Content: []any{textBlock{Text: m.Content}}})
 			if err != nil {
 				return nil, err
 			}
@@ -255,7 +255,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 				}
 				wm.Content = append(wm.Content, tu)
 			}
-			raw, err := marshal(wm)
+			raw, err := core.MarshalRequest("bedrock", wm)
 			if err != nil {
 				return nil, err
 			}
@@ -275,15 +275,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	if err := flush(); err != nil {
 		return nil, err
 	}
-	return marshal(w)
-}
-
-func marshal(v any) ([]byte, error) {
-	b, err := core.MarshalJSON(v)
-	if err != nil {
-		return nil, fmt.Errorf("bedrock driver: encode request: %w", err)
-	}
-	return b, nil
+	return core.MarshalRequest("bedrock", w)
 }
 
 // endpoint is the Converse URL of the model, its id escaped as the SDK

@@ -118,7 +118,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	// the first system message goes first (extract_system_prompt of the first turn)
 	for i, m := range msgs {
 		if m.Role == core.RoleSystem {
-			raw, err := marshal(wireMessage{Role: core.RoleSystem, Content: m.Content})
+			raw, err := core.MarshalRequest("cohere", wireMessage{Role: core.RoleSystem, Content: m.Content})
 			if err != nil {
 				return nil, err
 			}
@@ -131,7 +131,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		var raw []byte
 		switch m.Role {
 		case core.RoleUser, core.RoleSystem:
-			raw, err = marshal(wireMessage{Role: m.Role, Content: m.Content})
+			raw, err = core.MarshalRequest("cohere", wireMessage{Role: m.Role, Content: m.Content})
 		case core.RoleAssistant:
 			if len(m.Replay) > 0 {
 				raw = m.Replay
@@ -150,10 +150,10 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 				wm.ToolCalls, err = json.Marshal(calls)
 			}
 			if err == nil {
-				raw, err = marshal(wm)
+				raw, err = core.MarshalRequest("cohere", wm)
 			}
 		case core.RoleTool:
-			raw, err = marshal(wireMessage{Role: core.RoleTool, ToolCallID: m.ToolCallID,
+			raw, err = core.MarshalRequest("cohere", wireMessage{Role: core.RoleTool, ToolCallID: m.ToolCallID,
 				Content: []textItem{{Type: "text", Text: RenderResult(m.Content)}}})
 		default:
 			return nil, fmt.Errorf("cohere driver: message %d has unknown role %q", i, m.Role)
@@ -163,7 +163,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		}
 		w.Messages = append(w.Messages, raw)
 	}
-	return marshal(w)
+	return core.MarshalRequest("cohere", w)
 }
 
 // RenderResult is how upstream sends an execution result to Cohere:
@@ -194,29 +194,13 @@ func RenderResult(s string) string {
 	return out
 }
 
-func marshal(v any) ([]byte, error) {
-	b, err := core.MarshalJSON(v)
-	if err != nil {
-		return nil, fmt.Errorf("cohere driver: encode request: %w", err)
-	}
-	return b, nil
-}
-
 // Complete sends one chat request, retrying retryable failures.
 func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response, error) {
 	body, err := d.BuildRequest(req)
 	if err != nil {
 		return core.Response{}, err
 	}
-	return core.Retry(ctx, d.Cfg, core.ProviderCohere, func(ctx context.Context) (core.Response, error) {
-		ex, latency, err := d.Send(ctx, d.endpoint, "application/json", body)
-		if err != nil {
-			return core.Response{}, err
-		}
-		out, err := parseResponse(ex.Body, latency)
-		out.Request = ex.RequestBody
-		return out, err
-	})
+	return d.Call(ctx, d.endpoint, "application/json", body, parseResponse)
 }
 
 type wireResponse struct {
@@ -232,14 +216,6 @@ type wireResponse struct {
 			OutputTokens float64 `json:"output_tokens"`
 		} `json:"billed_units"`
 	} `json:"usage"`
-}
-
-type wireCall struct {
-	ID       string `json:"id"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
 }
 
 type contentItem struct {
@@ -272,7 +248,7 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 		raw, _ := json.Marshal(w.Message.ToolCalls)
 		replay["tool_calls"], order = raw, append(order, "tool_calls")
 		for i, rc := range w.Message.ToolCalls {
-			var c wireCall
+			var c core.ChatToolCall
 			if err := json.Unmarshal(rc, &c); err != nil {
 				return fail(fmt.Errorf("tool call %d: %w", i, err))
 			}

@@ -47,21 +47,12 @@ func New(cfg core.Config) (*Driver, error) {
 	return &Driver{KeyedAPI: api, endpoint: api.Base + "/v1/chat/completions"}, nil
 }
 
-type wireCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
 type wireMessage struct {
-	Role       string     `json:"role"`
-	Content    *string    `json:"content"`
-	ToolCalls  []wireCall `json:"tool_calls,omitempty"`
-	Name       string     `json:"name,omitempty"`
-	ToolCallID string     `json:"tool_call_id,omitempty"`
+	Role       string              `json:"role"`
+	Content    *string             `json:"content"`
+	ToolCalls  []core.ChatToolCall `json:"tool_calls,omitempty"`
+	Name       string              `json:"name,omitempty"`
+	ToolCallID string              `json:"tool_call_id,omitempty"`
 }
 
 type wireRequest struct {
@@ -92,7 +83,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		}
 		w.Messages = append(w.Messages, raw)
 	}
-	return marshal(w)
+	return core.MarshalRequest("mistral", w)
 }
 
 func encodeMessage(m core.Message) (json.RawMessage, error) {
@@ -107,25 +98,13 @@ func encodeMessage(m core.Message) (json.RawMessage, error) {
 		if len(m.ToolCalls) > 0 && content == "" {
 			wm.Content = nil
 		}
-		for _, tc := range m.ToolCalls {
-			c := wireCall{ID: tc.ID, Type: "function"}
-			c.Function.Name, c.Function.Arguments = tc.Name, tc.Arguments
-			wm.ToolCalls = append(wm.ToolCalls, c)
-		}
+		wm.ToolCalls = core.ChatToolCalls(m.ToolCalls)
 	case core.RoleTool:
 		wm.Name, wm.ToolCallID = m.Name, m.ToolCallID
 	default:
 		return nil, fmt.Errorf("unknown role %q", m.Role)
 	}
-	return marshal(wm)
-}
-
-func marshal(v any) ([]byte, error) {
-	b, err := core.MarshalJSON(v)
-	if err != nil {
-		return nil, fmt.Errorf("mistral driver: encode request: %w", err)
-	}
-	return b, nil
+	return core.MarshalRequest("mistral", wm)
 }
 
 // Complete sends one chat completion, retrying retryable failures.
@@ -134,15 +113,7 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return core.Retry(ctx, d.Cfg, core.ProviderMistral, func(ctx context.Context) (core.Response, error) {
-		ex, latency, err := d.Send(ctx, d.endpoint, "application/json", body)
-		if err != nil {
-			return core.Response{}, err
-		}
-		out, err := parseResponse(ex.Body, latency)
-		out.Request = ex.RequestBody
-		return out, err
-	})
+	return d.Call(ctx, d.endpoint, "application/json", body, parseResponse)
 }
 
 type wireResponse struct {

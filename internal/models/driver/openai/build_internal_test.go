@@ -93,7 +93,7 @@ func TestBuildRequestEncodesMessagesAsEncodingJSON(t *testing.T) {
 					wm.Content = nil
 				}
 				for _, tc := range m.ToolCalls {
-					wm.ToolCalls = append(wm.ToolCalls, wireToolCall{ID: tc.ID, Type: "function", Function: wireFunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+					wm.ToolCalls = append(wm.ToolCalls, core.ChatToolCall{ID: tc.ID, Type: "function", Function: core.ChatFunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
 				}
 			}
 			if m.Role == core.RoleTool {

@@ -62,22 +62,11 @@ func (d *Driver) Name() string { return core.ProviderOpenAI + ":" + d.cfg.Model 
 
 // wire types (request)
 
-type wireFunctionCall struct {
-	Name      string `json:"name"`
-	Arguments string `json:"arguments"`
-}
-
-type wireToolCall struct {
-	ID       string           `json:"id"`
-	Type     string           `json:"type"`
-	Function wireFunctionCall `json:"function"`
-}
-
 type wireMessage struct {
-	Role       string         `json:"role"`
-	Content    *string        `json:"content"`
-	ToolCalls  []wireToolCall `json:"tool_calls,omitempty"`
-	ToolCallID string         `json:"tool_call_id,omitempty"`
+	Role       string              `json:"role"`
+	Content    *string             `json:"content"`
+	ToolCalls  []core.ChatToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string              `json:"tool_call_id,omitempty"`
 }
 
 type wireRequest struct {
@@ -253,10 +242,7 @@ func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 			if content == "" {
 				wm.Content = nil
 			}
-			wm.ToolCalls = make([]wireToolCall, len(m.ToolCalls))
-			for j, tc := range m.ToolCalls {
-				wm.ToolCalls[j] = wireToolCall{ID: tc.ID, Type: "function", Function: wireFunctionCall{Name: tc.Name, Arguments: tc.Arguments}}
-			}
+			wm.ToolCalls = core.ChatToolCalls(m.ToolCalls)
 		}
 	case core.RoleTool:
 		wm.ToolCallID = m.ToolCallID // upstream sends no name
@@ -347,15 +333,8 @@ func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error
 // sent back as returned.
 func stripReasoning(msg json.RawMessage, mode string) (json.RawMessage, error) {
 	var m struct {
-		Content   json.RawMessage `json:"content"`
-		ToolCalls []struct {
-			ID       string `json:"id"`
-			Type     string `json:"type"`
-			Function struct {
-				Name      string `json:"name"`
-				Arguments string `json:"arguments"`
-			} `json:"function"`
-		} `json:"tool_calls"`
+		Content   json.RawMessage     `json:"content"`
+		ToolCalls []core.ChatToolCall `json:"tool_calls"`
 	}
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(msg, &m); err != nil {
@@ -371,24 +350,11 @@ func stripReasoning(msg json.RawMessage, mode string) (json.RawMessage, error) {
 	}
 	switch {
 	case mode == core.ModeFC && len(m.ToolCalls) > 0:
-		type fn struct {
-			Name      string `json:"name"`
-			Arguments string `json:"arguments"`
-		}
-		type call struct {
-			ID       string `json:"id"`
-			Type     string `json:"type"`
-			Function fn     `json:"function"`
-		}
-		calls := make([]call, len(m.ToolCalls))
-		for i, tc := range m.ToolCalls {
-			calls[i] = call{ID: tc.ID, Type: tc.Type, Function: fn{Name: tc.Function.Name, Arguments: tc.Function.Arguments}}
-		}
 		return appendNoHTML(nil, struct {
-			Role      string          `json:"role"`
-			Content   json.RawMessage `json:"content"`
-			ToolCalls []call          `json:"tool_calls"`
-		}{core.RoleAssistant, content, calls})
+			Role      string              `json:"role"`
+			Content   json.RawMessage     `json:"content"`
+			ToolCalls []core.ChatToolCall `json:"tool_calls"`
+		}{core.RoleAssistant, content, m.ToolCalls})
 	case !hasReasoning:
 		return msg, nil
 	case mode == core.ModePrompt:

@@ -25,6 +25,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 )
@@ -51,21 +52,12 @@ func New(cfg core.Config) (*Driver, error) {
 	return &Driver{KeyedAPI: api, endpoint: api.Base + "/chat/completions"}, nil
 }
 
-type wireCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
 type wireMessage struct {
-	Role             string     `json:"role"`
-	Content          *string    `json:"content"`
-	ToolCalls        []wireCall `json:"tool_calls,omitempty"`
-	ReasoningContent string     `json:"reasoning_content,omitempty"`
-	ToolCallID       string     `json:"tool_call_id,omitempty"`
+	Role             string              `json:"role"`
+	Content          *string             `json:"content"`
+	ToolCalls        []core.ChatToolCall `json:"tool_calls,omitempty"`
+	ReasoningContent string              `json:"reasoning_content,omitempty"`
+	ToolCallID       string              `json:"tool_call_id,omitempty"`
 }
 
 type streamOptions struct {
@@ -108,11 +100,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 			wm.ReasoningContent = m.Reasoning
 			if len(m.ToolCalls) > 0 {
 				wm.Content = nil
-				for _, tc := range m.ToolCalls {
-					c := wireCall{ID: tc.ID, Type: "function"}
-					c.Function.Name, c.Function.Arguments = tc.Name, tc.Arguments
-					wm.ToolCalls = append(wm.ToolCalls, c)
-				}
+				wm.ToolCalls = core.ChatToolCalls(m.ToolCalls)
 			}
 		case core.RoleTool:
 			wm.ToolCallID = m.ToolCallID
@@ -121,11 +109,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		}
 		w.Messages = append(w.Messages, wm)
 	}
-	b, err := core.MarshalJSON(w)
-	if err != nil {
-		return nil, fmt.Errorf("qwen driver: encode request: %w", err)
-	}
-	return b, nil
+	return core.MarshalRequest("qwen", w)
 }
 
 // Complete sends one streamed chat completion, retrying retryable failures.
@@ -134,13 +118,9 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return core.Retry(ctx, d.Cfg, core.ProviderQwen, func(ctx context.Context) (core.Response, error) {
-		ex, latency, err := d.Send(ctx, d.endpoint, "text/event-stream", body)
-		if err != nil {
-			return core.Response{}, err
-		}
-		out, err := ParseStream(ex.Body)
-		out.Latency, out.Request = latency, ex.RequestBody
+	return d.Call(ctx, d.endpoint, "text/event-stream", body, func(b []byte, latency time.Duration) (core.Response, error) {
+		out, err := ParseStream(b)
+		out.Latency = latency
 		return out, err
 	})
 }

@@ -1,0 +1,60 @@
+package core
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// ChatToolCall is a tool call in the chat-completions wire format that
+// OpenAI defined and that Mistral's and DashScope's (Qwen) compatible APIs
+// speak: the arguments travel as a JSON text.
+type ChatToolCall struct {
+	ID       string           `json:"id"`
+	Type     string           `json:"type"`
+	Function ChatFunctionCall `json:"function"`
+}
+
+// ChatFunctionCall is the function of a ChatToolCall.
+type ChatFunctionCall struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// ChatToolCalls is calls in the chat-completions format (type "function"),
+// in order; nil when there are none.
+func ChatToolCalls(calls []ToolCall) []ChatToolCall {
+	if len(calls) == 0 {
+		return nil
+	}
+	out := make([]ChatToolCall, len(calls))
+	for i, tc := range calls {
+		out[i] = ChatToolCall{ID: tc.ID, Type: "function", Function: ChatFunctionCall{Name: tc.Name, Arguments: tc.Arguments}}
+	}
+	return out
+}
+
+// MarshalRequest is MarshalJSON of a request body; a failure names the
+// driver ("<driver> driver: encode request: ...").
+func MarshalRequest(driver string, v any) ([]byte, error) {
+	b, err := MarshalJSON(v)
+	if err != nil {
+		return nil, fmt.Errorf("%s driver: encode request: %w", driver, err)
+	}
+	return b, nil
+}
+
+// Call is a keyed API's completion: body (the request, built once) goes to
+// url with Retry, each attempt a Send whose answer parse turns into a
+// Response; the Response records the request as sent.
+func (a KeyedAPI) Call(ctx context.Context, url, accept string, body []byte, parse func(body []byte, latency time.Duration) (Response, error)) (Response, error) {
+	return Retry(ctx, a.Cfg, a.Cred.Provider, func(ctx context.Context) (Response, error) {
+		ex, latency, err := a.Send(ctx, url, accept, body)
+		if err != nil {
+			return Response{}, err
+		}
+		out, err := parse(ex.Body, latency)
+		out.Request = ex.RequestBody
+		return out, err
+	})
+}
