@@ -19,7 +19,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
@@ -54,11 +53,7 @@ var _ = Describe("bedrock driver", func() {
 	drivertest.DescribeBodyLimit(core.ProviderBedrock, func(c core.Config) (core.Driver, error) { return driver.New(c) })
 
 	It("sends simple_python_0 as NovaHandler does, SigV4-signed, and stores [{name: input}] in the wire's key order", func(ctx SpecContext) {
-		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, callAnswer)))
-		defer srv.Close()
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "NovaHandler"}, Temperature: 0.001})
-		Expect(err).NotTo(HaveOccurred())
-		got := srv.Received()
+		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "NovaHandler"}, Temperature: 0.001}, drivertest.JSON(200, callAnswer))
 		Expect(got).To(HaveLen(1))
 		Expect(got[0].Path).To(Equal("/model/us.amazon.nova-pro-v1:0/converse"))
 		auth := got[0].Header.Get("Authorization")
@@ -79,14 +74,9 @@ var _ = Describe("bedrock driver", func() {
 		cd := `{"output":{"message":{"role":"assistant","content":[{"toolUse":{"toolUseId":"tooluse_cd","name":"cd","input":{"folder":"documents"}}}]}},"usage":{"inputTokens":300,"outputTokens":20}}`
 		done := `{"output":{"message":{"role":"assistant","content":[{"text":"Done."}]}},"usage":{"inputTokens":330,"outputTokens":2}}`
 		thanks := `{"output":{"message":{"role":"assistant","content":[{"text":"You're welcome."}]}},"usage":{"inputTokens":340,"outputTokens":4}}`
-		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, cd), drivertest.JSON(200, done), drivertest.JSON(200, thanks)))
-		defer srv.Close()
 		exec := &drivertest.CannedExecutor{Results: []string{`{"current_working_directory": "documents"}`}}
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "NovaHandler"},
-			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return exec, nil }})
-		Expect(err).NotTo(HaveOccurred())
+		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.FileSystemEntry(), drivertest.WithExecutor(infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "NovaHandler"}}, exec), drivertest.JSON(200, cd), drivertest.JSON(200, done), drivertest.JSON(200, thanks))
 		Expect(exec.Calls).To(Equal([][]string{{"cd(folder='documents')"}}))
-		got := srv.Received()
 		Expect(got).To(HaveLen(3))
 		var body struct {
 			Messages json.RawMessage `json:"messages"`

@@ -17,7 +17,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/cohere"
@@ -37,11 +36,7 @@ const callAnswer = `{"id":"c1","message":{"role":"assistant","tool_plan":"I will
 var _ = Describe("cohere driver", func() {
 	drivertest.DescribeBodyLimit(core.ProviderCohere, func(c core.Config) (core.Driver, error) { return driver.New(c) })
 	It("sends simple_python_0 as CohereHandler does and stores [{tool_name, parameters}]", func(ctx SpecContext) {
-		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, callAnswer)))
-		defer srv.Close()
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "CohereHandler"}, Temperature: 0.001})
-		Expect(err).NotTo(HaveOccurred())
-		got := srv.Received()
+		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "CohereHandler"}, Temperature: 0.001}, drivertest.JSON(200, callAnswer))
 		Expect(got).To(HaveLen(1))
 		Expect(got[0].Path).To(Equal("/v2/chat"))
 		Expect(got[0].Header.Get("Authorization")).To(Equal("Bearer test-key"))
@@ -58,14 +53,9 @@ var _ = Describe("cohere driver", func() {
 		cd := `{"message":{"role":"assistant","tool_plan":"Change to documents.","tool_calls":[{"id":"cd_x1","type":"function","function":{"name":"cd","arguments":"{\"folder\":\"documents\"}"}}]},"usage":{"billed_units":{"input_tokens":300,"output_tokens":20}}}`
 		done := `{"message":{"role":"assistant","content":[{"type":"thinking","thinking":"All set."},{"type":"text","text":"Done."}]},"usage":{"billed_units":{"input_tokens":330,"output_tokens":2}}}`
 		thanks := `{"message":{"role":"assistant","content":[{"type":"text","text":"You're welcome."}]},"usage":{"billed_units":{"input_tokens":340,"output_tokens":4}}}`
-		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, cd), drivertest.JSON(200, done), drivertest.JSON(200, thanks)))
-		defer srv.Close()
 		exec := &drivertest.CannedExecutor{Results: []string{`{'id': 7, 'name': 'documents'}`}}
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "CohereHandler"},
-			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return exec, nil }})
-		Expect(err).NotTo(HaveOccurred())
+		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.FileSystemEntry(), drivertest.WithExecutor(infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "CohereHandler"}}, exec), drivertest.JSON(200, cd), drivertest.JSON(200, done), drivertest.JSON(200, thanks))
 		Expect(exec.Calls).To(Equal([][]string{{"cd(folder='documents')"}}))
-		got := srv.Received()
 		Expect(got).To(HaveLen(3))
 		Expect(drivertest.MessagesOf(got[1].Body)).To(MatchJSON(`[{"role":"system","content":"You are a file assistant."},
 			{"role":"user","content":"Go to the documents folder and list it."},

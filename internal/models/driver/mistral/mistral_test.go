@@ -14,7 +14,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/config/corrections"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
@@ -34,11 +33,7 @@ const callAnswer = `{"id":"cmpl-1","object":"chat.completion","model":"mistral-l
 var _ = Describe("mistral driver", func() {
 	drivertest.DescribeBodyLimit(core.ProviderMistral, func(c core.Config) (core.Driver, error) { return driver.New(c) })
 	It("sends simple_python_1 as MistralHandler does (dots replaced, stream false) and stores {name: arguments}", func(ctx SpecContext) {
-		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, callAnswer)))
-		defer srv.Close()
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.DottedEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"}, Temperature: 0.001})
-		Expect(err).NotTo(HaveOccurred())
-		got := srv.Received()
+		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.DottedEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"}, Temperature: 0.001}, drivertest.JSON(200, callAnswer))
 		Expect(got).To(HaveLen(1))
 		Expect(got[0].Path).To(Equal("/v1/chat/completions"))
 		Expect(got[0].Header.Get("Authorization")).To(Equal("Bearer test-key"))
@@ -61,19 +56,14 @@ var _ = Describe("mistral driver", func() {
 
 	It("echoes the answer message and sends tool results with name and id in a multi-turn step", func(ctx SpecContext) {
 		cdAnswer := `{"choices":[{"message":{"role":"assistant","content":"","tool_calls":[{"id":"a1b2c3d4e","type":"function","function":{"name":"cd","arguments":"{\"folder\": \"documents\"}"},"index":0}],"prefix":false}}],"usage":{"prompt_tokens":300,"completion_tokens":20}}`
-		srv := drivertest.Serve(drivertest.Answers(
+		exec := &drivertest.CannedExecutor{Results: []string{`{"current_working_directory": "documents"}`}}
+		rec, st, got := drivertest.Infer(ctx, newDriver, drivertest.FileSystemEntry(), drivertest.WithExecutor(infer.Options{Spec: decode.Spec{Mode: "fc"}}, exec),
 			drivertest.JSON(200, cdAnswer),
 			drivertest.JSON(200, `{"choices":[{"message":{"role":"assistant","content":"Done.","tool_calls":null,"prefix":false}}],"usage":{"prompt_tokens":340,"completion_tokens":3}}`),
 			drivertest.JSON(200, `{"choices":[{"message":{"role":"assistant","content":"You're welcome.","tool_calls":null,"prefix":false}}],"usage":{"prompt_tokens":350,"completion_tokens":4}}`),
-		))
-		defer srv.Close()
-		exec := &drivertest.CannedExecutor{Results: []string{`{"current_working_directory": "documents"}`}}
-		rec, st, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"},
-			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return exec, nil }})
-		Expect(err).NotTo(HaveOccurred())
+		)
 		Expect(st.Calls).To(Equal(3))
 		Expect(exec.Calls).To(Equal([][]string{{"cd(folder='documents')"}}))
-		got := srv.Received()
 		Expect(drivertest.MessagesOf(got[1].Body)).To(MatchJSON(`[{"role":"system","content":"You are a file assistant."},
 			{"role":"user","content":"Go to the documents folder and list it."},
 			{"role":"assistant","content":"","tool_calls":[{"id":"a1b2c3d4e","type":"function","function":{"name":"cd","arguments":"{\"folder\": \"documents\"}"},"index":0}],"prefix":false},

@@ -18,7 +18,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
@@ -46,11 +45,7 @@ var callStream = drivertest.SSE(
 var _ = Describe("qwen driver", func() {
 	drivertest.DescribeBodyLimit(core.ProviderQwen, func(c core.Config) (core.Driver, error) { return driver.New(c) })
 	It("sends simple_python_0 as QwenAPIHandler does and folds the stream into the stored calls and reasoning", func(ctx SpecContext) {
-		srv := drivertest.Serve(drivertest.Answers(callStream))
-		defer srv.Close()
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc"}, Temperature: 0.001})
-		Expect(err).NotTo(HaveOccurred())
-		got := srv.Received()
+		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc"}, Temperature: 0.001}, callStream)
 		Expect(got).To(HaveLen(1))
 		Expect(got[0].Path).To(Equal("/chat/completions"))
 		Expect(got[0].Header.Get("Authorization")).To(Equal("Bearer test-key"))
@@ -71,13 +66,8 @@ var _ = Describe("qwen driver", func() {
 			`{"choices":[],"usage":{"prompt_tokens":300,"completion_tokens":20}}`)
 		done := drivertest.SSE(`{"choices":[{"index":0,"delta":{"content":"Done"}}]}`, `{"choices":[{"index":0,"delta":{"content":"."}}],"usage":{"prompt_tokens":330,"completion_tokens":2}}`)
 		thanks := drivertest.SSE(`{"choices":[{"index":0,"delta":{"content":"You're welcome."}}],"usage":{"prompt_tokens":340,"completion_tokens":4}}`)
-		srv := drivertest.Serve(drivertest.Answers(cd, done, thanks))
-		defer srv.Close()
 		exec := &drivertest.CannedExecutor{Results: []string{`{"current_working_directory": "documents"}`}}
-		rec, _, err := infer.Run(ctx, newDriver(srv.URL), drivertest.FileSystemEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"},
-			NewExecutor: func(*dataset.Entry) (infer.Executor, error) { return exec, nil }})
-		Expect(err).NotTo(HaveOccurred())
-		got := srv.Received()
+		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.FileSystemEntry(), drivertest.WithExecutor(infer.Options{Spec: decode.Spec{Mode: "fc"}}, exec), cd, done, thanks)
 		Expect(got).To(HaveLen(3))
 		Expect(drivertest.MessagesOf(got[1].Body)).To(MatchJSON(`[{"role":"system","content":"You are a file assistant."},
 			{"role":"user","content":"Go to the documents folder and list it."},
