@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
+
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
@@ -53,6 +56,22 @@ func DatasetFunctionLists() (map[string][]json.RawMessage, error) {
 		out["multi_turn_func_doc/"+filepath.Base(path)] = list
 	}
 	return out, nil
+}
+
+// EachFunctionList calls check with every function list of the data set
+// (DatasetFunctionLists, keyed by id) and expects more than 3000 of them;
+// without a data set it skips the spec loudly, unchecked naming what goes
+// unchecked.
+func EachFunctionList(unchecked string, check func(id string, fns []json.RawMessage)) {
+	lists, err := DatasetFunctionLists()
+	gomega.ExpectWithOffset(1, err).NotTo(gomega.HaveOccurred())
+	if lists == nil {
+		ginkgo.Skip("DATASET NOT FOUND (set BFCL_DATA_DIR): " + unchecked + " not checked")
+	}
+	for id, fns := range lists {
+		check(id, fns)
+	}
+	gomega.ExpectWithOffset(1, len(lists)).To(gomega.BeNumerically(">", 3000))
 }
 
 func eachLine(path string, fn func([]byte) error) error {
