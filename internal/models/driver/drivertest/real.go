@@ -1,12 +1,18 @@
 package drivertest
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+
+	"github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/models/driver/core"
+	"github.com/bfcl-go/bfcl/internal/testkit/tinygguf"
 )
 
 // Environment of the real-server specs (labelled "real-ollama"): the base
@@ -58,4 +64,46 @@ func FileSystemFunctions() ([]json.RawMessage, error) {
 		return nil, fmt.Errorf("no functions in the fixture")
 	}
 	return f.Request.Functions, nil
+}
+
+// ScriptedConversation runs the scripted model's file-system conversation
+// on d (the real-server specs): history ends with a request to go to the
+// document folder, which the model must answer with one call cd(folder=
+// "document"); the tool result is answered with tinygguf.DefaultAfterTool;
+// next (the user's following message) must bring one call ls(a=True). It
+// returns the first answer for the driver's own checks.
+func ScriptedConversation(ctx context.Context, d core.Driver, history []core.Message, next string) core.Response {
+	first, err := d.Complete(ctx, core.Request{Messages: history, Functions: fileSystemFunctions()})
+	gomega.ExpectWithOffset(1, err).NotTo(gomega.HaveOccurred())
+	expectOneCall(first, "cd", `{"folder": "document"}`)
+	gomega.ExpectWithOffset(1, first.ToolCalls[0].ID).NotTo(gomega.BeEmpty())
+	gomega.ExpectWithOffset(1, first.InputTokens).To(gomega.BeNumerically(">", 0))
+
+	history = append(history,
+		core.Message{Role: "assistant", Content: first.Text, ToolCalls: first.ToolCalls},
+		core.Message{Role: "tool", Content: "{'current_working_directory': 'document'}", ToolCallID: first.ToolCalls[0].ID})
+	r, err := d.Complete(ctx, core.Request{Messages: history, Functions: fileSystemFunctions()})
+	gomega.ExpectWithOffset(1, err).NotTo(gomega.HaveOccurred())
+	gomega.ExpectWithOffset(1, r.ToolCalls).To(gomega.BeEmpty())
+	gomega.ExpectWithOffset(1, r.Text).To(gomega.Equal(tinygguf.DefaultAfterTool))
+
+	history = append(history, core.Message{Role: "assistant", Content: r.Text}, core.Message{Role: "user", Content: next})
+	r, err = d.Complete(ctx, core.Request{Messages: history, Functions: fileSystemFunctions()})
+	gomega.ExpectWithOffset(1, err).NotTo(gomega.HaveOccurred())
+	expectOneCall(r, "ls", `{"a": true}`)
+	return first
+}
+
+func fileSystemFunctions() []json.RawMessage {
+	fns, err := FileSystemFunctions()
+	gomega.ExpectWithOffset(2, err).NotTo(gomega.HaveOccurred())
+	return fns
+}
+
+// expectOneCall expects r to ask for exactly one call, of name with
+// arguments args (as JSON).
+func expectOneCall(r core.Response, name, args string) {
+	gomega.ExpectWithOffset(2, r.ToolCalls).To(gomega.HaveLen(1))
+	gomega.ExpectWithOffset(2, r.ToolCalls[0].Name).To(gomega.Equal(name))
+	gomega.ExpectWithOffset(2, r.ToolCalls[0].Arguments).To(gomega.MatchJSON(args))
 }

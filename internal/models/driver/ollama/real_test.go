@@ -42,34 +42,9 @@ var _ = Describe("real Ollama server, /api/chat", Label("real-ollama"), Ordered,
 	})
 
 	It("runs a two-turn tool-calling conversation with real tool_calls from Ollama's parser", func(ctx SpecContext) {
-		functions, err := drivertest.FileSystemFunctions()
-		Expect(err).NotTo(HaveOccurred())
-		d := newDriver("fc", 4096)
 		history := []core.Message{{Role: "user", Content: "Go to the document folder."}}
-
-		r, err := d.Complete(ctx, core.Request{Messages: history, Functions: functions})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(r.ToolCalls).To(HaveLen(1))
-		Expect(r.ToolCalls[0].Name).To(Equal("cd"))
-		Expect(r.ToolCalls[0].Arguments).To(MatchJSON(`{"folder": "document"}`))
-		Expect(r.ToolCalls[0].ID).NotTo(BeEmpty())
-		Expect(r.InputTokens).To(BeNumerically(">", 0))
+		r := drivertest.ScriptedConversation(ctx, newDriver("fc", 4096), history, "List everything, hidden files too.")
 		Expect(r.Raw).NotTo(BeEmpty())
-
-		history = append(history,
-			core.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls},
-			core.Message{Role: "tool", Content: "{'current_working_directory': 'document'}", ToolCallID: r.ToolCalls[0].ID})
-		r, err = d.Complete(ctx, core.Request{Messages: history, Functions: functions})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(r.ToolCalls).To(BeEmpty())
-		Expect(r.Text).To(Equal(tinygguf.DefaultAfterTool))
-
-		history = append(history, core.Message{Role: "assistant", Content: r.Text}, core.Message{Role: "user", Content: "List everything, hidden files too."})
-		r, err = d.Complete(ctx, core.Request{Messages: history, Functions: functions})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(r.ToolCalls).To(HaveLen(1))
-		Expect(r.ToolCalls[0].Name).To(Equal("ls"))
-		Expect(r.ToolCalls[0].Arguments).To(MatchJSON(`{"a": true}`))
 	})
 
 	It("answers text without tools (prompt mode)", func(ctx SpecContext) {

@@ -25,32 +25,9 @@ var _ = Describe("real Ollama server, /v1/chat/completions", Label("real-ollama"
 	})
 
 	It("gets real tool_calls, then a text answer to the tool result, then the second turn's call", func(ctx SpecContext) {
-		functions, err := drivertest.FileSystemFunctions()
-		Expect(err).NotTo(HaveOccurred())
 		history := []core.Message{{Role: "system", Content: "You manage files."}, {Role: "user", Content: "Go to the document folder."}}
-		r, err := d.Complete(ctx, core.Request{Messages: history, Functions: functions})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(r.ToolCalls).To(HaveLen(1))
-		Expect(r.ToolCalls[0].Name).To(Equal("cd"))
-		Expect(r.ToolCalls[0].Arguments).To(MatchJSON(`{"folder": "document"}`))
-		Expect(r.ToolCalls[0].ID).NotTo(BeEmpty())
-		Expect(r.InputTokens).To(BeNumerically(">", 0))
+		r := drivertest.ScriptedConversation(ctx, d, history, "Now list it.")
 		Expect(string(r.Raw)).To(ContainSubstring(`"finish_reason":"tool_calls"`))
-
-		history = append(history,
-			core.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls},
-			core.Message{Role: "tool", Content: "{'current_working_directory': 'document'}", ToolCallID: r.ToolCalls[0].ID})
-		r, err = d.Complete(ctx, core.Request{Messages: history, Functions: functions})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(r.ToolCalls).To(BeEmpty())
-		Expect(r.Text).To(Equal(tinygguf.DefaultAfterTool))
-
-		history = append(history, core.Message{Role: "assistant", Content: r.Text}, core.Message{Role: "user", Content: "Now list it."})
-		r, err = d.Complete(ctx, core.Request{Messages: history, Functions: functions})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(r.ToolCalls).To(HaveLen(1))
-		Expect(r.ToolCalls[0].Name).To(Equal("ls"))
-		Expect(r.ToolCalls[0].Arguments).To(MatchJSON(`{"a": true}`))
 	})
 
 	It("passes the pre-run probe, tool calling included", func(ctx SpecContext) {
