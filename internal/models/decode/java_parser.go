@@ -116,37 +116,19 @@ func javaLex(src string) ([]jtok, bool) {
 				}
 				i += j + 6
 			} else {
-				i++
-				for i < len(src) && src[i] != '"' {
-					if src[i] == '\n' {
-						return nil, false
-					}
-					if src[i] == '\\' {
-						i++
-					}
-					i++
-				}
-				if i >= len(src) {
+				end, ok := quotedEnd(src, i)
+				if !ok {
 					return nil, false
 				}
-				i++
+				i = end
 			}
 			toks = append(toks, jtok{kind: "str", text: src[start:i], start: start, end: i})
 		case c == '\'':
-			i++
-			for i < len(src) && src[i] != '\'' {
-				if src[i] == '\n' {
-					return nil, false
-				}
-				if src[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			if i >= len(src) {
+			end, ok := quotedEnd(src, i)
+			if !ok {
 				return nil, false
 			}
-			i++
+			i = end
 			toks = append(toks, jtok{kind: "char", text: src[start:i], start: start, end: i})
 		default:
 			matched := false
@@ -165,6 +147,27 @@ func javaLex(src string) ([]jtok, bool) {
 	}
 	toks = append(toks, jtok{kind: "eof", start: len(src), end: len(src)})
 	return toks, true
+}
+
+// quotedEnd is the offset just past the literal that the quote byte at
+// src[i] opens and the same byte closes on the same line, a backslash
+// escaping the byte after it (Java's string and character literals,
+// JavaScript's strings); false when a newline or the end of src comes
+// first.
+func quotedEnd(src string, i int) (int, bool) {
+	q := src[i]
+	for i++; i < len(src) && src[i] != q; i++ {
+		if src[i] == '\n' {
+			return 0, false
+		}
+		if src[i] == '\\' {
+			i++
+		}
+	}
+	if i >= len(src) {
+		return 0, false
+	}
+	return i + 1, true
 }
 
 // javaNumber scans a Java numeric literal and names its node type.

@@ -106,20 +106,11 @@ func jsLex(src string) ([]jsTok, bool) {
 			}
 			kind = "num"
 		case c == '"' || c == '\'':
-			i++
-			for i < len(src) && src[i] != c {
-				if src[i] == '\n' {
-					return nil, false
-				}
-				if src[i] == '\\' {
-					i++
-				}
-				i++
-			}
-			if i >= len(src) {
+			end, ok := quotedEnd(src, i)
+			if !ok {
 				return nil, false
 			}
-			i++
+			i = end
 			kind = "str"
 		case c == '`':
 			end, ok := jsTemplateEnd(src, i)
