@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
-	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/store/results"
@@ -17,17 +16,9 @@ import (
 // the 200 long_context entries answered with their own ground truth (the
 // reference run lacks that file).
 func BenchmarkScoreMultiTurn(b *testing.B) {
-	ref, ok := testenv.ReferenceDir()
-	dataDir, ok2 := testenv.DataDir()
-	if !ok || !ok2 {
-		b.Skip("reference results or data set missing")
-	}
-	src, err := dataset.Open(dataDir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	lcb, _ := src.ReadLongContext()
-	lc, err := longcontext.Parse(lcb)
+	ref := testenv.NeedReferenceDir(b, "reference results")
+	src := testenv.OpenDataSet(b)
+	lc, err := src.LongContext()
 	if err != nil {
 		b.Fatal(err)
 	}

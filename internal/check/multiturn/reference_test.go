@@ -12,7 +12,6 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/store/results"
@@ -114,9 +113,7 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 		It("reproduces upstream's verdict on every "+cat+" entry of gpt-oss-120b", func() {
 			ref := testenv.NeedReferenceDir(GinkgoT(), "reference verdicts")
 			src := testenv.OpenDataSet(GinkgoT())
-			b, err := src.ReadLongContext()
-			Expect(err).NotTo(HaveOccurred())
-			lc, err := longcontext.Parse(b)
+			lc, err := src.LongContext()
 			Expect(err).NotTo(HaveOccurred())
 			entries, err := src.Load(cat)
 			Expect(err).NotTo(HaveOccurred())

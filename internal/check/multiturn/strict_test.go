@@ -9,7 +9,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
-	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/store/results"
@@ -41,8 +40,7 @@ func promptRecord(e *dataset.Entry, extra map[int]string) results.Record {
 var _ = Describe("the optional irrelevance rule", func() {
 	It("is off by default, as in upstream's score, and fails a call made in a turn without ground truth when asked", func() {
 		src := testenv.OpenDataSet(GinkgoT())
-		b, _ := src.ReadLongContext()
-		lc, err := longcontext.Parse(b)
+		lc, err := src.LongContext()
 		Expect(err).NotTo(HaveOccurred())
 		entries, err := src.Load("multi_turn_miss_func")
 		Expect(err).NotTo(HaveOccurred())

@@ -10,7 +10,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
-	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
@@ -134,17 +133,9 @@ var _ = Describe("100 concurrent replays of reference traces", Label("reference"
 // entries (fresh instances each, states encoded after every turn as the
 // trace test does) per iteration.
 func BenchmarkReplayAllTraces(b *testing.B) {
-	ref, ok := testenv.ReferenceDir()
-	dataDir, ok2 := testenv.DataDir()
-	if !ok || !ok2 {
-		b.Skip("reference traces or data set missing")
-	}
-	src, err := dataset.Open(dataDir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	lcb, _ := src.ReadLongContext()
-	lc, err := longcontext.Parse(lcb)
+	ref := testenv.NeedReferenceDir(b, "reference traces")
+	src := testenv.OpenDataSet(b)
+	lc, err := src.LongContext()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -142,9 +142,7 @@ func sortedKeys(m map[string]json.RawMessage) []string { return slices.Sorted(ma
 func loadTraceFixture(cats []string) ([]trace, map[string]*dataset.Entry, *longcontext.Data) {
 	ref := testenv.NeedReferenceDir(GinkgoT(), "reference traces")
 	src := testenv.OpenDataSet(GinkgoT())
-	lcSrc, err := src.ReadLongContext()
-	Expect(err).NotTo(HaveOccurred())
-	lc, err := longcontext.Parse(lcSrc)
+	lc, err := src.LongContext()
 	Expect(err).NotTo(HaveOccurred())
 	traces, err := readTraces(ref)
 	Expect(err).NotTo(HaveOccurred())

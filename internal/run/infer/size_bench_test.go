@@ -7,7 +7,6 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
-	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/models/gold"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/run/infer"
@@ -24,11 +23,7 @@ import (
 //	go test ./internal/run/infer -run '^$' -bench MultiTurnLogSize -benchtime 1x
 func BenchmarkMultiTurnLogSize(b *testing.B) {
 	src := testenv.OpenDataSet(b)
-	raw, err := src.ReadLongContext()
-	if err != nil {
-		b.Fatal(err)
-	}
-	lc, err := longcontext.Parse(raw)
+	lc, err := src.LongContext()
 	if err != nil {
 		b.Fatal(err)
 	}
