@@ -62,8 +62,6 @@ func messageDefaultState() map[string]pyval.Value {
 
 // LoadScenario is upstream's _load_scenario.
 func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
-	def := messageDefaultState()
-	get := func(key string) pyval.Value { return configGet(config, key, def[key]) }
 	seed, ok := config.GetStr("random_seed")
 	if !ok {
 		seed = pyval.Int(messageDefaultSeed)
@@ -73,26 +71,29 @@ func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 		return err
 	}
 	m.random = r
-	m.generatedIDs = get("generated_ids")
-	m.userCount = get("user_count")
-	m.userMap = get("user_map")
-	m.inbox = get("inbox")
-	m.messageCount = get("message_count")
-	m.currentUser = get("current_user")
+	loadAttrs(config, m.attrs(messageDefaultState()))
 	return nil
 }
 
-// State implements Instance.
-func (m *MessageAPI) State() *pyval.Dict {
-	return publicAttrs(m.random != nil,
-		"generated_ids", m.generatedIDs,
-		"user_count", m.userCount,
-		"user_map", m.userMap,
-		"inbox", m.inbox,
-		"message_count", m.messageCount,
-		"current_user", m.currentUser,
-	)
+// attrs are the attributes _load_scenario assigns after the random
+// generator, their defaults taken from def (DEFAULT_STATE).
+func (m *MessageAPI) attrs(def map[string]pyval.Value) []attr {
+	out := []attr{
+		{name: "generated_ids", v: &m.generatedIDs},
+		{name: "user_count", v: &m.userCount},
+		{name: "user_map", v: &m.userMap},
+		{name: "inbox", v: &m.inbox},
+		{name: "message_count", v: &m.messageCount},
+		{name: "current_user", v: &m.currentUser},
+	}
+	for i := range out {
+		out[i].def = def[out[i].name]
+	}
+	return out
 }
+
+// State implements Instance.
+func (m *MessageAPI) State() *pyval.Dict { return attrState(m.random != nil, m.attrs(nil)) }
 
 // generateID is upstream's _generate_id: randint(10000, 99999) until the
 // id is not in generated_ids, which then records it.

@@ -28,6 +28,23 @@ func dictOf(kv ...any) *pyval.Dict {
 	return d
 }
 
+// attr is one attribute a backend's _load_scenario assigns with
+// scenario.get(name, def): its Python name, the field holding it and the
+// default.
+type attr struct {
+	name string
+	v    *pyval.Value
+	def  pyval.Value
+}
+
+// loadAttrs is _load_scenario's `self.<name> = scenario.get(name, def)`
+// for each attribute, in order.
+func loadAttrs(config *pyval.Dict, attrs []attr) {
+	for _, a := range attrs {
+		*a.v = configGet(config, a.name, a.def)
+	}
+}
+
 // publicAttrs is vars(self) without private names for a class whose
 // __init__ only annotates its attributes: empty until _load_scenario has
 // assigned them (loaded false), else the name, value pairs of kv in
@@ -37,6 +54,15 @@ func publicAttrs(loaded bool, kv ...any) *pyval.Dict {
 		return pyval.NewDict()
 	}
 	return dictOf(kv...)
+}
+
+// attrState is publicAttrs of attributes assigned by loadAttrs.
+func attrState(loaded bool, attrs []attr) *pyval.Dict {
+	kv := make([]any, 0, 2*len(attrs))
+	for _, a := range attrs {
+		kv = append(kv, a.name, *a.v)
+	}
+	return publicAttrs(loaded, kv...)
 }
 
 // configGet is scenario.get(key, def).

@@ -24,23 +24,23 @@ func NewTicketAPI(*Env) *TicketAPI { return &TicketAPI{} }
 // ClassName implements Instance.
 func (*TicketAPI) ClassName() string { return "TicketAPI" }
 
+// attrs are the attributes _load_scenario assigns, with their defaults.
+func (t *TicketAPI) attrs() []attr {
+	return []attr{
+		{"ticket_queue", &t.ticketQueue, pyval.NewList()},
+		{"ticket_counter", &t.ticketCounter, pyval.Int(1)},
+		{"current_user", &t.currentUser, pyval.None},
+	}
+}
+
 // LoadScenario is upstream's _load_scenario.
 func (t *TicketAPI) LoadScenario(config *pyval.Dict, _ bool) error {
-	get := func(key string, def pyval.Value) pyval.Value { return configGet(config, key, def) }
-	t.ticketQueue = get("ticket_queue", pyval.NewList())
-	t.ticketCounter = get("ticket_counter", pyval.Int(1))
-	t.currentUser = get("current_user", pyval.None)
+	loadAttrs(config, t.attrs())
 	return nil
 }
 
 // State implements Instance.
-func (t *TicketAPI) State() *pyval.Dict {
-	return publicAttrs(t.ticketQueue != nil,
-		"ticket_queue", t.ticketQueue,
-		"ticket_counter", t.ticketCounter,
-		"current_user", t.currentUser,
-	)
-}
+func (t *TicketAPI) State() *pyval.Dict { return attrState(t.ticketQueue != nil, t.attrs()) }
 
 // CreateTicket is upstream's create_ticket(title, description="", priority=1).
 // The returned dict is the queued ticket itself.
