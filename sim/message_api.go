@@ -220,11 +220,9 @@ func (m *MessageAPI) SendMessage(args stubs.MessageAPISendMessageArgs) (pyval.Va
 	if err := pyval.Append(m.inbox, entry); err != nil {
 		return nil, err
 	}
-	next, err := pyval.Add(m.messageCount, pyval.Int(1))
-	if err != nil {
+	if err := increment(&m.messageCount); err != nil {
 		return nil, err
 	}
-	m.messageCount = next
 	d := pyval.NewDict()
 	d.SetStr("sent_status", pyval.Bool(true))
 	d.SetStr("message_id", id)
@@ -314,11 +312,9 @@ func (m *MessageAPI) AddContact(args stubs.MessageAPIAddContactArgs) (pyval.Valu
 	if in {
 		return errorDict(fmt.Sprintf("User name '%s' already exists.", pyval.StrOf(userName))), nil
 	}
-	next, err := pyval.Add(m.userCount, pyval.Int(1))
-	if err != nil {
+	if err := increment(&m.userCount); err != nil {
 		return nil, err
 	}
-	m.userCount = next
 	userID := pyval.Str("USR" + pyZfill(pyval.StrOf(m.userCount), 3))
 	um, err := m.userMapDict("values")
 	if err != nil {

@@ -140,11 +140,9 @@ func (t *TwitterAPI) PostTweet(args stubs.TwitterAPIPostTweetArgs) (pyval.Value,
 	if err := pyval.SetItem(t.tweets, t.tweetCounter, tweet); err != nil {
 		return nil, err
 	}
-	next, err := pyval.Add(t.tweetCounter, pyval.Int(1))
-	if err != nil {
+	if err := increment(&t.tweetCounter); err != nil {
 		return nil, err
 	}
-	t.tweetCounter = next
 	return tweet, nil
 }
 

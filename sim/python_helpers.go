@@ -65,6 +65,16 @@ func attrState(loaded bool, attrs []attr) *pyval.Dict {
 	return publicAttrs(loaded, kv...)
 }
 
+// increment is `self.<counter> += 1`.
+func increment(counter *pyval.Value) error {
+	next, err := pyval.Add(*counter, pyval.Int(1))
+	if err != nil {
+		return err
+	}
+	*counter = next
+	return nil
+}
+
 // configGet is scenario.get(key, def).
 func configGet(config *pyval.Dict, key string, def pyval.Value) pyval.Value {
 	if v, ok := config.GetStr(key); ok {

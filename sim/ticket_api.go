@@ -72,11 +72,9 @@ func (t *TicketAPI) CreateTicket(args stubs.TicketAPICreateTicketArgs) (pyval.Va
 	if err := pyval.Append(t.ticketQueue, ticket); err != nil {
 		return nil, err
 	}
-	next, err := pyval.Add(t.ticketCounter, pyval.Int(1))
-	if err != nil {
+	if err := increment(&t.ticketCounter); err != nil {
 		return nil, err
 	}
-	t.ticketCounter = next
 	return ticket, nil
 }
 

@@ -367,11 +367,9 @@ func (t *TradingBot) PlaceOrder(args stubs.TradingBotPlaceOrderArgs) (pyval.Valu
 		"amount", amount,
 		"status", pyval.Str("Open"),
 	))
-	next, err := pyval.Add(t.orderCounter, pyval.Int(1))
-	if err != nil {
+	if err := increment(&t.orderCounter); err != nil {
 		return nil, err
 	}
-	t.orderCounter = next
 	return dictOf(
 		"order_id", orderID,
 		"order_type", orderType,
