@@ -1,10 +1,8 @@
 package agentic_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -25,25 +23,6 @@ type refVerdict struct {
 	ErrorType    *string `json:"error_type"`
 	ErrorMessage *string `json:"error_message"`
 	CheckedStep  *int    `json:"checked_step"`
-}
-
-func readVerdicts(path string) ([]refVerdict, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []refVerdict
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 64<<20)
-	for n := 1; sc.Scan(); n++ {
-		var v refVerdict
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
-		}
-		out = append(out, v)
-	}
-	return out, sc.Err()
 }
 
 // relDir is where a category's files live below results/<model>/agentic and
@@ -97,7 +76,7 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			recs, err := results.Read(filepath.Join(base, "results", refModel, "agentic", relDir(cat), "BFCL_v4_"+cat+"_result.json"))
 			Expect(err).NotTo(HaveOccurred())
-			want, err := readVerdicts(filepath.Join(base, "verdicts", relDir(cat), "BFCL_v4_"+cat+"_verdicts.jsonl"))
+			want, err := testenv.ReadJSONL[refVerdict](filepath.Join(base, "verdicts", relDir(cat), "BFCL_v4_"+cat+"_verdicts.jsonl"))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(want).To(HaveLen(len(entries)), "one verdict per dataset entry")
 			Expect(recs).To(HaveLen(len(want)))

@@ -1,10 +1,8 @@
 package multiturn_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -32,25 +30,6 @@ const (
 	refRun   = "2025-11-12-harmony-fixes-2"
 	refModel = "openai_gpt-oss-120b"
 )
-
-func readJSONL[T any](path string) ([]T, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
-	for sc.Scan() {
-		var v T
-		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-		out = append(out, v)
-	}
-	return out, sc.Err()
-}
 
 func clip400(s string) string {
 	r := []rune(s)
@@ -119,7 +98,7 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			recs, err := results.Read(filepath.Join(ref, "results", "results", refRun, "result", refModel, "multi_turn", "BFCL_v4_"+cat+"_result.json"))
 			Expect(err).NotTo(HaveOccurred())
-			want, err := readJSONL[refVerdict](filepath.Join(ref, "multi_turn_verdicts", refRun, refModel, "BFCL_v4_"+cat+"_verdicts.jsonl"))
+			want, err := testenv.ReadJSONL[refVerdict](filepath.Join(ref, "multi_turn_verdicts", refRun, refModel, "BFCL_v4_"+cat+"_verdicts.jsonl"))
 			Expect(err).NotTo(HaveOccurred())
 			Expect(want).To(HaveLen(200))
 			byID := map[string]results.Record{}

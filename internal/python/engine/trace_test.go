@@ -1,7 +1,6 @@
 package engine_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -53,24 +52,11 @@ var traceFiles = []string{
 func readTraces(dir string) ([]trace, error) {
 	var out []trace
 	for _, f := range traceFiles {
-		fh, err := os.Open(filepath.Join(dir, "multi_turn_traces", f))
+		ts, err := testenv.ReadJSONL[trace](filepath.Join(dir, "multi_turn_traces", f))
 		if err != nil {
 			return nil, err
 		}
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
-		for sc.Scan() {
-			var t trace
-			if err := json.Unmarshal(sc.Bytes(), &t); err != nil {
-				fh.Close()
-				return nil, fmt.Errorf("%s: %w", f, err)
-			}
-			out = append(out, t)
-		}
-		fh.Close()
-		if err := sc.Err(); err != nil {
-			return nil, err
-		}
+		out = append(out, ts...)
 	}
 	return out, nil
 }

@@ -6,6 +6,9 @@
 package testenv
 
 import (
+	"bufio"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -92,6 +95,28 @@ func OpenDataSet(t TB) *dataset.Source {
 		t.Fatalf("opening the BFCL data set: %v", err)
 	}
 	return src
+}
+
+// ReadJSONL decodes every line of the JSON Lines file at path (the
+// reference's verdicts, traces, goldens) into a T; an undecodable line is
+// an error naming the file and the line.
+func ReadJSONL[T any](path string) ([]T, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []T
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 1<<20), 256<<20)
+	for n := 1; sc.Scan(); n++ {
+		var v T
+		if err := json.Unmarshal(sc.Bytes(), &v); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, n, err)
+		}
+		out = append(out, v)
+	}
+	return out, sc.Err()
 }
 
 // UpstreamRepo returns a git checkout (or bare repository) of upstream's

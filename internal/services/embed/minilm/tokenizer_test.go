@@ -1,16 +1,14 @@
 package minilm_test
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/services/embed/minilm"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 // textRow holds the columns every reference row of this package has: the
@@ -29,19 +27,9 @@ type tokenRow struct {
 }
 
 func readJSONL[T any](path string) []T {
-	f, err := os.Open(path)
+	rows, err := testenv.ReadJSONL[T](path)
 	Expect(err).NotTo(HaveOccurred())
-	defer f.Close()
-	var out []T
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
-	for sc.Scan() {
-		var row T
-		Expect(json.Unmarshal(sc.Bytes(), &row)).To(Succeed())
-		out = append(out, row)
-	}
-	Expect(sc.Err()).NotTo(HaveOccurred())
-	return out
+	return rows
 }
 
 var _ = Describe("Tokenizer", func() {
