@@ -1036,8 +1036,35 @@ func (g *GorillaFileSystem) sourceItem(op, verb string, source, destination pyva
 // Directory object that shares the old one's contents dict; the children
 // keep their old parent.
 func (g *GorillaFileSystem) Mv(args stubs.GorillaFileSystemMvArgs) (pyval.Value, error) {
-	source, destination := args.Source.V, args.Destination.V
-	item, errDict, err := g.sourceItem("mv", "move", source, destination)
+	return g.transfer(mvOp, args.Source.V, args.Destination.V)
+}
+
+// Cp is upstream's cp(source, destination). A copied directory gets a
+// shallow copy of the source's contents dict (the children are shared).
+// Its "already exists" check looks up "<destination>/<source>", which is
+// never a key, so copying onto an existing name raises _add_file's
+// ValueError, as upstream does.
+func (g *GorillaFileSystem) Cp(args stubs.GorillaFileSystemCpArgs) (pyval.Value, error) {
+	return g.transfer(cpOp, args.Source.V, args.Destination.V)
+}
+
+// transferOp is what tells mv and cp apart: their names in messages and
+// whether the source leaves the current directory (then a directory keeps
+// its contents dict; a copy gets a shallow copy of it).
+type transferOp struct {
+	op, verb, done string
+	move           bool
+}
+
+var (
+	mvOp = transferOp{op: "mv", verb: "move", done: "moved", move: true}
+	cpOp = transferOp{op: "cp", verb: "copy", done: "copied"}
+)
+
+// transfer is the body mv and cp share: source into the existing
+// directory destination, or to the new name destination.
+func (g *GorillaFileSystem) transfer(t transferOp, source, destination pyval.Value) (pyval.Value, error) {
+	item, errDict, err := g.sourceItem(t.op, t.verb, source, destination)
 	if err != nil || errDict != nil {
 		return dictOrNil(errDict), err
 	}
@@ -1046,45 +1073,56 @@ func (g *GorillaFileSystem) Mv(args stubs.GorillaFileSystemMvArgs) (pyval.Value,
 		return nil, err
 	}
 	src, dst := pyval.StrOf(source), pyval.StrOf(destination)
-	if destExists {
-		destItem, err := g.currentDir.getItem(destination)
-		if err != nil {
+	if !destExists {
+		if t.move {
+			g.currentDir.Contents.Delete(source)
+		}
+		if err := t.place(g.currentDir, destination, item); err != nil {
 			return nil, err
 		}
-		dd, ok := destItem.(*Directory)
-		if !ok {
-			return gfsError("mv: cannot move '%s' to '%s': Not a directory", src, dst), nil
-		}
-		if dd.Contents.Has(pyval.Str(src)) {
-			return gfsError("mv: cannot move '%s' to '%s/%s': File exists", src, dst, src), nil
-		}
+		return oneKey("result", pyval.Str(fmt.Sprintf("'%s' %s to '%s'", src, t.done, dst))), nil
+	}
+	destItem, err := g.currentDir.getItem(destination)
+	if err != nil {
+		return nil, err
+	}
+	dd, ok := destItem.(*Directory)
+	if !ok {
+		return gfsError("%s: cannot %s '%s' to '%s': Not a directory", t.op, t.verb, src, dst), nil
+	}
+	existing := src
+	if !t.move {
+		existing = dst + "/" + src // upstream's cp looks up this path as a key
+	}
+	if dd.Contents.Has(pyval.Str(existing)) {
+		return gfsError("%s: cannot %s '%s' to '%s/%s': File exists", t.op, t.verb, src, dst, src), nil
+	}
+	if t.move {
 		g.currentDir.Contents.Delete(source)
-		if f, ok := item.(*File); ok {
-			if err := dd.addFile(source, f.Content); err != nil {
-				return nil, err
-			}
-		} else {
-			if err := dd.addDirectory(source); err != nil {
-				return nil, err
-			}
-			nv, _ := dd.Contents.Get(source)
-			nv.(*Directory).Contents = item.(*Directory).Contents
-		}
-		return oneKey("result", pyval.Str(fmt.Sprintf("'%s' moved to '%s/%s'", src, dst, src))), nil
 	}
-	g.currentDir.Contents.Delete(source)
+	if err := t.place(dd, source, item); err != nil {
+		return nil, err
+	}
+	return oneKey("result", pyval.Str(fmt.Sprintf("'%s' %s to '%s/%s'", src, t.done, dst, src))), nil
+}
+
+// place adds item (a File or a Directory) to dir under name: a file with
+// its content, a directory as a new Directory whose contents dict is the
+// item's (mv) or a shallow copy of it (cp).
+func (t transferOp) place(dir *Directory, name, item pyval.Value) error {
 	if f, ok := item.(*File); ok {
-		if err := g.currentDir.addFile(destination, f.Content); err != nil {
-			return nil, err
-		}
-	} else {
-		if err := g.currentDir.addDirectory(destination); err != nil {
-			return nil, err
-		}
-		nv, _ := g.currentDir.Contents.Get(destination)
-		nv.(*Directory).Contents = item.(*Directory).Contents
+		return dir.addFile(name, f.Content)
 	}
-	return oneKey("result", pyval.Str(fmt.Sprintf("'%s' moved to '%s'", src, dst))), nil
+	if err := dir.addDirectory(name); err != nil {
+		return err
+	}
+	contents := item.(*Directory).Contents
+	if !t.move {
+		contents = contents.Copy()
+	}
+	nv, _ := dir.Contents.Get(name)
+	nv.(*Directory).Contents = contents
+	return nil
 }
 
 // Rm is upstream's rm(file_name).
@@ -1132,61 +1170,6 @@ func (g *GorillaFileSystem) Rmdir(args stubs.GorillaFileSystemRmdirArgs) (pyval.
 	}
 	g.currentDir.Contents.Delete(dirName)
 	return oneKey("result", pyval.Str(fmt.Sprintf("'%s' removed", pyval.StrOf(dirName)))), nil
-}
-
-// Cp is upstream's cp(source, destination). A copied directory gets a
-// shallow copy of the source's contents dict (the children are shared).
-// Its "already exists" check looks up "<destination>/<source>", which is
-// never a key, so copying onto an existing name raises _add_file's
-// ValueError, as upstream does.
-func (g *GorillaFileSystem) Cp(args stubs.GorillaFileSystemCpArgs) (pyval.Value, error) {
-	source, destination := args.Source.V, args.Destination.V
-	item, errDict, err := g.sourceItem("cp", "copy", source, destination)
-	if err != nil || errDict != nil {
-		return dictOrNil(errDict), err
-	}
-	destExists, err := g.currentDir.has(destination)
-	if err != nil {
-		return nil, err
-	}
-	src, dst := pyval.StrOf(source), pyval.StrOf(destination)
-	if destExists {
-		destItem, err := g.currentDir.getItem(destination)
-		if err != nil {
-			return nil, err
-		}
-		dd, ok := destItem.(*Directory)
-		if !ok {
-			return gfsError("cp: cannot copy '%s' to '%s': Not a directory", src, dst), nil
-		}
-		if dd.Contents.Has(pyval.Str(dst + "/" + src)) {
-			return gfsError("cp: cannot copy '%s' to '%s/%s': File exists", src, dst, src), nil
-		}
-		if f, ok := item.(*File); ok {
-			if err := dd.addFile(source, f.Content); err != nil {
-				return nil, err
-			}
-		} else {
-			if err := dd.addDirectory(source); err != nil {
-				return nil, err
-			}
-			nv, _ := dd.Contents.Get(source)
-			nv.(*Directory).Contents = item.(*Directory).Contents.Copy()
-		}
-		return oneKey("result", pyval.Str(fmt.Sprintf("'%s' copied to '%s/%s'", src, dst, src))), nil
-	}
-	if f, ok := item.(*File); ok {
-		if err := g.currentDir.addFile(destination, f.Content); err != nil {
-			return nil, err
-		}
-	} else {
-		if err := g.currentDir.addDirectory(destination); err != nil {
-			return nil, err
-		}
-		nv, _ := g.currentDir.Contents.Get(destination)
-		nv.(*Directory).Contents = item.(*Directory).Contents.Copy()
-	}
-	return oneKey("result", pyval.Str(fmt.Sprintf("'%s' copied to '%s'", src, dst))), nil
 }
 
 // dictOrNil turns a nil *pyval.Dict into a nil Value (not a typed nil).
