@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/testkit/clitest"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
@@ -108,11 +109,8 @@ var _ = Describe("a real Ollama server, end to end", Label("real-ollama"), Order
 	)
 
 	It("sends a local-model handler's raw prompt through /api/generate (upstream's Qwen3 format) and stores the answers", func() {
-		bin := filepath.Join(GinkgoT().TempDir(), "bfcl")
-		build := exec.Command("go", "build", "-o", bin, "./cmd/bfcl")
-		build.Dir = testenv.ModuleRoot()
-		out, err := build.CombinedOutput()
-		Expect(err).NotTo(HaveOccurred(), string(out))
+		bin, err := clitest.Build(GinkgoT().TempDir())
+		Expect(err).NotTo(HaveOccurred())
 		work := GinkgoT().TempDir()
 		registry := filepath.Join(work, "models.yaml")
 		Expect(os.WriteFile(registry, []byte(fmt.Sprintf(`models:
@@ -128,7 +126,7 @@ var _ = Describe("a real Ollama server, end to end", Label("real-ollama"), Order
 			"--result-dir", filepath.Join(work, "result"), "--score-dir", filepath.Join(work, "score"))
 		cmd.Dir = work
 		cmd.Env = append(os.Environ(), "BFCL_REQUEST_CACHE=off", "BFCL_DATA_DIR="+data, "BFCL_MODELS_FILE="+registry)
-		out, err = cmd.CombinedOutput()
+		out, err := cmd.CombinedOutput()
 		Expect(err).NotTo(HaveOccurred(), string(out))
 		b, err := os.ReadFile(filepath.Join(work, "result", "tiny-raw", "multi_turn", "BFCL_v4_multi_turn_base_result.json"))
 		Expect(err).NotTo(HaveOccurred(), string(out))

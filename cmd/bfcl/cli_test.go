@@ -16,6 +16,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/store/results"
+	"github.com/bfcl-go/bfcl/internal/testkit/clitest"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
@@ -24,30 +25,8 @@ var update = flag.Bool("update", false, "rewrite the golden stdout files of fixt
 // The reference run's result folder (upstream's layout).
 const refRun = "results/results/2025-11-12-harmony-fixes-2/result"
 
-var bfclBin string
-
-var _ = BeforeSuite(func() {
-	dir, err := os.MkdirTemp("", "bfcl-cli-")
-	Expect(err).NotTo(HaveOccurred())
-	DeferCleanup(os.RemoveAll, dir)
-	bfclBin = filepath.Join(dir, "bfcl")
-	cmd := exec.Command("go", "build", "-o", bfclBin, ".")
-	out, err := cmd.CombinedOutput()
-	Expect(err).NotTo(HaveOccurred(), string(out))
-})
-
-// cliEnv is a clean environment for the binary: the caller's, less every
-// BFCL_* variable, plus the data set and no request cache.
-func cliEnv(data string, extra ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "BFCL_") && !strings.HasPrefix(kv, "SERPAPI_") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, "BFCL_DATA_DIR="+data, "BFCL_REQUEST_CACHE=off")
-	return append(env, extra...)
-}
+// cliEnv is a clean environment for the binary (clitest.Env).
+func cliEnv(data string, extra ...string) []string { return clitest.Env(data, extra...) }
 
 type run struct {
 	stdout, stderr string
@@ -55,7 +34,7 @@ type run struct {
 }
 
 func bfcl(dir string, env []string, args ...string) run {
-	cmd := exec.Command(bfclBin, args...)
+	cmd := exec.Command(bfclBinary(), args...)
 	cmd.Dir, cmd.Env = dir, env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -70,13 +49,11 @@ func bfcl(dir string, env []string, args ...string) run {
 }
 
 func needData() string {
-	dir := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
-	return dir
+	return testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 }
 
 func needReference() string {
-	ref := testenv.NeedReferenceDir(GinkgoT(), "reference results")
-	return ref
+	return testenv.NeedReferenceDir(GinkgoT(), "reference results")
 }
 
 func readLines(p string) []string {

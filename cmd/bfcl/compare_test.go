@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/testkit/clitest"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
@@ -22,7 +22,8 @@ var (
 	binErr  error
 )
 
-// bfclBinary builds the command once per test process.
+// bfclBinary builds the command once per test process (every spec that runs
+// the binary uses this one).
 func bfclBinary() string {
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "bfcl-bin-")
@@ -30,11 +31,8 @@ func bfclBinary() string {
 			binErr = err
 			return
 		}
-		binPath = filepath.Join(dir, "bfcl")
-		build := exec.Command("go", "build", "-o", binPath, "./cmd/bfcl")
-		build.Dir = testenv.ModuleRoot()
-		if out, err := build.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		if binPath, binErr = clitest.Build(dir); binErr != nil {
+			os.RemoveAll(dir)
 		}
 	})
 	Expect(binErr).NotTo(HaveOccurred())

@@ -16,6 +16,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/store/runmeta"
+	"github.com/bfcl-go/bfcl/internal/testkit/clitest"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
@@ -32,34 +33,19 @@ var _ = BeforeSuite(func() {
 	dir, err := os.MkdirTemp("", "bfcl-readme-")
 	Expect(err).NotTo(HaveOccurred())
 	DeferCleanup(os.RemoveAll, dir)
-	bfclBin = filepath.Join(dir, "bfcl")
-	cmd := exec.Command("go", "build", "-o", bfclBin, "./cmd/bfcl")
-	cmd.Dir = testenv.ModuleRoot()
-	out, err := cmd.CombinedOutput()
-	Expect(err).NotTo(HaveOccurred(), string(out))
+	bfclBin, err = clitest.Build(dir)
+	Expect(err).NotTo(HaveOccurred())
 })
 
-// cliEnv is the caller's environment less every BFCL_* variable, plus the
-// data set and no request cache.
-func cliEnv(data string, extra ...string) []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "BFCL_") && !strings.HasPrefix(kv, "SERPAPI_") {
-			env = append(env, kv)
-		}
-	}
-	env = append(env, "BFCL_DATA_DIR="+data, "BFCL_REQUEST_CACHE=off")
-	return append(env, extra...)
-}
+// cliEnv is a clean environment for the binary (clitest.Env).
+func cliEnv(data string, extra ...string) []string { return clitest.Env(data, extra...) }
 
 func needData() string {
-	dir := testenv.NeedDataDir(GinkgoT(), "BFCL data set")
-	return dir
+	return testenv.NeedDataDir(GinkgoT(), "BFCL data set")
 }
 
 func needReference() string {
-	ref := testenv.NeedReferenceDir(GinkgoT(), "reference results")
-	return ref
+	return testenv.NeedReferenceDir(GinkgoT(), "reference results")
 }
 
 // readmeExceptions are the README command lines the test does not run,
