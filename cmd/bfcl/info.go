@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -196,7 +194,7 @@ func cmdData(args []string) error {
 		fmt.Printf("%s: complete and verified\n", *dir)
 		return nil
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible()
 	defer stop()
 	if err := datafetch.Fetch(ctx, *dir, datafetch.Options{BaseURL: *base, Log: os.Stderr}); err != nil {
 		return err
