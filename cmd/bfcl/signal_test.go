@@ -4,8 +4,8 @@ package main
 
 import (
 	"bytes"
-	"io"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
