@@ -26,7 +26,7 @@ import (
 // against the pinned data set's.
 func cmdTestCategories(args []string) error {
 	fs := flag.NewFlagSet("test-categories", flag.ContinueOnError)
-	f := config.Register(fs, "", config.DataDir)
+	f := register(fs, "test-categories")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -80,7 +80,7 @@ func cmdTestCategories(args []string) error {
 
 func cmdModels(args []string) error {
 	fs := flag.NewFlagSet("models", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ModelsFile)
+	f := register(fs, "models")
 	listUpstream := upstreamModelsFlag(fs) // --upstream (cmd/bfcl/upstream.go)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -112,7 +112,7 @@ func cmdModels(args []string) error {
 // `bfcl results` does, with their categories and entry counts.
 func cmdResults(args []string) error {
 	fs := flag.NewFlagSet("results", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ResultDir)
+	f := register(fs, "results")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -139,7 +139,7 @@ func cmdResults(args []string) error {
 // whose behaviour it reproduces.
 func cmdVersion(args []string) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	f := config.Register(fs, "", config.Correction)
+	f := register(fs, "version")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -205,7 +205,7 @@ func cmdData(args []string) error {
 
 func cmdScores(args []string) error {
 	fs := flag.NewFlagSet("scores", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ScoreDir, config.ModelsFile)
+	f := register(fs, "scores")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
