@@ -25,6 +25,17 @@ var update = flag.Bool("update", false, "rewrite the golden stdout files of fixt
 // The reference run's result folder (upstream's layout).
 const refRun = "results/results/2025-11-12-harmony-fixes-2/result"
 
+// bfclBin is the bfcl command, built once for the suite.
+var bfclBin string
+
+var _ = BeforeSuite(func() {
+	dir, err := os.MkdirTemp("", "bfcl-cli-")
+	Expect(err).NotTo(HaveOccurred())
+	DeferCleanup(os.RemoveAll, dir)
+	bfclBin, err = clitest.Build(dir)
+	Expect(err).NotTo(HaveOccurred())
+})
+
 // cliEnv is a clean environment for the binary (clitest.Env).
 func cliEnv(data string, extra ...string) []string { return clitest.Env(data, extra...) }
 
@@ -34,7 +45,7 @@ type run struct {
 }
 
 func bfcl(dir string, env []string, args ...string) run {
-	cmd := exec.Command(bfclBinary(), args...)
+	cmd := exec.Command(bfclBin, args...)
 	cmd.Dir, cmd.Env = dir, env
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

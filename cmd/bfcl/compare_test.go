@@ -7,43 +7,15 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
-	"github.com/bfcl-go/bfcl/internal/testkit/clitest"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// bfclBinary builds the command once per test process (every spec that runs
-// the binary uses this one).
-func bfclBinary() string {
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "bfcl-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		if binPath, binErr = clitest.Build(dir); binErr != nil {
-			os.RemoveAll(dir)
-		}
-	})
-	Expect(binErr).NotTo(HaveOccurred())
-	return binPath
-}
-
-var _ = AfterSuite(func() {
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
-	}
-})
+// bfclBinary is the command built once for the suite (cli_test.go).
+func bfclBinary() string { return bfclBin }
 
 var _ = Describe("bfcl compare (built binary)", Label("reference"), func() {
 	It("scores the reference results and an edited copy, and reports exactly the edited entries", func() {

@@ -28,7 +28,7 @@ type embedOutput struct {
 // shortest round-trip decimals), so that a user can hold them against
 // sentence-transformers.
 func cmdEmbed(args []string) error {
-	fs, f := newVerb("embed", config.EmbedModelDir)
+	fs, f := newVerb("embed")
 	noDownload := fs.Bool("no-download", false, "never download the model; fail when it is not found locally")
 	in := fs.String("in", "-", "input file; - for standard input")
 	if err := parseFlags(fs, args); err != nil {

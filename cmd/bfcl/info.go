@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -27,7 +25,7 @@ import (
 // (BFCL_DATA_DIR or --data-dir) the entry counts are the loader's, checked
 // against the pinned data set's.
 func cmdTestCategories(args []string) error {
-	fs, f := newVerb("test-categories", config.DataDir)
+	fs, f := newVerb("test-categories")
 	rc, err := parseResolve(fs, f, args)
 	if err != nil {
 		return err
@@ -77,7 +75,7 @@ func cmdTestCategories(args []string) error {
 }
 
 func cmdModels(args []string) error {
-	fs, f := newVerb("models", config.ModelsFile)
+	fs, f := newVerb("models")
 	listUpstream := upstreamModelsFlag(fs) // --upstream (cmd/bfcl/upstream.go)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -108,7 +106,7 @@ func cmdModels(args []string) error {
 // cmdResults lists the model folders of a result root, as upstream's
 // `bfcl results` does, with their categories and entry counts.
 func cmdResults(args []string) error {
-	fs, f := newVerb("results", config.ResultDir)
+	fs, f := newVerb("results")
 	rc, err := parseResolve(fs, f, args)
 	if err != nil {
 		return err
@@ -131,7 +129,7 @@ func cmdResults(args []string) error {
 // cmdVersion prints this build's version and the pinned upstream commit
 // whose behaviour it reproduces.
 func cmdVersion(args []string) error {
-	fs, f := newVerb("version", config.Correction)
+	fs, f := newVerb("version")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -186,7 +184,7 @@ func cmdData(args []string) error {
 		fmt.Printf("%s: complete and verified\n", *dir)
 		return nil
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible()
 	defer stop()
 	if err := datafetch.Fetch(ctx, *dir, datafetch.Options{BaseURL: *base, Log: os.Stderr}); err != nil {
 		return err
@@ -196,7 +194,7 @@ func cmdData(args []string) error {
 }
 
 func cmdScores(args []string) error {
-	fs, f := newVerb("scores", config.ScoreDir, config.ModelsFile)
+	fs, f := newVerb("scores")
 	rc, err := parseResolve(fs, f, args)
 	if err != nil {
 		return err

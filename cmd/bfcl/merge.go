@@ -11,7 +11,7 @@ import (
 )
 
 func cmdMerge(args []string) error {
-	fs, f := newVerb("merge", config.TestCategory, config.IDs, config.RunIDs, config.DataDir)
+	fs, f := newVerb("merge")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `usage: bfcl merge [flags] OUT DIR...
 

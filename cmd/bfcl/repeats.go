@@ -17,7 +17,7 @@ import (
 // <score-dir>_repeat_2, ...), or the score roots given as arguments
 // (bfcl repeats [flags] [ROOT ...]).
 func cmdRepeats(args []string) error {
-	fs, f := newVerb("repeats", config.ScoreDir)
+	fs, f := newVerb("repeats")
 	k := fs.Int("repeats", 0, "number of repeats K (>= 2); default: every <score-dir>_repeat_<k> found")
 	model := fs.String("model", "", "model folder (default: every model scored in all repeats)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")

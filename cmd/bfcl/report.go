@@ -6,14 +6,13 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
-	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 )
 
 // cmdReport writes the HTML report of a score folder.
 func cmdReport(args []string) error {
-	fs, f := newVerb("report", config.ScoreDir, config.ResultDir, config.DataDir)
+	fs, f := newVerb("report")
 	out := fs.String("o", "", "output file (default <score-dir>/"+htmlreport.FileName+")")
 	noData := fs.Bool("no-data", false, "do not embed the data set (smaller page; no questions or ground-truth results)")
 	title := fs.String("title", "", "page title (default: names the score folder)")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"sort"
@@ -45,11 +44,12 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// newVerb is a verb's flag set with the shared settings it takes registered
-// (config.Register); the verb adds flags of its own to fs before parsing.
-func newVerb(name string, settings ...*config.Setting) (*flag.FlagSet, *config.Flags) {
+// newVerb is a verb's flag set with the settings it takes registered
+// (register, verbSettings); the verb adds flags of its own to fs before
+// parsing.
+func newVerb(name string) (*flag.FlagSet, *config.Flags) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	return fs, config.Register(fs, "", settings...)
+	return fs, register(fs, name)
 }
 
 // parseResolve parses a verb's flags (parseFlags: no positional arguments)
@@ -72,23 +72,14 @@ func resolveWithData(f *config.Flags) (*config.Run, *dataset.Source, error) {
 	return rc, src, err
 }
 
-var generateSettings = []*config.Setting{
-	config.Model, config.TestCategory, config.IDs, config.RunIDs, config.ModelsFile, config.DataDir,
-	config.ResultDir, config.ScoreDir, config.Rerun, config.Temperature, config.Concurrency,
-	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
-	config.Embedder, config.EmbedModelDir, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate, config.SkipUnavailable,
-	config.Shard, config.Repeats, config.TurnIsolated, config.Mode, config.UnderscoreToDot, config.Correction,
-	config.Backend, config.SkipServerSetup, config.LocalModelPath, config.LoraModules,
-}
-
 func cmdGenerate(args []string) error {
-	fs, f := newVerb("generate", generateSettings...)
+	fs, f := newVerb("generate")
 	noReport := fs.Bool("no-report", false, "do not write "+htmlreport.FileName+" after the run (`bfcl report` writes it later)")
 	rc, err := parseResolve(fs, f, args)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible()
 	defer stop()
 	for k := 1; k <= rc.Repeats; k++ {
 		run := *rc
@@ -303,15 +294,8 @@ func printSkipped(w io.Writer, skipped map[string]map[category.Category]string) 
 	}
 }
 
-var evaluateSettings = []*config.Setting{
-	config.Model, config.TestCategory, config.ResultDir, config.ScoreDir, config.DataDir, config.ModelsFile,
-	config.Mode, config.UnderscoreToDot, config.PartialEval, config.StrictIrrelevance,
-	config.Handler, config.UpstreamAlias, // cmd/bfcl/upstream.go
-	config.Correction, // marks the folders: their results were made with these corrections
-}
-
 func cmdEvaluate(args []string) error {
-	fs, f := newVerb("evaluate", evaluateSettings...)
+	fs, f := newVerb("evaluate")
 	f.Folders = true // model names are result folders; registry entries are optional
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	noReport := fs.Bool("no-report", false, "do not write "+htmlreport.FileName+" (`bfcl report` writes it later)")

@@ -113,6 +113,11 @@ func (p inferProducer) drivers(m registry.Model, cacheDir string, corr correctio
 					return
 				}
 			}
+			if m.KeyRequired && m.APIKey() == "" {
+				err = fmt.Errorf("model %s: no API key: environment variable %s is not set (upstream's %s reads it; or give a models.yaml entry with upstream: %s its own base_url and api_key_env)",
+					m.Name, m.APIKeyEnv, m.Handler, m.Upstream)
+				return
+			}
 			dc := driver.Config{
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(), APIKeyEnv: m.APIKeyEnv,
 				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
