@@ -16,8 +16,8 @@ type Transport struct {
 	Class string
 	// Provider is the driver: openai (chat completions), responses (the
 	// OpenAI Responses API), anthropic, gemini, completions (raw prompts of
-	// local models) or a provider whose driver is built elsewhere
-	// (mistral, cohere, bedrock, qwen, writer, gorilla).
+	// local models), or one hosted API's own (mistral, cohere, bedrock,
+	// qwen, writer, gorilla).
 	Provider string
 	// BaseURL is the handler's fixed address ("" when the SDK's default or
 	// a variable decides).
@@ -94,15 +94,17 @@ var transports = func() map[string]Transport {
 		{Class: "MiningHandler", Provider: "openai", BaseURLEnv: "MINING_BASE_URL", KeyEnv: "MINING_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting"},
 		{Class: "DMCitoHandler", Provider: "openai", BaseURLEnv: "DMCITO_BASE_URL", KeyEnv: "DMCITO_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting (MiningHandler's)"},
 		{Class: "FunctionaryHandler", Provider: "openai", BaseURL: "http://localhost:8000/v1", Key: "functionary"},
-		// Built in another binary's drivers (their SDKs or streaming APIs).
+		// Their own drivers (their SDKs, streaming or own APIs).
 		{Class: "MistralHandler", Provider: "mistral", KeyEnv: "MISTRAL_API_KEY"},
 		{Class: "CohereHandler", Provider: "cohere", KeyEnv: "COHERE_API_KEY"},
 		{Class: "NovaHandler", Provider: "bedrock"},
 		{Class: "QwenAPIHandler", Provider: "qwen", BaseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", KeyEnv: "QWEN_API_KEY"},
 		{Class: "QwenAgentThinkHandler", Provider: "qwen", BaseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", KeyEnv: "QWEN_API_KEY"},
 		{Class: "QwenAgentNoThinkHandler", Provider: "qwen", BaseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", KeyEnv: "QWEN_API_KEY"},
-		{Class: "WriterHandler", Provider: "writer", KeyEnv: "WRITER_API_KEY"},
-		{Class: "GorillaHandler", Provider: "gorilla"},
+		// writerai.Writer(api_key=...) keeps the SDK's WRITER_BASE_URL.
+		{Class: "WriterHandler", Provider: "writer", BaseURL: "https://api.writer.com", BaseURLEnv: "WRITER_BASE_URL", KeyEnv: "WRITER_API_KEY"},
+		// a fixed address and "Authorization: EMPTY" (gorilla.py)
+		{Class: "GorillaHandler", Provider: "gorilla", BaseURL: "https://luigi.millennium.berkeley.edu:443/v1", Key: "EMPTY"},
 	} {
 		m[t.Class] = t
 	}

@@ -47,6 +47,10 @@ const (
 	ProviderCohere  = "cohere"
 	ProviderBedrock = "bedrock"
 	ProviderQwen    = "qwen"
+	// ProviderWriter is Writer's chat API (upstream's WriterHandler) and
+	// ProviderGorilla the Gorilla OpenFunctions server (GorillaHandler).
+	ProviderWriter  = "writer"
+	ProviderGorilla = "gorilla"
 )
 
 // Message is one chat message in provider-neutral form.

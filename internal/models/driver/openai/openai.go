@@ -237,6 +237,25 @@ func combineUserMessages(msgs []core.Message) []core.Message {
 	return out
 }
 
+// AppendMessages appends the JSON array of msgs as the chat driver sends
+// them (system and user messages as given, an assistant turn as the server
+// returned it, tool results with tool_call_id and no name). The writer
+// driver sends its history with it (WriterHandler keeps
+// OpenAICompletionsHandler's history methods).
+func AppendMessages(b []byte, msgs []core.Message) ([]byte, error) {
+	b = append(b, '[')
+	for i, m := range msgs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendMessage(b, i, m); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
+}
+
 // appendMessage appends the wire encoding of message i.
 func appendMessage(b []byte, i int, m core.Message) ([]byte, error) {
 	content := m.Content
@@ -406,15 +425,24 @@ func stripReasoning(msg json.RawMessage, mode string) (json.RawMessage, error) {
 }
 
 func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
+	return ParseChat(core.ProviderOpenAI, body, latency)
+}
+
+// ParseChat reads a chat completion answer the way the chat driver does
+// (see the package doc): Replay is the choice's message as returned,
+// tool_calls decide between calls and a text. provider names the errors.
+// The writer driver reads Writer's /v1/chat answers with it (the same
+// shape, read by the same OpenAICompletionsHandler methods upstream).
+func ParseChat(provider string, body []byte, latency time.Duration) (core.Response, error) {
 	var w wireResponse
 	if err := json.Unmarshal(body, &w); err != nil {
-		return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, err)
+		return core.Response{}, core.DecodeError(provider, body, err)
 	}
 	if w.Error != nil {
-		return core.Response{}, &core.Error{Provider: core.ProviderOpenAI, Body: "error in a 2xx response: " + core.Excerpt(body)}
+		return core.Response{}, &core.Error{Provider: provider, Body: "error in a 2xx response: " + core.Excerpt(body)}
 	}
 	if len(w.Choices) == 0 {
-		return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, fmt.Errorf("no choices"))
+		return core.Response{}, core.DecodeError(provider, body, fmt.Errorf("no choices"))
 	}
 	msg := w.Choices[0].Message
 	out := core.Response{Latency: latency, Raw: json.RawMessage(body)}
@@ -447,7 +475,7 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 	for i, tc := range msg.ToolCalls {
 		args, err := core.ArgumentsText(tc.Function.Arguments, "")
 		if err != nil {
-			return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, fmt.Errorf("tool call %d arguments: %w", i, err))
+			return core.Response{}, core.DecodeError(provider, body, fmt.Errorf("tool call %d arguments: %w", i, err))
 		}
 		out.ToolCalls = append(out.ToolCalls, core.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
 	}
