@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,6 +30,7 @@ import (
 type upstreamFake struct {
 	mu      sync.Mutex
 	run     *drivertest.UpstreamRun
+	served  string // the model id the probe's list names
 	used    map[[2]int]bool
 	headers []http.Header
 	paths   []string
@@ -47,6 +49,17 @@ func jsonOf(b []byte) any {
 
 func (f *upstreamFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	w.Header().Set("Content-Type", "application/json")
+	// the chat driver's pre-run probe (no request of upstream's): the model
+	// list, and a one-token "Say OK." offering a tool
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q}]}`, f.served)
+		return
+	}
+	if bytes.Contains(body, []byte(`"content":"Say OK."`)) && bytes.Contains(body, []byte(`"max_tokens":1`)) {
+		fmt.Fprint(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"OK"}}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`)
+		return
+	}
 	got := jsonOf(body)
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -60,7 +73,6 @@ func (f *upstreamFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			d := reqparity.Diff(got, jsonOf(ex.Body))
 			if d == "" {
 				f.used[[2]int{i, j}] = true
-				w.Header().Set("Content-Type", "application/json")
 				_, _ = w.Write(ex.Reply)
 				return
 			}
@@ -90,21 +102,29 @@ func (f *upstreamFake) unanswered() []string {
 }
 
 // bfcl generate with upstream registry names of the Writer and Gorilla
-// APIs: the requests equal those upstream's handler classes sent for the
-// same entries and replies, the stored results too.
-var _ = Describe("bfcl generate with upstream's Writer and Gorilla models", Label("e2e"), func() {
+// APIs and of two OpenAI-compatible subclasses that change the request
+// (FireworksHandler, NanbeigeAPIHandler): the requests equal those
+// upstream's handler classes sent for the same entries and replies, the
+// stored results too.
+var _ = Describe("bfcl generate with upstream's Writer, Gorilla, Fireworks and Nanbeige models", Label("e2e"), func() {
 	for _, c := range []struct {
 		class, model, urlEnv, urlPath, yaml string
 		env                                 []string
 	}{
 		{class: "WriterHandler", model: "palmyra-x-004", urlEnv: "WRITER_BASE_URL", env: []string{"WRITER_API_KEY=wk"}},
+		// no variable moves these handlers' servers: a models.yaml entry of
+		// the registry name with its own base_url (and key variable)
 		{class: "GorillaHandler", model: "gorilla-local", yaml: "- {name: gorilla-local, upstream: gorilla-openfunctions-v2, base_url: %s/v1}"},
+		{class: "FireworksHandler", model: "firefunction-local", env: []string{"FW_TEST_KEY=fk"},
+			yaml: "- {name: firefunction-local, upstream: firefunction-v2-FC, base_url: %s/inference/v1, api_key_env: FW_TEST_KEY}"},
+		{class: "NanbeigeAPIHandler", model: "nanbeige-local", env: []string{"NBG_TEST_KEY=nk"},
+			yaml: "- {name: nanbeige-local, upstream: Nanbeige3.5-Pro-Thinking-FC, base_url: %s/api/gpt/open/chat/openai/v1, api_key_env: NBG_TEST_KEY}"},
 	} {
 		It(c.class+" via "+c.model, func() {
 			data := needData()
 			run, err := drivertest.LoadUpstreamRun(c.class)
 			Expect(err).NotTo(HaveOccurred())
-			fake := &upstreamFake{run: run, used: map[[2]int]bool{}}
+			fake := &upstreamFake{run: run, served: run.Model, used: map[[2]int]bool{}}
 			srv := httptest.NewServer(fake)
 			defer srv.Close()
 			work := GinkgoT().TempDir()
@@ -126,9 +146,11 @@ var _ = Describe("bfcl generate with upstream's Writer and Gorilla models", Labe
 			Expect(r.exit).To(Equal(0), "%s\nrequests upstream did not send: %v", r.stderr, fake.strays)
 			Expect(fake.strays).To(BeEmpty())
 			Expect(fake.unanswered()).To(BeEmpty(), "requests upstream sent that bfcl-go did not")
+			want := run.Cases[0].Exchanges[0]
+			u, err := url.Parse(want.URL)
+			Expect(err).NotTo(HaveOccurred())
 			for i, h := range fake.headers {
-				want := run.Cases[0].Exchanges[0]
-				Expect(fake.paths[i]).To(Equal(map[string]string{"WriterHandler": "/v1/chat", "GorillaHandler": "/v1/chat/completions"}[c.class]))
+				Expect(fake.paths[i]).To(Equal(u.Path), "upstream's path under the fake's root")
 				for k, v := range want.Headers {
 					Expect(h.Get(k)).To(Equal(v), "header %s", k)
 				}

@@ -83,10 +83,10 @@ var transports = func() map[string]Transport {
 		{Class: "GrokHandler", Provider: "openai", BaseURL: "https://api.x.ai/v1", KeyEnv: "GROK_API_KEY", StripReasoning: true},
 		compatible("GLMAPIHandler", "https://open.bigmodel.cn/api/paas/v4/", "GLM_API_KEY", ""), // glm-4.6 FC: thinking, no temperature (chat driver)
 		compatible("KimiHandler", "https://api.moonshot.ai/v1", "KIMI_API_KEY", ""),
-		compatible("FireworksHandler", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY", "the FC methods (request and history)"),
+		compatible("FireworksHandler", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY", ""), // FC: FIREWORK_AI tools, no store, its history (chat driver)
 		compatible("NovitaHandler", "https://api.novita.ai/v3/openai", "NOVITA_API_KEY", ""), // no store, NOVITA_AI tools (chat driver)
 		compatible("GoGoAgentHandler", "https://api.gogoagent.ai", "GOGOAGENT_API_KEY", ""),
-		compatible("NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "NBG_API_KEY", "_query_FC, _parse_query_response_FC"),
+		compatible("NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "NBG_API_KEY", ""), // FC: no temperature or store, tools always, its history (chat driver)
 		compatible("NemotronHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", "_pre_query_processing_FC (system prompt)"),
 		compatible("NvidiaHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""), // prompt mode: consecutive user messages combined (chat driver)
 		// prompt: its API's model name, no temperature or store, consecutive user messages combined (chat driver)
