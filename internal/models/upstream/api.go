@@ -84,7 +84,7 @@ var transports = func() map[string]Transport {
 		compatible("GLMAPIHandler", "https://open.bigmodel.cn/api/paas/v4/", "GLM_API_KEY", ""), // glm-4.6 FC: thinking, no temperature (chat driver)
 		compatible("KimiHandler", "https://api.moonshot.ai/v1", "KIMI_API_KEY", ""),
 		compatible("FireworksHandler", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY", ""), // FC: FIREWORK_AI tools, no store, its history (chat driver)
-		compatible("NovitaHandler", "https://api.novita.ai/v3/openai", "NOVITA_API_KEY", ""), // no store, NOVITA_AI tools (chat driver)
+		compatible("NovitaHandler", "https://api.novita.ai/v3/openai", "NOVITA_API_KEY", ""),             // no store, NOVITA_AI tools (chat driver)
 		compatible("GoGoAgentHandler", "https://api.gogoagent.ai", "GOGOAGENT_API_KEY", ""),
 		compatible("NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "NBG_API_KEY", ""), // FC: no temperature or store, tools always, its history (chat driver)
 		compatible("NemotronHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", "_pre_query_processing_FC (system prompt)"),
