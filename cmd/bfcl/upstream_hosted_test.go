@@ -56,7 +56,7 @@ func (f *upstreamFake) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"object":"list","data":[{"id":%q}]}`, f.served)
 		return
 	}
-	if bytes.Contains(body, []byte(`"content":"Say OK."`)) && bytes.Contains(body, []byte(`"max_tokens":1`)) {
+	if bytes.Contains(body, []byte(`"max_tokens":1`)) { // upstream's requests have no max_tokens
 		fmt.Fprint(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"OK"}}],"usage":{"prompt_tokens":1,"completion_tokens":1}}`)
 		return
 	}
@@ -102,11 +102,11 @@ func (f *upstreamFake) unanswered() []string {
 }
 
 // bfcl generate with upstream registry names of the Writer and Gorilla
-// APIs and of two OpenAI-compatible subclasses that change the request
-// (FireworksHandler, NanbeigeAPIHandler): the requests equal those
+// APIs and of OpenAI-compatible subclasses that change the request
+// (FireworksHandler, NanbeigeAPIHandler, NemotronHandler): the requests equal those
 // upstream's handler classes sent for the same entries and replies, the
 // stored results too.
-var _ = Describe("bfcl generate with upstream's Writer, Gorilla, Fireworks and Nanbeige models", Label("e2e"), func() {
+var _ = Describe("bfcl generate with upstream's Writer, Gorilla, Fireworks, Nanbeige and Nemotron models", Label("e2e"), func() {
 	for _, c := range []struct {
 		class, model, urlEnv, urlPath, yaml string
 		env                                 []string
@@ -119,6 +119,8 @@ var _ = Describe("bfcl generate with upstream's Writer, Gorilla, Fireworks and N
 			yaml: "- {name: firefunction-local, upstream: firefunction-v2-FC, base_url: %s/inference/v1, api_key_env: FW_TEST_KEY}"},
 		{class: "NanbeigeAPIHandler", model: "nanbeige-local", env: []string{"NBG_TEST_KEY=nk"},
 			yaml: "- {name: nanbeige-local, upstream: Nanbeige3.5-Pro-Thinking-FC, base_url: %s/api/gpt/open/chat/openai/v1, api_key_env: NBG_TEST_KEY}"},
+		{class: "NemotronHandler", model: "nemotron-local", env: []string{"NV_TEST_KEY=vk"},
+			yaml: "- {name: nemotron-local, upstream: nvidia/llama-3.1-nemotron-ultra-253b-v1, base_url: %s/v1, api_key_env: NV_TEST_KEY}"},
 	} {
 		It(c.class+" via "+c.model, func() {
 			data := needData()

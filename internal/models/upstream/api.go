@@ -87,8 +87,8 @@ var transports = func() map[string]Transport {
 		compatible("NovitaHandler", "https://api.novita.ai/v3/openai", "NOVITA_API_KEY", ""),             // no store, NOVITA_AI tools (chat driver)
 		compatible("GoGoAgentHandler", "https://api.gogoagent.ai", "GOGOAGENT_API_KEY", ""),
 		compatible("NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "NBG_API_KEY", ""), // FC: no temperature or store, tools always, its history (chat driver)
-		compatible("NemotronHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", "_pre_query_processing_FC (system prompt)"),
-		compatible("NvidiaHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""), // prompt mode: consecutive user messages combined (chat driver)
+		compatible("NemotronHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""),                     // FC: its system prompt, prompting's query (chat driver)
+		compatible("NvidiaHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""),                       // prompt mode: consecutive user messages combined (chat driver)
 		// prompt: its API's model name, no temperature or store, consecutive user messages combined (chat driver)
 		{Class: "LingAPIHandler", Provider: "openai", BaseURL: "https://bailingchat.alipay.com", KeyEnv: "LING_API_KEY", StripReasoning: true},
 		{Class: "MiningHandler", Provider: "openai", BaseURLEnv: "MINING_BASE_URL", KeyEnv: "MINING_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting"},

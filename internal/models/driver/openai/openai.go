@@ -164,7 +164,12 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	}
 	body = append(body, `,"messages":[`...)
 	msgs := req.Messages
-	fireworks, nanbeige := d.fireworksFC(), d.nanbeigeFC()
+	fireworks, nanbeige, nemotron := d.fireworksFC(), d.nanbeigeFC(), d.nemotronFC()
+	if nemotron {
+		if msgs, _, err = nemotronMessages(msgs, req.Functions); err != nil {
+			return nil, err
+		}
+	}
 	if fireworks {
 		// FireworksHandler._add_execution_results_FC: tool results carry
 		// no tool_call_id
@@ -204,7 +209,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		body = append(body, `,"thinking":{"type":"enabled"}`...)
 	}
 	// NanbeigeAPIHandler._query_FC sends its tools also when there are none.
-	if d.cfg.Mode == core.ModeFC && (len(req.Functions) > 0 || nanbeige) {
+	if d.cfg.Mode == core.ModeFC && (len(req.Functions) > 0 || nanbeige) && !nemotron {
 		var err error
 		style, underscored := core.ProviderOpenAI, d.cfg.ToolNamesUnderscored()
 		switch {
@@ -350,9 +355,16 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return core.Retry(ctx, d.cfg, core.ProviderOpenAI, func(ctx context.Context) (core.Response, error) {
+	out, err := core.Retry(ctx, d.cfg, core.ProviderOpenAI, func(ctx context.Context) (core.Response, error) {
 		return d.attempt(ctx, body)
 	})
+	if err == nil && d.nemotronFC() {
+		// the answer goes back as returned, with the count of the entry's
+		// first functions that its system prompt lists
+		_, n, _ := nemotronMessages(req.Messages, req.Functions)
+		out.Replay, err = core.MarshalJSON(nemotronReplay{Message: out.Replay, Functions: n})
+	}
+	return out, err
 }
 
 func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error) {
@@ -608,7 +620,7 @@ func (d *Driver) Probe(ctx context.Context) error {
 	if err := d.probeServer(ctx); err != nil {
 		return err
 	}
-	if d.cfg.Mode == core.ModeFC {
+	if d.cfg.Mode == core.ModeFC && !d.nemotronFC() { // NemotronHandler sends no tools
 		return d.probeTools(ctx)
 	}
 	return nil
