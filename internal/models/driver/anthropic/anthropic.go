@@ -16,6 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -403,6 +404,11 @@ func (d *Driver) Probe(ctx context.Context) error {
 	base := d.cfg.BaseURL
 	if base == "" {
 		base = "https://api.anthropic.com"
+	}
+	if d.cfg.APIKey == "" && os.Getenv("ANTHROPIC_API_KEY") == "" && os.Getenv("ANTHROPIC_AUTH_TOKEN") == "" {
+		// upstream's handler has no key to send: one line naming the
+		// variable, not the SDK's list of credential sources
+		return core.KeyFrom(d.cfg, core.ProviderAnthropic, "ANTHROPIC_API_KEY").Probe(ctx, base, d.cfg.Model)
 	}
 	ctx, ex := core.WithExchange(ctx)
 	_, err := d.client.Models.Get(ctx, d.cfg.Model, anthropic.ModelGetParams{})

@@ -148,6 +148,26 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	})
 }
 
+// Probe checks, before a run, that the server answers at all (GET
+// <base>/models; upstream's server is an OpenAI-compatible one, and any
+// HTTP answer passes: the handler asks nothing else of it), so an
+// unreachable address is named at once instead of after every entry's
+// retries. There is no key to check.
+func (d *Driver) Probe(ctx context.Context) error {
+	base := strings.TrimSuffix(d.endpoint, "/chat/completions")
+	hreq, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/models", nil)
+	if err != nil {
+		return fmt.Errorf("gorilla driver: %w", err)
+	}
+	ctx, ex := core.WithExchange(ctx)
+	resp, err := d.http.Do(hreq.WithContext(ctx))
+	if err == nil {
+		resp.Body.Close()
+		return nil
+	}
+	return core.ClassifyProbe(ctx, core.ProviderGorilla, base, d.cfg.Model, "GET "+base+"/models", ex, err)
+}
+
 // Parse reads an answer as GorillaHandler._parse_query_response_FC does:
 // the content of the first choice's message (Result: as it is, also null;
 // Replay: the same, for the history) and the usage's token counts, all

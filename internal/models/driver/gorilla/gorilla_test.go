@@ -1,6 +1,8 @@
 package gorilla_test
 
 import (
+	"time"
+
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
@@ -58,6 +60,16 @@ var _ = Describe("gorilla driver", func() {
 		defer srv.Close()
 		_, err := newDriver(srv.URL+"/v1", func(c *core.Config) { c.MaxRetries = -1 }).Complete(ctx, core.Request{Messages: []core.Message{{Role: "user", Content: "hi"}}})
 		Expect(err).To(MatchError(ContainSubstring("usage.prompt_tokens")))
+	})
+
+	It("names an unreachable server at the probe, and passes any HTTP answer", func(ctx SpecContext) {
+		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(404, `{"detail":"Not Found"}`)))
+		Expect(driver.Probe(ctx, newDriver(srv.URL+"/v1"), 0)).To(Succeed())
+		srv.Close()
+		start := time.Now()
+		err := driver.Probe(ctx, newDriver(srv.URL+"/v1"), 0)
+		Expect(err).To(MatchError(ContainSubstring("cannot reach " + srv.URL + "/v1")))
+		Expect(time.Since(start)).To(BeNumerically("<", time.Second))
 	})
 
 	It("refuses prompt mode, which upstream's GorillaHandler cannot run", func() {

@@ -617,6 +617,9 @@ func ParseChat(provider string, body []byte, latency time.Duration) (core.Respon
 // tells a wrong base URL from a missing list. OpenAI-compatible servers do
 // not say whether a model supports tools, so that is not checked.
 func (d *Driver) Probe(ctx context.Context) error {
+	if err := d.probeKey(ctx); err != nil {
+		return err
+	}
 	if err := d.probeServer(ctx); err != nil {
 		return err
 	}
@@ -624,6 +627,18 @@ func (d *Driver) Probe(ctx context.Context) error {
 		return d.probeTools(ctx)
 	}
 	return nil
+}
+
+// probeKey fails at once, without a request, when the model names a key
+// variable (its api_key_env, or the variable of its upstream handler
+// class, whose OpenAI client refuses to start without the key) that is
+// not set.
+func (d *Driver) probeKey(ctx context.Context) error {
+	if d.cfg.APIKey != "" || d.cfg.APIKeyEnv == "" {
+		return nil
+	}
+	cred := core.Credential{Provider: core.ProviderOpenAI, Env: d.cfg.APIKeyEnv}
+	return cred.Probe(ctx, strings.TrimSuffix(d.endpoint, "/chat/completions"), d.cfg.Model)
 }
 
 // probeTool is the function document of the tool probe.
