@@ -113,6 +113,7 @@ var _ = Describe("bfcl generate with upstream's Writer, Gorilla, Fireworks, Nanb
 		env                                 []string
 	}{
 		{class: "WriterHandler", model: "palmyra-x-004", urlEnv: "WRITER_BASE_URL", env: []string{"WRITER_API_KEY=wk"}},
+		{class: "MiningHandler", model: "xiaoming-14B", urlEnv: "MINING_BASE_URL", urlPath: "/v1", env: []string{"MINING_API_KEY=mk"}},
 		// no variable moves these handlers' servers: a models.yaml entry of
 		// the registry name with its own base_url (and key variable)
 		{class: "GorillaHandler", model: "gorilla-local", yaml: "- {name: gorilla-local, upstream: gorilla-openfunctions-v2, base_url: %s/v1}"},

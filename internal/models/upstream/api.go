@@ -91,7 +91,10 @@ var transports = func() map[string]Transport {
 		compatible("NvidiaHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""),                       // prompt mode: consecutive user messages combined (chat driver)
 		// prompt: its API's model name, no temperature or store, consecutive user messages combined (chat driver)
 		{Class: "LingAPIHandler", Provider: "openai", BaseURL: "https://bailingchat.alipay.com", KeyEnv: "LING_API_KEY", StripReasoning: true},
-		{Class: "MiningHandler", Provider: "openai", BaseURLEnv: "MINING_BASE_URL", KeyEnv: "MINING_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting"},
+		// FC: the base class's methods; its prompting methods (its own
+		// system prompt and <tool_calls> parser) are DMCitoHandler's, whose
+		// registry entries are the prompt-mode ones.
+		{Class: "MiningHandler", Provider: "openai", BaseURLEnv: "MINING_BASE_URL", KeyEnv: "MINING_API_KEY"},
 		{Class: "DMCitoHandler", Provider: "openai", BaseURLEnv: "DMCITO_BASE_URL", KeyEnv: "DMCITO_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting (MiningHandler's)"},
 		{Class: "FunctionaryHandler", Provider: "openai", BaseURL: "http://localhost:8000/v1", Key: "functionary"},
 		// Their own drivers (their SDKs, streaming or own APIs).

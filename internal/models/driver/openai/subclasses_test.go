@@ -17,9 +17,11 @@ var _ = Describe("OpenAI-compatible subclasses", func() {
 		{"FireworksHandler", "https://api.fireworks.ai/inference/v1", "accounts/fireworks/models/firefunction-v2"},
 		{"NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "Nanbeige3.5-Pro-Thinking"},
 		{"NemotronHandler", "https://integrate.api.nvidia.com/v1", "nvidia/llama-3.1-nemotron-ultra-253b-v1"},
+		// MINING_BASE_URL=https://mining.example/v1; FC: the base class's methods
+		{"MiningHandler", "https://mining.example/v1", "xiaoming-14B"},
 	} {
 		drivertest.DescribeUpstreamRun(c.class, c.base, decode.Spec{Mode: "fc", Handler: c.class}, func(url string) core.Driver {
-			key := map[string]string{"FireworksHandler": "fk", "NanbeigeAPIHandler": "nk", "NemotronHandler": "vk"}[c.class]
+			key := map[string]string{"FireworksHandler": "fk", "NanbeigeAPIHandler": "nk", "NemotronHandler": "vk", "MiningHandler": "mk"}[c.class]
 			return drivertest.NewDriver(core.Config{Provider: core.ProviderOpenAI, Handler: c.class, Model: c.model, BaseURL: url, APIKey: key})
 		})
 	}
