@@ -26,8 +26,8 @@ var _ = Describe("a missing key", func() {
 		}
 	})
 	DescribeTable("is named at once",
-		func(provider, env string) {
-			cfg := driver.Config{Provider: provider, Model: "m", BaseURL: srv.URL, APIKeyEnv: env}
+		func(provider, handler, env string) {
+			cfg := driver.Config{Provider: provider, Handler: handler, Model: "m", BaseURL: srv.URL, APIKeyEnv: env}
 			start := time.Now()
 			d, err := driver.New(cfg)
 			if err == nil {
@@ -38,16 +38,19 @@ var _ = Describe("a missing key", func() {
 			Expect(time.Since(start)).To(BeNumerically("<", time.Second))
 			Expect(hits.Load()).To(BeZero())
 		},
-		Entry("openai (an OpenAI-compatible subclass's variable)", "openai", "DEEPSEEK_API_KEY"),
-		Entry("responses", "responses", "OPENAI_API_KEY"),
-		Entry("anthropic", "anthropic", "ANTHROPIC_API_KEY"),
-		Entry("gemini", "gemini", "GOOGLE_API_KEY"),
-		Entry("writer", "writer", "WRITER_API_KEY"),
+		Entry("openai (an OpenAI-compatible subclass's variable)", "openai", "DeepSeekAPIHandler", "DEEPSEEK_API_KEY"),
+		Entry("responses", "responses", "OpenAIResponsesHandler", "OPENAI_API_KEY"),
+		Entry("anthropic", "anthropic", "ClaudeHandler", "ANTHROPIC_API_KEY"),
+		Entry("gemini", "gemini", "GeminiHandler", "GOOGLE_API_KEY"),
+		Entry("writer", "writer", "WriterHandler", "WRITER_API_KEY"),
 	)
-	It("is not asked of an OpenAI-compatible server without a key variable (a local vLLM)", func() {
-		d, err := driver.New(driver.Config{Provider: "openai", Model: "m", BaseURL: srv.URL})
-		Expect(err).NotTo(HaveOccurred())
-		Expect(driver.Probe(context.Background(), d, 0)).To(MatchError(ContainSubstring("HTTP 500")))
-		Expect(hits.Load()).NotTo(BeZero())
+	It("is left to the server of an OpenAI-compatible model of no upstream handler class", func() {
+		for _, env := range []string{"", "DEEPSEEK_API_KEY"} {
+			hits.Store(0)
+			d, err := driver.New(driver.Config{Provider: "openai", Model: "m", BaseURL: srv.URL, APIKeyEnv: env})
+			Expect(err).NotTo(HaveOccurred())
+			Expect(driver.Probe(context.Background(), d, 0)).To(MatchError(ContainSubstring("HTTP 500")))
+			Expect(hits.Load()).NotTo(BeZero())
+		}
 	})
 })

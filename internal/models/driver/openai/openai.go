@@ -629,12 +629,12 @@ func (d *Driver) Probe(ctx context.Context) error {
 	return nil
 }
 
-// probeKey fails at once, without a request, when the model names a key
-// variable (its api_key_env, or the variable of its upstream handler
-// class, whose OpenAI client refuses to start without the key) that is
-// not set.
+// probeKey fails at once, without a request, when a model run as one of
+// upstream's handler classes (whose OpenAI client refuses to start without
+// its key) has no key: its variable is not set. Other models go to the
+// server, whose refusal names the unset variable (core.Credential).
 func (d *Driver) probeKey(ctx context.Context) error {
-	if d.cfg.APIKey != "" || d.cfg.APIKeyEnv == "" {
+	if d.cfg.APIKey != "" || d.cfg.APIKeyEnv == "" || d.cfg.Handler == "" {
 		return nil
 	}
 	cred := core.Credential{Provider: core.ProviderOpenAI, Env: d.cfg.APIKeyEnv}
