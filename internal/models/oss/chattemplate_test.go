@@ -75,7 +75,7 @@ var _ = Describe("classes that render with the model's chat template", func() {
 		p, err := f.Prompt(turns[0], fns())
 		Expect(err).NotTo(HaveOccurred())
 		system, _ := turns[0][0].ContentText()
-		Expect(p).To(Equal("<|system|>\n" + system + "\n<|user|>\nCall f\n<|assistant|>\n"), "the template's branch without tools")
+		Expect(p).To(Equal("<|system|>\n"+system+"\n<|user|>\nCall f\n<|assistant|>\n"), "the template's branch without tools")
 	})
 
 	It("finds the template in the Hugging Face cache as AutoTokenizer would", func() {
