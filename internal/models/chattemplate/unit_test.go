@@ -149,6 +149,11 @@ var _ = Describe("transformers' globals and filters", func() {
 // registry's chat-template models. These specs fail when the engine
 // changes, so the README is corrected with it.
 var _ = Describe("the engine's known departures from jinja2", func() {
+	It("cannot read a float literal with a negative exponent, and says so when compiling", func() {
+		_, err := chattemplate.Parse("{{ 1e-05 }}", nil)
+		Expect(err).To(MatchError(ContainSubstring("jinja parse")))
+	})
+
 	DescribeTable("expressions",
 		func(src, jinja2, engine string) {
 			out, err := render(src, nil)
