@@ -166,3 +166,29 @@ var _ = Describe("the engine's known departures from jinja2", func() {
 		Entry("str + list concatenates (Python: TypeError)", "{{ 'a' + ['b'] }}", "(TypeError)", "a['b']"),
 	)
 })
+
+var _ = Describe("concurrent rendering", func() {
+	It("renders one compiled template from many goroutines alike", func() {
+		src, err := os.ReadFile(filepath.Join("..", "..", "..", "fixtures", "chattemplate", "templates", "hermes_style.jinja"))
+		Expect(err).NotTo(HaveOccurred())
+		tok, err := chattemplate.Parse(string(src), nil)
+		Expect(err).NotTo(HaveOccurred())
+		tools, err := pyval.FromJSON([]byte(`[{"name": "f", "parameters": {"x": 1.5}}]`))
+		Expect(err).NotTo(HaveOccurred())
+		want, err := tok.Apply(user("hi"), chattemplate.Options{Tools: tools.(*pyval.List).Items, AddGenerationPrompt: true})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(want).To(ContainSubstring(`{"name": "f", "parameters": {"x": 1.5}}`))
+		outs := make(chan string, 16)
+		for range 16 {
+			go func() {
+				defer GinkgoRecover()
+				out, err := tok.Apply(user("hi"), chattemplate.Options{Tools: tools.(*pyval.List).Items, AddGenerationPrompt: true})
+				Expect(err).NotTo(HaveOccurred())
+				outs <- out
+			}()
+		}
+		for range 16 {
+			Expect(<-outs).To(Equal(want))
+		}
+	})
+})
