@@ -126,6 +126,28 @@ var _ = Describe("bfcl generate with a handler that renders the model's chat tem
 		Expect(sent(fake)[0]).To(HaveKeyWithValue("max_tokens", 4096.0), "the cache's config.json gives the window")
 	})
 
+	It("runs QuickTestingOSSHandler from models.yaml: BFCL's prompt-mode system prompt, the template's branch without tools", func() {
+		data := needData()
+		work := GinkgoT().TempDir()
+		ckpt := modelDir(filepath.Join(work, "my-model"))
+		fake := &fakeCompletions{answers: map[string]string{}}
+		srv := httptest.NewServer(fake)
+		defer srv.Close()
+		yaml := "models:\n  - {name: quick, provider: completions, handler: QuickTestingOSSHandler, mode: prompt, model: " + ckpt + ", base_url: " + srv.URL + "/v1}\n"
+		Expect(os.WriteFile(filepath.Join(work, "models.yaml"), []byte(yaml), 0o644)).To(Succeed())
+		r := bfcl(work, cliEnv(data, "BFCL_PROJECT_ROOT="+work, "BFCL_MODELS_FILE="+filepath.Join(work, "models.yaml"), "HF_HUB_CACHE="+filepath.Join(work, "empty-cache")),
+			"generate", "--model", "quick", "--ids", "simple_python_0",
+			"--result-dir", filepath.Join(work, "result"), "--score-dir", filepath.Join(work, "score"))
+		Expect(r.exit).To(Equal(0), r.stdout+r.stderr)
+		Expect(sent(fake)).To(HaveLen(1))
+		p := sent(fake)[0]["prompt"].(string)
+		Expect(p).To(HavePrefix("<|system|>\nYou are an expert in composing functions."))
+		Expect(p).To(ContainSubstring("calculate_triangle_area"), "the functions are in BFCL's system prompt")
+		Expect(p).NotTo(ContainSubstring("<tools>"), "no tools= for QuickTestingOSSHandler")
+		Expect(p).To(HaveSuffix("\n<|user|>\nFind the area of a triangle with a base of 10 units and height of 5 units.\n<|assistant|>\n"))
+		Expect(sent(fake)[0]).To(HaveKeyWithValue("model", ckpt))
+	})
+
 	It("stops before the run, naming the model, the places tried and the settings, when there is no template", func() {
 		data := needData()
 		work := GinkgoT().TempDir()
