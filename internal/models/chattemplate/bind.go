@@ -16,8 +16,8 @@ import (
 // here, as jinja2.lexer does, and hands the engine a template with no text
 // left: every text between tags becomes {{ __bfcl_text[i] }}, the i-th
 // string of texts, which the engine writes as it is. Comments are dropped,
-// {% raw %} blocks become text, every `| tojson` is bound to transformers'
-// filter (tojsonName), and every {{ expression }} is written through
+// {% raw %} blocks become text, `| tojson`, `| string` and `| join` are
+// bound to this package's filters (boundFilters), and every {{ expression }} is written through
 // strName, which writes a value as Python's str() does (the engine writes
 // 4.0 as "4" and None as "").
 func prepare(src string) (engine string, texts []string) {
@@ -159,9 +159,14 @@ func indexTag(src string, i int) int {
 	return -1
 }
 
+// boundFilters are the filters done here rather than by the engine, by
+// the names Apply binds them to: transformers' tojson, and string and join,
+// which write values as Python's str() does.
+var boundFilters = map[string]string{"tojson": tojsonName, "string": stringName, "join": joinName}
+
 // rewriteTag reads a tag's body from start to its closer (included),
 // outside string literals, and returns the position after it and the body
-// with every `| tojson` filter renamed to tojsonName.
+// with every filter of boundFilters renamed.
 func rewriteTag(src string, start int, closer string) (int, string) {
 	var b strings.Builder
 	var quote byte
@@ -188,10 +193,14 @@ func rewriteTag(src string, start int, closer string) (int, string) {
 			for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n' || src[j] == '\r') {
 				j++
 			}
-			if strings.HasPrefix(src[j:], "tojson") && (j+6 >= len(src) || !isIdent(src[j+6])) {
+			k := j
+			for k < len(src) && isIdent(src[k]) {
+				k++
+			}
+			if bound, ok := boundFilters[src[j:k]]; ok {
 				b.WriteString(src[i+1 : j])
-				b.WriteString(tojsonName)
-				i = j + 5
+				b.WriteString(bound)
+				i = k - 1
 			}
 		default:
 			b.WriteByte(c)

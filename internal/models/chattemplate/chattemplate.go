@@ -301,6 +301,8 @@ func (t *Tokenizer) Apply(messages []pyval.Value, o Options) (string, error) {
 	data[tojsonName] = tojsonFilter
 	data[textVar] = c.texts
 	data[strName] = strFunc
+	data[stringName] = strFunc
+	data[joinName] = joinFilter
 	out, err := c.t.RenderValues(data)
 	if err != nil {
 		where := t.Source

@@ -3,6 +3,7 @@ package chattemplate
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ardanlabs/jinja"
 
@@ -195,23 +196,98 @@ func separators(v jinja.Value) (string, string, error) {
 const strName = "__bfcl_str"
 
 // strFunc is what Jinja2 writes for a value: str(value) (repr inside lists
-// and dicts, True/False/None), and nothing for an undefined value.
+// and dicts, True/False/None), and nothing for an undefined value. It is
+// also the string filter.
 var strFunc = jinja.NewCallable(strName, func(args []jinja.Value, _ map[string]jinja.Value) (jinja.Value, error) {
 	if len(args) != 1 {
 		return jinja.None(), fmt.Errorf("%s: want one value", strName)
 	}
-	v := args[0]
-	switch {
-	case v.IsUndefined():
-		return jinja.NewString(""), nil
-	case v.IsString():
-		return v, nil
-	case v.IsCallable():
-		return jinja.NewString(v.String()), nil
-	}
-	p, err := fromJinja(v, false)
+	s, err := pyStr(args[0])
 	if err != nil {
 		return jinja.None(), err
 	}
-	return jinja.NewString(pyval.StrOf(p)), nil
+	return jinja.NewString(s), nil
+})
+
+func pyStr(v jinja.Value) (string, error) {
+	switch {
+	case v.IsUndefined():
+		return "", nil
+	case v.IsString():
+		return v.AsString(), nil
+	case v.IsCallable():
+		return v.String(), nil
+	}
+	p, err := fromJinja(v, false)
+	if err != nil {
+		return "", err
+	}
+	return pyval.StrOf(p), nil
+}
+
+// stringName and joinName are the names the string and join filters are
+// bound to.
+const (
+	stringName = "__bfcl_string"
+	joinName   = "__bfcl_join"
+)
+
+// joinFilter is Jinja2's join(value, d=”, attribute=None): the items
+// (a dict's keys, a string's characters), or each item's attribute, as
+// str() writes them, with d between.
+var joinFilter = jinja.NewCallable("join", func(args []jinja.Value, kwargs map[string]jinja.Value) (jinja.Value, error) {
+	if len(args) == 0 || len(args) > 3 {
+		return jinja.None(), fmt.Errorf("join: want a value, and at most a separator and an attribute")
+	}
+	sep, attr := jinja.NewString(""), jinja.Undefined()
+	if len(args) > 1 {
+		sep = args[1]
+	}
+	if len(args) > 2 {
+		attr = args[2]
+	}
+	for k, v := range kwargs {
+		switch k {
+		case "d":
+			sep = v
+		case "attribute":
+			attr = v
+		default:
+			return jinja.None(), fmt.Errorf("join() got an unexpected keyword argument '%s'", k)
+		}
+	}
+	d, err := pyStr(sep)
+	if err != nil {
+		return jinja.None(), err
+	}
+	var items []jinja.Value
+	switch v := args[0]; {
+	case v.IsList():
+		items = v.AsList().Items
+	case v.IsDict():
+		for _, k := range v.AsDict().OrderedKeys() {
+			items = append(items, jinja.NewString(k))
+		}
+	case v.IsString():
+		for _, r := range v.AsString() {
+			items = append(items, jinja.NewString(string(r)))
+		}
+	default:
+		return jinja.None(), fmt.Errorf("join: %s is not iterable", v)
+	}
+	parts := make([]string, len(items))
+	for i, it := range items {
+		if !attr.IsUndefined() && !attr.IsNone() {
+			if !attr.IsString() || !it.IsDict() {
+				return jinja.None(), fmt.Errorf("join: attribute %s of %s", attr, it)
+			}
+			it, _ = it.AsDict().Get(attr.AsString())
+		}
+		s, err := pyStr(it)
+		if err != nil {
+			return jinja.None(), err
+		}
+		parts[i] = s
+	}
+	return jinja.NewString(strings.Join(parts, d)), nil
 })
