@@ -94,8 +94,15 @@ func findTokenizer(class, model, served string) (*chattemplate.Tokenizer, error)
 	} else if cache := hfhub.CacheDir(); cache != "" {
 		where = hfhub.RepoDir(cache, model) + " (not in the Hugging Face cache: no refs/main)"
 	}
-	return nil, fmt.Errorf("%w: %s (model %s) renders its prompts with the model's own chat template, and no tokenizer_config.json was found; looked in %s. "+
+	return nil, &noTemplateError{fmt.Sprintf("%s (model %s) renders its prompts with the model's own chat template, and no tokenizer_config.json was found; looked in %s. "+
 		"Give the model's folder with --local-model-path DIR (BFCL_LOCAL_MODEL_PATH; it must hold config.json and tokenizer_config.json), "+
 		"or download the model's tokenizer files into the Hugging Face cache (HF_HOME / HF_HUB_CACHE), e.g. `huggingface-cli download %s tokenizer_config.json config.json`",
-		ErrNeedsChatTemplate, class, model, where, model)
+		class, model, where, model)}
 }
+
+// noTemplateError is ForModel's error when no tokenizer_config.json was
+// found: it says where it looked, and is ErrNeedsChatTemplate.
+type noTemplateError struct{ msg string }
+
+func (e *noTemplateError) Error() string { return e.msg }
+func (e *noTemplateError) Unwrap() error { return ErrNeedsChatTemplate }
