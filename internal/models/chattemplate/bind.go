@@ -16,8 +16,8 @@ import (
 // here, as jinja2.lexer does, and hands the engine a template with no text
 // left: every text between tags becomes {{ __bfcl_text[i] }}, the i-th
 // string of texts, which the engine writes as it is. Comments are dropped,
-// {% raw %} blocks become text, `| tojson`, `| string` and `| join` are
-// bound to this package's filters (boundFilters), and every {{ expression }} is written through
+// {% raw %} blocks become text, `| tojson`, `| string`, `| join` and
+// `| sort` are bound to this package's filters (boundFilters), and every {{ expression }} is written through
 // strName, which writes a value as Python's str() does (the engine writes
 // 4.0 as "4" and None as "").
 func prepare(src string) (engine string, texts []string) {
@@ -160,9 +160,10 @@ func indexTag(src string, i int) int {
 }
 
 // boundFilters are the filters done here rather than by the engine, by
-// the names Apply binds them to: transformers' tojson, and string and join,
-// which write values as Python's str() does.
-var boundFilters = map[string]string{"tojson": tojsonName, "string": stringName, "join": joinName}
+// the names Apply binds them to: transformers' tojson, string and join,
+// which write values as Python's str() does, and sort, whose attribute=
+// and case folding the engine does not have.
+var boundFilters = map[string]string{"tojson": tojsonName, "string": stringName, "join": joinName, "sort": sortName}
 
 // rewriteTag reads a tag's body from start to its closer (included),
 // outside string literals, and returns the position after it and the body

@@ -303,6 +303,7 @@ func (t *Tokenizer) Apply(messages []pyval.Value, o Options) (string, error) {
 	data[strName] = strFunc
 	data[stringName] = strFunc
 	data[joinName] = joinFilter
+	data[sortName] = sortFilter
 	out, err := c.t.RenderValues(data)
 	if err != nil {
 		where := t.Source

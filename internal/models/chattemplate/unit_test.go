@@ -164,6 +164,7 @@ var _ = Describe("the engine's known departures from jinja2", func() {
 		Entry("int ** int is a float", "{{ 2 ** 10 }}", "1024", "1024.0"),
 		Entry("// truncates toward zero", "{{ -7 // 2 }}", "-4", "-3"),
 		Entry("str + list concatenates (Python: TypeError)", "{{ 'a' + ['b'] }}", "(TypeError)", "a['b']"),
+		Entry("an attribute of an undefined value is undefined (jinja2: UndefinedError)", "[{{ {'a': 1}.b.c }}]", "(UndefinedError)", "[]"),
 		Entry("~ writes a float as Go does", "{{ 'x' ~ 1.0 }}", "x1.0", "x1"),
 		Entry("% on a string is not formatting", "{{ 'a%sb' % 'c' }}", "acb", "0"),
 	)

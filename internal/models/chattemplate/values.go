@@ -3,6 +3,8 @@ package chattemplate
 import (
 	"fmt"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/ardanlabs/jinja"
@@ -291,3 +293,121 @@ var joinFilter = jinja.NewCallable("join", func(args []jinja.Value, kwargs map[s
 	}
 	return jinja.NewString(strings.Join(parts, d)), nil
 })
+
+// sortName is the name the sort filter is bound to.
+const sortName = "__bfcl_sort"
+
+// sortFilter is Jinja2's sort(value, reverse=False, case_sensitive=False,
+// attribute=None): Python's stable sorted() of the items (a dict's keys),
+// by the item or its (dotted) attribute, strings compared lower-cased
+// unless case_sensitive.
+var sortFilter = jinja.NewCallable("sort", func(args []jinja.Value, kwargs map[string]jinja.Value) (jinja.Value, error) {
+	params := []string{"reverse", "case_sensitive", "attribute"}
+	if len(args) == 0 || len(args)-1 > len(params) {
+		return jinja.None(), fmt.Errorf("sort: want a value and at most reverse, case_sensitive and attribute")
+	}
+	arg := map[string]jinja.Value{}
+	for i, a := range args[1:] {
+		arg[params[i]] = a
+	}
+	for k, v := range kwargs {
+		if !slices.Contains(params, k) {
+			return jinja.None(), fmt.Errorf("sort() got an unexpected keyword argument '%s'", k)
+		}
+		arg[k] = v
+	}
+	var items []jinja.Value
+	switch v := args[0]; {
+	case v.IsList():
+		items = slices.Clone(v.AsList().Items)
+	case v.IsDict():
+		for _, k := range v.AsDict().OrderedKeys() {
+			items = append(items, jinja.NewString(k))
+		}
+	case v.IsString():
+		for _, r := range v.AsString() {
+			items = append(items, jinja.NewString(string(r)))
+		}
+	default:
+		return jinja.None(), fmt.Errorf("sort: %s is not iterable", v)
+	}
+	reverse := arg["reverse"].IsTruthy()
+	caseSensitive := arg["case_sensitive"].IsTruthy()
+	attr, hasAttr := arg["attribute"]
+	hasAttr = hasAttr && !attr.IsNone() && !attr.IsUndefined()
+	keys := make([]pyval.Value, len(items))
+	for i, it := range items {
+		k := it
+		if hasAttr {
+			var err error
+			if k, err = attribute(it, attr); err != nil {
+				return jinja.None(), fmt.Errorf("sort: %w", err)
+			}
+		}
+		p, err := fromJinja(k, false)
+		if err != nil {
+			return jinja.None(), fmt.Errorf("sort: %w", err)
+		}
+		if s, ok := p.(pyval.Str); ok && !caseSensitive {
+			p = pyval.Str(strings.ToLower(string(s)))
+		}
+		keys[i] = p
+	}
+	idx := make([]int, len(items))
+	for i := range idx {
+		idx[i] = i
+	}
+	var cmpErr error
+	less := func(a, b int) bool {
+		if reverse {
+			a, b = b, a
+		}
+		l, err := pyval.Less(keys[a], keys[b])
+		if err != nil && cmpErr == nil {
+			cmpErr = err
+		}
+		return l
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return less(idx[i], idx[j]) })
+	if cmpErr != nil {
+		return jinja.None(), fmt.Errorf("sort: %w", cmpErr)
+	}
+	out := make([]jinja.Value, len(items))
+	for i, j := range idx {
+		out[i] = items[j]
+	}
+	return jinja.NewList(out), nil
+})
+
+// attribute is Jinja2's make_attrgetter: a dotted path of dict keys and
+// list indexes.
+func attribute(v, attr jinja.Value) (jinja.Value, error) {
+	var parts []string
+	switch {
+	case attr.IsString():
+		parts = strings.Split(attr.AsString(), ".")
+	case attr.IsInt():
+		parts = []string{strconv.FormatInt(attr.AsInt(), 10)}
+	default:
+		return jinja.None(), fmt.Errorf("attribute %s is not a name", attr)
+	}
+	for _, p := range parts {
+		switch {
+		case v.IsDict():
+			x, ok := v.AsDict().Get(p)
+			if !ok {
+				return jinja.None(), fmt.Errorf("'dict object' has no attribute '%s'", p)
+			}
+			v = x
+		case v.IsList():
+			n, err := strconv.Atoi(p)
+			if err != nil || n < 0 || n >= v.AsList().Len() {
+				return jinja.None(), fmt.Errorf("'list object' has no attribute '%s'", p)
+			}
+			v = v.AsList().Get(n)
+		default:
+			return jinja.None(), fmt.Errorf("%s has no attribute '%s'", v, p)
+		}
+	}
+	return v, nil
+}
