@@ -29,6 +29,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/ardanlabs/jinja"
 
@@ -260,6 +261,9 @@ type Options struct {
 	// **kwargs, e.g. enable_thinking); they override special tokens of
 	// the same name, as in transformers.
 	Extra map[string]pyval.Value
+	// Now is the clock of strftime_now (nil: time.Now, as transformers'
+	// datetime.now()).
+	Now func() time.Time
 }
 
 // Apply renders messages (a list of message dicts) as
@@ -273,6 +277,11 @@ func (t *Tokenizer) Apply(messages []pyval.Value, o Options) (string, error) {
 		return "", err
 	}
 	data := make(map[string]jinja.Value, 8+len(t.special)+len(o.Extra))
+	now := o.Now
+	if now == nil {
+		now = time.Now
+	}
+	data["strftime_now"] = strftimeNow(now) // a global: variables of the same name win
 	for _, s := range t.special {
 		data[s.name] = s.value
 	}

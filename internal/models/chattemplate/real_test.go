@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -95,7 +96,8 @@ var _ = Describe("real chat templates against Python's jinja2", func() {
 			}
 			msgs, err := pyval.FromJSON(inputs.Conversations[c.Conversation])
 			Expect(err).NotTo(HaveOccurred())
-			out, rerr := tok.Apply(msgs.(*pyval.List).Items, chattemplate.Options{Tools: shapes[c.Tools], AddGenerationPrompt: c.AddGenerationPrompt})
+			out, rerr := tok.Apply(msgs.(*pyval.List).Items, chattemplate.Options{Tools: shapes[c.Tools], AddGenerationPrompt: c.AddGenerationPrompt,
+				Now: func() time.Time { return time.Date(2026, 1, 15, 9, 30, 5, 0, time.Local) }})
 			where := fmt.Sprintf("%s / %s / tools %s / generation prompt %v", c.Template, c.Conversation, c.Tools, c.AddGenerationPrompt)
 			switch {
 			case c.Error == "":

@@ -134,6 +134,16 @@ var _ = Describe("transformers' globals and filters", func() {
 		Expect(err).To(MatchError(ContainSubstring("System role not supported")))
 	})
 
+	It("strftime_now writes Python's strftime codes, at the given clock", func() {
+		tok, err := chattemplate.Parse("{{ strftime_now('%a %A %b %B %d %e %H %I %j %m %M %p %S %y %Y %w %% %Q') }}", nil)
+		Expect(err).NotTo(HaveOccurred())
+		at := func() time.Time { return time.Date(2026, 1, 15, 21, 30, 5, 0, time.UTC) }
+		out, err := tok.Apply(nil, chattemplate.Options{Now: at})
+		Expect(err).NotTo(HaveOccurred())
+		// datetime(2026, 1, 15, 21, 30, 5).strftime(...) in Python
+		Expect(out).To(Equal("Thu Thursday Jan January 15 15 21 09 015 01 30 PM 05 26 2026 4 % %Q"))
+	})
+
 	It("strftime_now formats the current time with Python's codes", func() {
 		out, err := render("{{ strftime_now('%Y-%m-%d') }}", nil)
 		Expect(err).NotTo(HaveOccurred())
