@@ -19,7 +19,6 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/models/driver/drivertest"
-	"github.com/bfcl-go/bfcl/internal/models/upstream"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/internal/testkit/reqparity"
 )
@@ -175,43 +174,6 @@ var _ = Describe("bfcl generate with upstream's Writer, Gorilla, Fireworks, Nanb
 			}
 		})
 	}
-
-	It("names the missing credential of every API handler class of upstream's registry in one line, within a second", func() {
-		w := GinkgoT().TempDir()
-		data := tinyDataDir()
-		env := []string{"AWS_CONFIG_FILE=/nonexistent/bfcl-test/config", "AWS_SHARED_CREDENTIALS_FILE=/nonexistent/bfcl-test/credentials", "AWS_EC2_METADATA_DISABLED=true"}
-		for _, kv := range cliEnv(data) {
-			k := strings.SplitN(kv, "=", 2)[0]
-			if strings.HasSuffix(k, "_API_KEY") || strings.HasSuffix(k, "_BASE_URL") || strings.HasPrefix(k, "AWS_") || strings.HasPrefix(k, "ANTHROPIC_") || k == "GEMINI_API_KEY" {
-				continue
-			}
-			env = append(env, kv)
-		}
-		seen := map[string]bool{}
-		for _, e := range upstream.All() {
-			t, err := upstream.TransportOf(e)
-			Expect(err).NotTo(HaveOccurred(), e.Name)
-			if e.Map != "api_inference" || seen[e.Handler] {
-				continue
-			}
-			seen[e.Handler] = true
-			variable := t.KeyEnv
-			switch {
-			case t.Provider == "bedrock":
-				variable = "AWS_ACCESS_KEY_ID"
-			case variable == "" || t.Key != "":
-				continue // no key to miss (GorillaHandler, FunctionaryHandler)
-			}
-			start := time.Now()
-			r := bfcl(w, env, "generate", "--model", e.Name, "--test-category", "simple_python")
-			took := time.Since(start)
-			Expect(r.exit).To(Equal(1), "%s (%s): %s", e.Name, e.Handler, r.stderr)
-			Expect(r.stderr).To(ContainSubstring(variable), e.Name)
-			Expect(strings.Count(strings.TrimSpace(r.stderr), "\n")).To(BeNumerically("<=", 1), "%s: %q", e.Name, r.stderr)
-			Expect(took).To(BeNumerically("<", 2*time.Second), "%s took %v (binary start included)", e.Name, took)
-		}
-		Expect(len(seen)).To(BeNumerically(">=", 20))
-	})
 
 	It("names WRITER_API_KEY in one line, within a second, before any request", func() {
 		w := GinkgoT().TempDir()

@@ -43,6 +43,11 @@ func New(cfg core.Config) (*Driver, error) {
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("anthropic driver: model name is empty")
 	}
+	if cfg.APIKey == "" && os.Getenv("ANTHROPIC_API_KEY") == "" && os.Getenv("ANTHROPIC_AUTH_TOKEN") == "" {
+		// upstream's ClaudeHandler passes ANTHROPIC_API_KEY; say so in one
+		// line rather than the SDK's list of credential sources
+		return nil, core.KeyFrom(cfg, core.ProviderAnthropic, "ANTHROPIC_API_KEY").Missing()
+	}
 	hc, err := core.NewHTTPClientFor(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("anthropic driver: %w", err)
@@ -404,11 +409,6 @@ func (d *Driver) Probe(ctx context.Context) error {
 	base := d.cfg.BaseURL
 	if base == "" {
 		base = "https://api.anthropic.com"
-	}
-	if d.cfg.APIKey == "" && os.Getenv("ANTHROPIC_API_KEY") == "" && os.Getenv("ANTHROPIC_AUTH_TOKEN") == "" {
-		// upstream's handler has no key to send: one line naming the
-		// variable, not the SDK's list of credential sources
-		return core.KeyFrom(d.cfg, core.ProviderAnthropic, "ANTHROPIC_API_KEY").Probe(ctx, base, d.cfg.Model)
 	}
 	ctx, ex := core.WithExchange(ctx)
 	_, err := d.client.Models.Get(ctx, d.cfg.Model, anthropic.ModelGetParams{})

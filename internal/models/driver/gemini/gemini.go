@@ -43,7 +43,8 @@ func New(cfg core.Config) (*Driver, error) {
 		return nil, fmt.Errorf("gemini driver: model name is empty")
 	}
 	if cfg.APIKey == "" && os.Getenv("GOOGLE_API_KEY") == "" && os.Getenv("GEMINI_API_KEY") == "" {
-		// one line naming the variable, not the SDK's dump of its config
+		// upstream's GeminiHandler passes GOOGLE_API_KEY; say so in one
+		// line rather than the SDK's dump of its configuration
 		return nil, core.KeyFrom(cfg, core.ProviderGemini, "GOOGLE_API_KEY").Missing()
 	}
 	hc, err := core.NewHTTPClientFor(cfg)

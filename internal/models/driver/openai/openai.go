@@ -617,9 +617,6 @@ func ParseChat(provider string, body []byte, latency time.Duration) (core.Respon
 // tells a wrong base URL from a missing list. OpenAI-compatible servers do
 // not say whether a model supports tools, so that is not checked.
 func (d *Driver) Probe(ctx context.Context) error {
-	if err := d.probeKey(ctx); err != nil {
-		return err
-	}
 	if err := d.probeServer(ctx); err != nil {
 		return err
 	}
@@ -627,18 +624,6 @@ func (d *Driver) Probe(ctx context.Context) error {
 		return d.probeTools(ctx)
 	}
 	return nil
-}
-
-// probeKey fails at once, without a request, when a model run as one of
-// upstream's handler classes (whose OpenAI client refuses to start without
-// its key) has no key: its variable is not set. Other models go to the
-// server, whose refusal names the unset variable (core.Credential).
-func (d *Driver) probeKey(ctx context.Context) error {
-	if d.cfg.APIKey != "" || d.cfg.APIKeyEnv == "" || d.cfg.Handler == "" {
-		return nil
-	}
-	cred := core.Credential{Provider: core.ProviderOpenAI, Env: d.cfg.APIKeyEnv}
-	return cred.Probe(ctx, strings.TrimSuffix(d.endpoint, "/chat/completions"), d.cfg.Model)
 }
 
 // probeTool is the function document of the tool probe.

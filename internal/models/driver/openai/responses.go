@@ -260,9 +260,4 @@ func parseResponses(body []byte, latency time.Duration) (core.Response, error) {
 
 // Probe checks that the server answers, accepts the key and lists the
 // model (GET <base>/models, as the chat driver does).
-func (d *Responses) Probe(ctx context.Context) error {
-	if err := d.chat.probeKey(ctx); err != nil {
-		return err
-	}
-	return d.chat.probeServer(ctx)
-}
+func (d *Responses) Probe(ctx context.Context) error { return d.chat.probeServer(ctx) }
