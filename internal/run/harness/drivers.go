@@ -301,6 +301,11 @@ func localFormat(m registry.Model) func() oss.Format {
 		return nil
 	}
 	return func() oss.Format {
+		// the model's chat template, for the classes that render with it
+		// (the driver, made first, stops the run when it is missing)
+		if f, _, err := oss.ForModel(m.Handler, m.UpstreamModelName(), m.Model); err == nil {
+			return f
+		}
 		f, _ := oss.ForClass(m.Handler, m.UpstreamModelName())
 		return f
 	}
