@@ -136,22 +136,16 @@ func benchCorpus(n int) ([][]string, []string) {
 
 // BenchmarkKeySearch50 is one archival_memory_key_search over a full
 // archival memory (50 keys): index build plus scoring.
-func BenchmarkKeySearch50(b *testing.B) {
-	corpus, q := benchCorpus(50)
-	b.ReportAllocs()
-	for b.Loop() {
-		p, err := bm25.NewPlus(corpus)
-		if err != nil {
-			b.Fatal(err)
-		}
-		bm25.Rank(p.Scores(q))
-	}
-}
+func BenchmarkKeySearch50(b *testing.B) { benchKeySearch(b, 50) }
 
 // BenchmarkKeySearch7 is one core_memory_key_search over a full core
 // memory (7 keys).
-func BenchmarkKeySearch7(b *testing.B) {
-	corpus, q := benchCorpus(7)
+func BenchmarkKeySearch7(b *testing.B) { benchKeySearch(b, 7) }
+
+// benchKeySearch builds the index of an n-key memory and scores one query
+// per iteration.
+func benchKeySearch(b *testing.B, n int) {
+	corpus, q := benchCorpus(n)
 	b.ReportAllocs()
 	for b.Loop() {
 		p, err := bm25.NewPlus(corpus)

@@ -57,6 +57,15 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	_, _ = io.WriteString(w, a.body)
 }
 
+// recordingServer is a test server answering from a new recorder, closed
+// after the spec.
+func recordingServer() (*httptest.Server, *recorder) {
+	rec := &recorder{answers: map[string][]answer{}}
+	srv := httptest.NewServer(rec)
+	DeferCleanup(srv.Close)
+	return srv, rec
+}
+
 func fast(cfg core.Config) core.Config {
 	cfg.RetryBaseDelay, cfg.RetryMaxDelay = time.Millisecond, 5*time.Millisecond
 	return cfg
@@ -65,11 +74,7 @@ func fast(cfg core.Config) core.Config {
 var _ = Describe("the OpenAI-compatible /completions transport", func() {
 	var srv *httptest.Server
 	var rec *recorder
-	BeforeEach(func() {
-		rec = &recorder{answers: map[string][]answer{}}
-		srv = httptest.NewServer(rec)
-		DeferCleanup(srv.Close)
-	})
+	BeforeEach(func() { srv, rec = recordingServer() })
 
 	It("sends upstream's body with the handler's extra body and reads the text and usage", func() {
 		rec.answers["/v1/completions"] = []answer{{200, `{"id":"c","object":"text_completion","choices":[{"index":0,"text":"[f(a=1)]","finish_reason":"stop"}],"usage":{"prompt_tokens":57,"completion_tokens":6}}`}}
@@ -187,11 +192,7 @@ var _ = Describe("Ollama's raw generate", func() {
 var _ = Describe("the local-model driver", func() {
 	var srv *httptest.Server
 	var rec *recorder
-	BeforeEach(func() {
-		rec = &recorder{answers: map[string][]answer{}}
-		srv = httptest.NewServer(rec)
-		DeferCleanup(srv.Close)
-	})
+	BeforeEach(func() { srv, rec = recordingServer() })
 	paths := func() []string {
 		var out []string
 		for _, g := range rec.got {
