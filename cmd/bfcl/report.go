@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
@@ -52,13 +51,7 @@ func writeReport(o htmlreport.Options, ev *evaluate.Evaluation) (string, error) 
 		o.Scored, o.Summary = ev.Scored, ev.Summary
 	}
 	if src := o.Source; src != nil {
-		o.GroundTruth = func(e *dataset.Entry) ([][]string, error) {
-			lc, err := src.LongContext()
-			if err != nil {
-				return nil, err
-			}
-			return multiturn.GroundTruthResults(e, lc)
-		}
+		o.GroundTruth = multiturn.GroundTruthOf(src)
 	}
 	return htmlreport.Write(o)
 }

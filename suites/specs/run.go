@@ -14,7 +14,6 @@ import (
 	"github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/selection"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/score"
@@ -245,13 +244,7 @@ func Finish(r types.Report) {
 	src := cfg.Source
 	if _, err := htmlreport.Write(htmlreport.Options{ScoreDir: cfg.ScoreDir, ResultDir: cfg.ResultDir, Source: src,
 		Scored: ev.Scored, Summary: ev.Summary,
-		GroundTruth: func(e *dataset.Entry) ([][]string, error) {
-			lc, err := src.LongContext()
-			if err != nil {
-				return nil, err
-			}
-			return multiturn.GroundTruthResults(e, lc)
-		}}); err != nil {
+		GroundTruth: multiturn.GroundTruthOf(src)}); err != nil {
 		ginkgo.Fail("bfcl: scores written, but the HTML report failed: " + err.Error())
 	}
 }

@@ -220,6 +220,18 @@ func withGroundTruth(e *dataset.Entry, gt [][]string, o Options, res Result) (Re
 	return res, nil
 }
 
+// GroundTruthOf is GroundTruthResults for the entries of src, run with
+// src's long_context.py (the HTML report's GroundTruth).
+func GroundTruthOf(src *dataset.Source) func(*dataset.Entry) ([][]string, error) {
+	return func(e *dataset.Entry) ([][]string, error) {
+		lc, err := src.LongContext()
+		if err != nil {
+			return nil, err
+		}
+		return GroundTruthResults(e, lc)
+	}
+}
+
 // GroundTruthResults executes a multi-turn entry's ground truth turn by
 // turn on fresh backends, as the checker's ground-truth side does, and
 // returns each turn's execution results. Scoring records the same in

@@ -409,13 +409,7 @@ func runTail(b *testing.B, h *harness.Harness, src *dataset.Source, order []sele
 	}
 	if _, err := htmlreport.Write(htmlreport.Options{ScoreDir: cfg.ScoreDir, ResultDir: cfg.ResultDir, Source: src,
 		Scored: ev.Scored, Summary: ev.Summary,
-		GroundTruth: func(e *dataset.Entry) ([][]string, error) {
-			lc, err := src.LongContext()
-			if err != nil {
-				return nil, err
-			}
-			return multiturn.GroundTruthResults(e, lc)
-		}}); err != nil {
+		GroundTruth: multiturn.GroundTruthOf(src)}); err != nil {
 		b.Fatal(err)
 	}
 	d := time.Since(t0)

@@ -13,7 +13,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
-	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
@@ -48,18 +47,6 @@ type fixture struct {
 	scoreDir  string
 	resultDir string
 	ev        *evaluate.Evaluation // what scoring produced
-}
-
-// groundTruthOf executes multi-turn ground truths for the report, as the
-// CLI's report does for entries no scoring of the process recorded.
-func groundTruthOf(src *dataset.Source) func(e *dataset.Entry) ([][]string, error) {
-	return func(e *dataset.Entry) ([][]string, error) {
-		lc, err := src.LongContext()
-		if err != nil {
-			return nil, err
-		}
-		return multiturn.GroundTruthResults(e, lc)
-	}
 }
 
 func dataSource(t *testing.T) *dataset.Source {

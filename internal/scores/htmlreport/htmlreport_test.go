@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/scores/htmlreport"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 )
@@ -48,7 +49,7 @@ func embedded(t *testing.T, page []byte) map[string]any {
 
 func TestBuildFixture(t *testing.T) {
 	fx := buildFixture(t)
-	page, err := htmlreport.Build(htmlreport.Options{ScoreDir: fx.scoreDir, ResultDir: fx.resultDir, Source: fx.src, GroundTruth: groundTruthOf(fx.src)})
+	page, err := htmlreport.Build(htmlreport.Options{ScoreDir: fx.scoreDir, ResultDir: fx.resultDir, Source: fx.src, GroundTruth: multiturn.GroundTruthOf(fx.src)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,7 +174,7 @@ func TestBuildFromMemory(t *testing.T) {
 	fromFiles, err := htmlreport.Build(htmlreport.Options{ScoreDir: fx.scoreDir, ResultDir: fx.resultDir, Source: fx.src,
 		GroundTruth: func(e *dataset.Entry) ([][]string, error) {
 			fromFilesGT[e.ID] = true
-			return groundTruthOf(fx.src)(e)
+			return multiturn.GroundTruthOf(fx.src)(e)
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +209,7 @@ func TestBuildFromMemory(t *testing.T) {
 				t.Errorf("the report executed the ground truth of %s again", e.ID)
 			}
 			executed++
-			return groundTruthOf(fx.src)(e)
+			return multiturn.GroundTruthOf(fx.src)(e)
 		}})
 	if err != nil {
 		t.Fatal(err)
