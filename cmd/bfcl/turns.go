@@ -77,7 +77,7 @@ func cmdTurns(args []string) error {
 				continue
 			}
 			if turnsOf[c] == nil {
-				entries, err := src.Load(string(c))
+				entries, err := src.Load(c)
 				if err != nil {
 					return err
 				}
@@ -168,7 +168,7 @@ func isolatedTurns(src *dataset.Source, resultDir, scoreDir, model, mode string,
 			if err != nil {
 				return err
 			}
-			entries, err := src.Load(string(c))
+			entries, err := src.Load(c)
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -24,22 +25,14 @@ const (
 	JavaScript = "javascript"
 )
 
-// LanguageOf is the checker language eval_runner picks for a category:
-// "javascript" in the name -> JavaScript, else "java" -> Java, else Python.
-func LanguageOf(category string) string {
-	switch {
-	case strings.Contains(category, "javascript"):
-		return JavaScript
-	case strings.Contains(category, "java"):
-		return Java
-	}
-	return Python
-}
+// LanguageOf is the checker language eval_runner picks for a category
+// (category.Category.Language).
+func LanguageOf(c category.Category) string { return string(c.Language()) }
 
 // Input is one entry for Check, in raw JSON as the dataset files hold it.
 type Input struct {
 	ID       string
-	Category string
+	Category category.Category
 	// Functions is the entry's "function" list, one document per element.
 	Functions []json.RawMessage
 	// PossibleAnswer is the "ground_truth" value of the possible-answer line.
@@ -56,7 +49,7 @@ type Input struct {
 // ValueInput is Input with the JSON already parsed into Python values.
 type ValueInput struct {
 	ID              string
-	Category        string
+	Category        category.Category
 	Functions       pyval.Value // the "function" list
 	PossibleAnswer  pyval.Value // the "ground_truth" list
 	Decoded         []decode.Call
@@ -158,11 +151,11 @@ func asException(err error) *pyval.Exception {
 	return pyval.NewException("Exception", err.Error())
 }
 
-func (c *checker) dispatch(funcs pyval.Value, out []decode.Call, answers pyval.Value, category string) (result, *pyval.Exception) {
+func (c *checker) dispatch(funcs pyval.Value, out []decode.Call, answers pyval.Value, cat category.Category) (result, *pyval.Exception) {
 	switch {
-	case strings.Contains(category, "parallel"):
+	case cat.IsParallel():
 		return c.parallelNoOrder(funcs, out, answers)
-	case strings.Contains(category, "multiple"):
+	case cat.IsMultiple():
 		return c.multiple(funcs, out, answers)
 	}
 	if len(out) != 1 {

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
@@ -127,7 +128,7 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			lc, err := longcontext.Parse(b)
 			Expect(err).NotTo(HaveOccurred())
-			entries, err := src.Load(cat)
+			entries, err := src.Load(category.Category(cat))
 			Expect(err).NotTo(HaveOccurred())
 			recs, err := results.Read(filepath.Join(ref, "results", "results", refRun, "result", refModel, "multi_turn", "BFCL_v4_"+cat+"_result.json"))
 			Expect(err).NotTo(HaveOccurred())

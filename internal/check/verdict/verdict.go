@@ -7,18 +7,20 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 )
 
 // Verdict is the checker's judgement of one entry. For failed entries,
 // Detail carries the extra fields upstream writes into the score file, in
 // upstream's key order.
 type Verdict struct {
-	ID        string   // dataset entry id
-	Category  string   // test category, e.g. "simple_python"
-	Valid     bool     // the entry passed
-	ErrorType string   // upstream's error_type, e.g. "type_error:simple"; empty when valid
-	Errors    []string // upstream's "error" list (messages); empty when valid
-	Detail    Fields   // further score-file fields for failed entries, ordered
+	ID        string            // dataset entry id
+	Category  category.Category // test category, e.g. "simple_python"
+	Valid     bool              // the entry passed
+	ErrorType string            // upstream's error_type, e.g. "type_error:simple"; empty when valid
+	Errors    []string          // upstream's "error" list (messages); empty when valid
+	Detail    Fields            // further score-file fields for failed entries, ordered
 
 	// GroundTruthResults are, for multi-turn entries, the ground truth's
 	// execution results per turn (every turn, also past the one a failed

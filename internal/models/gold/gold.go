@@ -41,7 +41,7 @@ func New(e *dataset.Entry) (*Driver, error) {
 	d := &Driver{entry: e}
 	var err error
 	switch {
-	case strings.HasPrefix(e.Category, "multi_turn"):
+	case strings.HasPrefix(string(e.Category), "multi_turn"):
 		err = d.prepareMultiTurn()
 	case e.Category == "irrelevance" || e.Category == "live_irrelevance":
 		d.turns = [][]driver.ToolCall{nil}
@@ -50,7 +50,7 @@ func New(e *dataset.Entry) (*Driver, error) {
 		err = d.prepareRelevance()
 	case e.Category == prompt.FormatSensitivityCategory:
 		err = d.prepareSingleTurn()
-	case strings.HasPrefix(e.Category, "memory_") || strings.HasPrefix(e.Category, "web_search_"):
+	case strings.HasPrefix(string(e.Category), "memory_") || strings.HasPrefix(string(e.Category), "web_search_"):
 		err = d.prepareAgentic()
 	default:
 		err = d.prepareSingleTurn()
@@ -153,9 +153,9 @@ func (d *Driver) prepareSingleTurn() error {
 			}
 			v = firstValue(v)
 			switch {
-			case strings.Contains(d.entry.Category, "javascript"):
+			case strings.Contains(string(d.entry.Category), "javascript"):
 				v = pyval.Str(jsLiteral(v, sc.types[pname]))
-			case strings.Contains(d.entry.Category, "java"):
+			case strings.Contains(string(d.entry.Category), "java"):
 				v = pyval.Str(javaLiteral(v, sc.types[pname]))
 			}
 			args.Set(kv.Key, v)

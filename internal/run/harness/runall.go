@@ -19,10 +19,10 @@ import (
 
 // Summary is what a batch run did.
 type Summary struct {
-	Done, Passed, Failed int               // entries stored and scored, their verdicts (skipped and stopped ones are not done)
-	Errors               int               // entries that could not be run (not stored)
-	FirstError           error             // the first of those, with its entry id
-	Skipped              map[string]string // category -> why it was skipped
+	Done, Passed, Failed int                          // entries stored and scored, their verdicts (skipped and stopped ones are not done)
+	Errors               int                          // entries that could not be run (not stored)
+	FirstError           error                        // the first of those, with its entry id
+	Skipped              map[category.Category]string // category -> why it was skipped
 	Ran                  []category.Category
 	Calls, Tokens        int64
 	Interrupted          bool // the user stopped the run
@@ -39,7 +39,7 @@ type Summary struct {
 func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress io.Writer) Summary {
 	workers := cap(h.sem) // the entries in progress (see slots)
 	if err := h.Probe(); err != nil {
-		return Summary{Skipped: map[string]string{}, Errors: len(items), FirstError: err, Aborted: true}
+		return Summary{Skipped: map[category.Category]string{}, Errors: len(items), FirstError: err, Aborted: true}
 	}
 	// A run of consecutive infrastructure failures (server gone, key
 	// revoked) stops the run instead of failing every remaining entry.
@@ -58,11 +58,11 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 		for _, it := range items {
 			if !seen[it.Category] && ctx.Err() == nil {
 				seen[it.Category] = true
-				h.cfg.Source.Index(string(it.Category)) //nolint:errcheck
+				h.cfg.Source.Index(it.Category) //nolint:errcheck
 			}
 		}
 	}()
-	t := &tally{sum: Summary{Skipped: map[string]string{}}, ran: map[category.Category]bool{}}
+	t := &tally{sum: Summary{Skipped: map[category.Category]string{}}, ran: map[category.Category]bool{}}
 	pr := newProgress(progress, len(items), t)
 	ch := make(chan selection.Item)
 	var wg sync.WaitGroup
@@ -71,7 +71,7 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 		go func() {
 			defer wg.Done()
 			for it := range ch {
-				out, err := h.Run(ctx, string(it.Category), it.ID)
+				out, err := h.Run(ctx, it.Category, it.ID)
 				skipped := errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable)
 				if !skipped {
 					br.Record(err)
@@ -127,8 +127,8 @@ func (t *tally) record(ctx context.Context, it selection.Item, out Outcome, err 
 	defer t.mu.Unlock()
 	switch {
 	case skipped:
-		if t.sum.Skipped[string(it.Category)] == "" {
-			t.sum.Skipped[string(it.Category)] = err.Error()
+		if t.sum.Skipped[it.Category] == "" {
+			t.sum.Skipped[it.Category] = err.Error()
 		}
 	case err != nil:
 		t.errored.Add(1)

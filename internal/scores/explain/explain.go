@@ -31,12 +31,12 @@ const (
 
 // Failure is one failed entry.
 type Failure struct {
-	ID        string   `json:"id"`
-	Model     string   `json:"model"`
-	Category  string   `json:"category"`
-	ErrorType string   `json:"error_type"`
-	Messages  []string `json:"messages"` // upstream's error message(s), verbatim
-	MultiTurn bool     `json:"multi_turn"`
+	ID        string            `json:"id"`
+	Model     string            `json:"model"`
+	Category  category.Category `json:"category"`
+	ErrorType string            `json:"error_type"`
+	Messages  []string          `json:"messages"` // upstream's error message(s), verbatim
+	MultiTurn bool              `json:"multi_turn"`
 
 	// Multi-turn. FailingTurn is the 0-based turn where the checker
 	// stopped, -1 when the failure is not one turn's (force-terminated,
@@ -94,7 +94,7 @@ type Change struct {
 // the verdict is rendered as the score line report.WriteScoreFile would
 // write, then parsed.
 func FromVerdict(model string, v verdict.Verdict) (*Failure, error) {
-	cat := category.Category(v.Category)
+	cat := v.Category
 	if v.Category == "" {
 		c, err := category.FromEntryID(v.ID)
 		if err != nil {
@@ -129,13 +129,13 @@ func Parse(line []byte) (*Failure, error) {
 		_ = json.Unmarshal(m[k], &s)
 		return s
 	}
-	f.ID, f.Model, f.Category = str("id"), str("model_name"), str("test_category")
+	f.ID, f.Model, f.Category = str("id"), str("model_name"), category.Category(str("test_category"))
 	if f.ID == "" {
 		return nil, fmt.Errorf("explain: score line without id")
 	}
 	if f.Category == "" {
 		if c, err := category.FromEntryID(f.ID); err == nil {
-			f.Category = string(c)
+			f.Category = c
 		}
 	}
 	var details map[string]json.RawMessage
@@ -153,7 +153,7 @@ func Parse(line []byte) (*Failure, error) {
 	} else {
 		f.ErrorType, f.Messages = str("error_type"), messages(errRaw)
 	}
-	f.MultiTurn = category.Category(f.Category).IsMultiTurn()
+	f.MultiTurn = f.Category.IsMultiTurn()
 	if f.MultiTurn {
 		if err := f.multiTurn(m, details); err != nil {
 			return nil, fmt.Errorf("explain: entry %s: %w", f.ID, err)

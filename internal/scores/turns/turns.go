@@ -77,9 +77,9 @@ func FirstFailingTurn(line []byte) (turn int, errorType string, err error) {
 
 // Category is the turn-level picture of one multi-turn category.
 type Category struct {
-	Category string `json:"category"`
-	Entries  int    `json:"entries"`
-	Passed   int    `json:"passed"` // the official correct count
+	Category category.Category `json:"category"`
+	Entries  int               `json:"entries"`
+	Passed   int               `json:"passed"` // the official correct count
 	// Turns and TurnsPassed count over the entries whose turns were
 	// checked (all but the Unchecked ones): every turn of a passed entry
 	// passed; a failed entry passed the turns before its first failing one.
@@ -104,7 +104,7 @@ func Diagnose(scoreFile string, cat category.Category, turnsOf map[string]int) (
 	if !cat.IsMultiTurn() {
 		return Category{}, fmt.Errorf("turns: %s is not a multi-turn category", cat)
 	}
-	out := Category{Category: string(cat), UncheckedTypes: map[string]int{}}
+	out := Category{Category: cat, UncheckedTypes: map[string]int{}}
 	first := map[string]int{}
 	s, err := report.VisitScoreFile(scoreFile, cat, func(id string, line []byte) error {
 		t, typ, err := FirstFailingTurn(line)

@@ -57,7 +57,7 @@ var _ = Describe("Diagnose on the reference multi-turn results", Label("referenc
 		Expect(err).NotTo(HaveOccurred())
 		compared := 0
 		for _, c := range cats {
-			entries, err := src.Load(string(c))
+			entries, err := src.Load(c)
 			Expect(err).NotTo(HaveOccurred())
 			turnsOf := map[string]int{}
 			for _, e := range entries {
