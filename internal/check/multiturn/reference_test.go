@@ -17,6 +17,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
+	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -149,6 +150,20 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 				Expect(err).NotTo(HaveOccurred(), e.ID)
 				if r.Verdict.Valid {
 					valid++
+				}
+				// The turns the checker records are those a score file's
+				// line gives back.
+				o := r.Verdict.Turns
+				Expect(o).NotTo(BeNil(), e.ID)
+				if r.Verdict.Valid {
+					Expect(o.Passed).To(Equal(o.Turns), e.ID)
+				} else {
+					line, err := report.FailedEntryLine(refModel, e.Category, r.Verdict)
+					Expect(err).NotTo(HaveOccurred(), e.ID)
+					derived, typ, err := multiturn.ScoreLineTurns(line)
+					Expect(err).NotTo(HaveOccurred(), e.ID)
+					Expect(derived).To(Equal(*o), e.ID)
+					Expect(typ).To(Equal(r.Verdict.ErrorType), e.ID)
 				}
 				if d := compare(r, want[i]); len(d) == 0 {
 					agree++

@@ -26,6 +26,32 @@ type Verdict struct {
 	// execution results per turn (every turn, also past the one a failed
 	// entry stopped at), for reports; never written to score files.
 	GroundTruthResults [][]string
+
+	// Turns is, for multi-turn entries, how far the checker got through the
+	// entry's turns; nil for the other checkers. Never written to score
+	// files (multiturn.ScoreLineTurns derives it from a score-file line).
+	Turns *TurnOutcome
+}
+
+// TurnOutcome is the turn-level outcome of checking one multi-turn entry.
+type TurnOutcome struct {
+	Turns int // the entry's ground-truth turns
+	// Checked is false when the entry failed before any turn was checked
+	// (inference errors: no list of turns, or a force-terminated run).
+	Checked bool
+	// Passed is the number of turns passed before the first failing one:
+	// Turns for a passed entry, the 0-based failing turn for a failed one,
+	// 0 when unchecked.
+	Passed int
+}
+
+// FailingTurn is the 0-based turn at which the checker failed the entry,
+// and false for a passed or unchecked entry.
+func (o TurnOutcome) FailingTurn() (int, bool) {
+	if !o.Checked || o.Passed >= o.Turns {
+		return 0, false
+	}
+	return o.Passed, true
 }
 
 // Field is one ordered key of a score-file line. Value must be JSON-marshalable.

@@ -14,10 +14,10 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 )
@@ -106,11 +106,22 @@ func FromVerdict(model string, v verdict.Verdict) (*Failure, error) {
 	if err != nil {
 		return nil, fmt.Errorf("explain: %w", err)
 	}
-	return Parse(line)
+	f, err := Parse(line)
+	if err == nil && f.MultiTurn && v.Turns != nil {
+		f.setFailingTurn(*v.Turns) // the checker's own record
+	}
+	return f, err
+}
+
+// setFailingTurn sets FailingTurn from a multi-turn verdict's turns.
+func (f *Failure) setFailingTurn(o verdict.TurnOutcome) {
+	f.FailingTurn = -1
+	if t, ok := o.FailingTurn(); ok {
+		f.FailingTurn = t
+	}
 }
 
 var (
-	reTurn     = regexp.MustCompile(`for turn (\d+)`)
 	reClass    = regexp.MustCompile(`^Model instance for (\S+) does not match`)
 	reParam    = regexp.MustCompile(`[Pp]arameter:? '([^']+)'`)
 	reDictKey  = regexp.MustCompile(`dict key parameter: '([^']+)'`)
@@ -157,6 +168,11 @@ func Parse(line []byte) (*Failure, error) {
 	if f.MultiTurn {
 		if err := f.multiTurn(m, details); err != nil {
 			return nil, fmt.Errorf("explain: entry %s: %w", f.ID, err)
+		}
+		// The line's structured fields name the turn; a line they do not
+		// (an unknown error type) is shown without one.
+		if o, _, err := multiturn.ScoreLineTurns(line); err == nil {
+			f.setFailingTurn(o)
 		}
 		return f, nil
 	}
@@ -219,17 +235,6 @@ func (f *Failure) multiTurn(m, details map[string]json.RawMessage) error {
 				if s < len(execs[t].Model) {
 					tu.ModelSteps[s].Results = execs[t].Model[s]
 				}
-			}
-		}
-	}
-	switch {
-	case len(execs) > 0:
-		f.FailingTurn = len(execs) - 1
-	default:
-		for _, msg := range f.Messages {
-			if sm := reTurn.FindStringSubmatch(msg); sm != nil {
-				f.FailingTurn, _ = strconv.Atoi(sm[1])
-				break
 			}
 		}
 	}
