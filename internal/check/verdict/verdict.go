@@ -4,11 +4,8 @@
 package verdict
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
-
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
 // Verdict is the checker's judgement of one entry. For failed entries,
@@ -54,78 +51,11 @@ func (o TurnOutcome) FailingTurn() (int, bool) {
 	return o.Passed, true
 }
 
-// Field is one ordered key of a score-file line. Value must be JSON-marshalable.
-type Field struct {
-	Key   string
-	Value any
-}
+// Field is one ordered key of a score-file line. Value must be
+// JSON-marshalable.
+type Field = pyval.Field
 
-// Fields is an ordered object (a Python dict in upstream's score files): it
-// encodes itself as a JSON object with its keys in order, and decodes a JSON
-// object keeping the order, each value as the json.RawMessage it was.
-type Fields []Field
-
-// MarshalJSON writes {"key": value, ...} in order (no HTML escaping, as
-// Python's json.dumps).
-func (fs Fields) MarshalJSON() ([]byte, error) {
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	for i, f := range fs {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		if err := enc.Encode(f.Key); err != nil {
-			return nil, err
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
-		buf.WriteByte(':')
-		if err := enc.Encode(f.Value); err != nil {
-			return nil, fmt.Errorf("field %q: %w", f.Key, err)
-		}
-		buf.Truncate(buf.Len() - 1)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
-}
-
-// UnmarshalJSON reads a JSON object in order; values stay json.RawMessage.
-func (fs *Fields) UnmarshalJSON(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	tok, err := dec.Token()
-	if err != nil {
-		return err
-	}
-	if tok == nil {
-		*fs = nil
-		return nil
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return fmt.Errorf("verdict: fields must be a JSON object, not %v", tok)
-	}
-	out := Fields{}
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return err
-		}
-		out = append(out, Field{Key: kt.(string), Value: raw})
-	}
-	*fs = out
-	return nil
-}
-
-// Get returns the value of key.
-func (fs Fields) Get(key string) (any, bool) {
-	for _, f := range fs {
-		if f.Key == key {
-			return f.Value, true
-		}
-	}
-	return nil, false
-}
+// Fields is an ordered object (a Python dict in upstream's score files):
+// pyval's one model of an ordered JSON object. Score files are written by
+// the report package's writer, in upstream's layout.
+type Fields = pyval.OrderedObject
