@@ -376,6 +376,14 @@ func formatFloatConv(f float64, conv byte, prec int, alt bool) string {
 			}
 		}
 	}
+	if alt && !strings.Contains(s, ".") {
+		// "#": the decimal point stays even without digits after it.
+		if ei := strings.IndexByte(s, 'e'); ei >= 0 {
+			s = s[:ei] + "." + s[ei:]
+		} else {
+			s += "."
+		}
+	}
 	if upper {
 		s = strings.ToUpper(s)
 	}
