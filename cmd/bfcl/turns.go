@@ -81,19 +81,9 @@ func cmdTurns(args []string) error {
 // the per-turn accuracies.
 func isolatedTurns(src *dataset.Source, resultDir, scoreDir, model, mode string, u2d, asJSON bool) error {
 	resRoot, scoreRoot := turniso.IsolatedRoot(resultDir), turniso.IsolatedRoot(scoreDir)
-	var models []string
-	if model != "" {
-		models = []string{results.ModelDir(model)}
-	} else {
-		ents, err := os.ReadDir(resRoot)
-		if err != nil {
-			return fmt.Errorf("turns: %w", err)
-		}
-		for _, e := range ents {
-			if e.IsDir() {
-				models = append(models, e.Name())
-			}
-		}
+	models, err := results.ModelDirs(resRoot, model)
+	if err != nil {
+		return fmt.Errorf("turns: %w", err)
 	}
 	lc, err := src.LongContext()
 	if err != nil {

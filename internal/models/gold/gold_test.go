@@ -21,12 +21,11 @@ func TestGold(t *testing.T) {
 var _ = Describe("gold's answer to the first entry of every category", Label("dataset"), func() {
 	var src *dataset.Source
 	BeforeEach(func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
+		var skip string
 		var err error
-		src, err = dataset.Open(dir)
+		if src, skip, err = testenv.DataSet(); skip != "" {
+			Skip(skip)
+		}
 		Expect(err).NotTo(HaveOccurred())
 	})
 	first := func(c category.Category) *Driver {

@@ -137,20 +137,9 @@ type Model struct {
 // each category that has a score file, in upstream's order. Models without
 // one are left out; none at all is an error naming the folder.
 func Report(src *dataset.Source, scoreDir, model string) ([]Model, error) {
-	var models []string
-	if model != "" {
-		models = []string{results.ModelDir(model)}
-	} else {
-		ents, err := os.ReadDir(scoreDir)
-		if err != nil {
-			return nil, err
-		}
-		for _, e := range ents {
-			if e.IsDir() {
-				models = append(models, e.Name())
-			}
-		}
-		sort.Strings(models)
+	models, err := results.ModelDirs(scoreDir, model)
+	if err != nil {
+		return nil, err
 	}
 	var out []Model
 	turnsOf := map[category.Category]map[string]int{}
