@@ -70,7 +70,11 @@ func New(cfg Config) (Driver, error) {
 	if cfg.Mode != "" && cfg.Mode != ModeFC && cfg.Mode != ModePrompt {
 		return nil, fmt.Errorf("driver: unknown mode %q (want fc or prompt)", cfg.Mode)
 	}
-	if f, ok := oss.ForClass(cfg.Handler, cfg.UpstreamModel); ok {
+	f, ok, err := oss.ForModel(cfg.Handler, cfg.UpstreamModel, cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		switch cfg.Provider {
 		case ProviderOpenAI, core.ProviderCompletions:
 			return completions.NewDriver(cfg, f, completions.DialectOpenAI, cfg.ContextWindow)
