@@ -154,7 +154,8 @@ func Parse(b []byte) (*Registry, error) {
 // hostedHandlers are the upstream handler classes whose stored results the
 // hosted-API providers write (their drivers reproduce those handlers), the
 // default handler of an entry of that provider.
-var hostedHandlers = map[string]string{"mistral": "MistralHandler", "cohere": "CohereHandler", "bedrock": "NovaHandler", "qwen": "QwenAPIHandler"}
+var hostedHandlers = map[string]string{"mistral": "MistralHandler", "cohere": "CohereHandler", "bedrock": "NovaHandler", "qwen": "QwenAPIHandler",
+	"writer": "WriterHandler", "gorilla": "GorillaHandler"}
 
 // ProviderOfHandler returns the provider whose driver reproduces an
 // upstream API handler class of the hosted APIs (MistralHandler: mistral,
