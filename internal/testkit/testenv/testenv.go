@@ -45,6 +45,17 @@ func locate(env, rel string) (string, bool) {
 // DataDir returns the BFCL data set folder and whether it exists.
 func DataDir() (string, bool) { return locate("BFCL_DATA_DIR", filepath.Join("shared", "bfcl")) }
 
+// DataSet opens the BFCL data set of DataDir. When it is absent, skip is
+// the message the test skips with (MissingMessage) and src is nil.
+func DataSet() (src *dataset.Source, skip string, err error) {
+	dir, ok := DataDir()
+	if !ok {
+		return nil, MissingMessage("BFCL data set", dir, dataset.EnvDataDir), nil
+	}
+	src, err = dataset.Open(dir)
+	return src, "", err
+}
+
 // ReferenceDir returns the reference-output folder and whether it exists.
 func ReferenceDir() (string, bool) {
 	return locate("BFCL_REFERENCE_DIR", filepath.Join("shared", "reference"))
@@ -90,7 +101,10 @@ func NeedReferenceDir(t TB, what string) string {
 // there is none); a data set that is there but does not open fails t.
 func OpenDataSet(t TB) *dataset.Source {
 	t.Helper()
-	src, err := dataset.Open(NeedDataDir(t, "BFCL data set"))
+	src, skip, err := DataSet()
+	if skip != "" {
+		t.Skip(skip)
+	}
 	if err != nil {
 		t.Fatalf("opening the BFCL data set: %v", err)
 	}
