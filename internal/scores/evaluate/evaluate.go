@@ -467,7 +467,7 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 		fmt.Fprintf(o.Log, "evaluate: warning: %s:%d: the last line has no newline (a run stopped mid-write?); it is not scored: rerun generate to redo that entry\n", path, torn)
 	}
 	for _, r := range recs {
-		if err := out.usage.AddResultLine(r.Raw); err != nil {
+		if err := out.usage.AddRecord(r); err != nil {
 			return out, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
 		}
 	}
