@@ -30,6 +30,14 @@ var _ = Describe("ObjectMembers and ArrayElements", func() {
 		Expect(empty).To(BeEmpty())
 	})
 
+	It("ends strings at the first quote after an even run of backslashes", func() {
+		m, err := members(`{"a": "\\", "b": "q\\\"x\\\\", "c": "\"", "d": 1}`)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(m).To(Equal(map[string]string{`"a"`: `"\\"`, `"b"`: `"q\\\"x\\\\"`, `"c"`: `"\""`, `"d"`: `1`}))
+		_, err = members(`{"a": "\\\"}`)
+		Expect(err).To(MatchError(jsonscan.ErrMalformed))
+	})
+
 	DescribeTable("reject broken structure",
 		func(s string) {
 			_, err := members(s)
