@@ -76,6 +76,9 @@ func sortedVerdicts(cat category.Category, verdicts []verdict.Verdict) ([]verdic
 		return nil, fmt.Errorf("report: category %s: no verdicts (upstream divides by the entry count and fails on an empty result file)", cat)
 	}
 	seen := make(map[string]bool, len(verdicts))
+	// FromEntryID depends only on the id's category part (RawFromEntryID),
+	// which the entries of a file share: it is looked up once per part.
+	byRaw := map[string]category.Category{}
 	for _, v := range verdicts {
 		if seen[v.ID] {
 			return nil, fmt.Errorf("report: category %s: duplicate verdict for entry %q", cat, v.ID)
@@ -84,16 +87,44 @@ func sortedVerdicts(cat category.Category, verdicts []verdict.Verdict) ([]verdic
 		if v.Category != "" && v.Category != string(cat) {
 			return nil, fmt.Errorf("report: entry %q: verdict category %q, expected %q", v.ID, v.Category, cat)
 		}
-		got, err := category.FromEntryID(v.ID)
-		if err != nil {
-			return nil, fmt.Errorf("report: category %s: %w", cat, err)
+		raw := category.RawFromEntryID(v.ID)
+		got, known := byRaw[raw]
+		if !known || raw == v.ID {
+			var err error
+			if got, err = category.FromEntryID(v.ID); err != nil {
+				return nil, fmt.Errorf("report: category %s: %w", cat, err)
+			}
+			byRaw[raw] = got
 		}
 		if got != cat {
 			return nil, fmt.Errorf("report: entry %q belongs to category %s, not %s", v.ID, got, cat)
 		}
 	}
-	out := append([]verdict.Verdict(nil), verdicts...)
-	sort.SliceStable(out, func(i, j int) bool { return category.CompareIDs(out[i].ID, out[j].ID) < 0 })
+	// category.CompareIDs with each id's sort key computed once
+	type keyed struct {
+		v   verdict.Verdict
+		key category.SortKey
+		ok  bool
+	}
+	ks := make([]keyed, len(verdicts))
+	for i, v := range verdicts {
+		k, err := category.SortKeyOf(v.ID)
+		ks[i] = keyed{v, k, err == nil}
+	}
+	sort.SliceStable(ks, func(i, j int) bool {
+		a, b := &ks[i], &ks[j]
+		switch {
+		case a.ok && b.ok:
+			return a.key.Compare(b.key) < 0
+		case a.ok != b.ok:
+			return a.ok
+		}
+		return a.v.ID < b.v.ID
+	})
+	out := make([]verdict.Verdict, len(ks))
+	for i := range ks {
+		out[i] = ks[i].v
+	}
 	return out, nil
 }
 
@@ -289,38 +320,44 @@ func failedEntryFields(model string, cat category.Category, v verdict.Verdict) (
 // order, each line json.dumps(..., ensure_ascii=False) + "\n". model is the
 // model's directory name (e.g. "openai_gpt-oss-120b"). It returns the score.
 func WriteScoreFile(w io.Writer, model string, cat category.Category, verdicts []verdict.Verdict) (CategoryScore, error) {
-	vs, err := sortedVerdicts(cat, verdicts)
+	b, s, err := appendScoreFile(nil, model, cat, verdicts)
 	if err != nil {
 		return CategoryScore{}, err
+	}
+	if _, err := w.Write(b); err != nil {
+		return CategoryScore{}, fmt.Errorf("report: writing score file of %s: %w", cat, err)
+	}
+	return s, nil
+}
+
+// appendScoreFile appends the content WriteScoreFile writes to buf.
+func appendScoreFile(buf []byte, model string, cat category.Category, verdicts []verdict.Verdict) ([]byte, CategoryScore, error) {
+	vs, err := sortedVerdicts(cat, verdicts)
+	if err != nil {
+		return nil, CategoryScore{}, err
 	}
 	s, err := scoreSorted(cat, vs)
 	if err != nil {
-		return CategoryScore{}, err
+		return nil, CategoryScore{}, err
 	}
-	bw := bufio.NewWriter(w)
-	line, err := appendFields(nil, s.headerFields())
-	if err != nil {
-		return CategoryScore{}, err
+	if buf, err = appendFields(buf, s.headerFields()); err != nil {
+		return nil, CategoryScore{}, err
 	}
-	bw.Write(append(line, '\n'))
+	buf = append(buf, '\n')
 	for _, v := range vs {
 		if v.Valid {
 			continue
 		}
 		fs, err := failedEntryFields(model, cat, v)
 		if err != nil {
-			return CategoryScore{}, err
+			return nil, CategoryScore{}, err
 		}
-		line, err := appendFields(line[:0], fs)
-		if err != nil {
-			return CategoryScore{}, fmt.Errorf("report: entry %q: %w", v.ID, err)
+		if buf, err = appendFields(buf, fs); err != nil {
+			return nil, CategoryScore{}, fmt.Errorf("report: entry %q: %w", v.ID, err)
 		}
-		bw.Write(append(line, '\n'))
+		buf = append(buf, '\n')
 	}
-	if err := bw.Flush(); err != nil {
-		return CategoryScore{}, fmt.Errorf("report: writing score file of %s: %w", cat, err)
-	}
-	return s, nil
+	return buf, s, nil
 }
 
 // ScoreFilePath is where upstream puts a category's score file:
