@@ -472,11 +472,26 @@ func (r *respacer) number() bool {
 	return true
 }
 
+// strPlain marks the bytes a string literal may hold as they are: not a
+// quote, a backslash, a control character or a non-ASCII byte.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str reads a string literal: no control character, valid escapes.
 func (r *respacer) str() bool {
 	start := r.i
 	escaped, ascii := false, true
 	for j := r.i + 1; j < len(r.b); j++ {
+		for j < len(r.b) && strPlain[r.b[j]] {
+			j++
+		}
+		if j >= len(r.b) {
+			break
+		}
 		switch c := r.b[j]; {
 		case c == '"':
 			r.i = j + 1

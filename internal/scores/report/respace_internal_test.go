@@ -69,3 +69,20 @@ func FuzzRespace(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkRespace: an inference-log-like text of long strings.
+func BenchmarkRespace(b *testing.B) {
+	var parts []string
+	for i := 0; i < 200; i++ {
+		parts = append(parts, `{"role": "assistant", "content": "`+strings.Repeat("some words of a model's answer, ", 20)+`é", "n": 1.5, "calls": ["cd(folder='x')", 3]}`)
+	}
+	text := []byte("[" + strings.Join(parts, ", ") + "]")
+	b.SetBytes(int64(len(text)))
+	var buf []byte
+	for b.Loop() {
+		var err error
+		if buf, err = appendRespaced(buf[:0], text); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
