@@ -14,8 +14,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
@@ -344,18 +346,57 @@ func appendScoreFile(buf []byte, model string, cat category.Category, verdicts [
 		return nil, CategoryScore{}, err
 	}
 	buf = append(buf, '\n')
+	var failed []verdict.Verdict
 	for _, v := range vs {
-		if v.Valid {
-			continue
+		if !v.Valid {
+			failed = append(failed, v)
 		}
-		fs, err := failedEntryFields(model, cat, v)
-		if err != nil {
-			return nil, CategoryScore{}, err
+	}
+	// The failed entries' lines are independent: large files (multi-turn
+	// lines carry whole inference logs) are written in one chunk per CPU,
+	// joined in order; the first error in entry order is reported.
+	chunks := 1
+	if len(failed) >= 64 {
+		chunks = runtime.GOMAXPROCS(0)
+	}
+	parts := make([][]byte, chunks)
+	errs := make([]error, chunks)
+	var wg sync.WaitGroup
+	for k := range chunks {
+		lo, hi := k*len(failed)/chunks, (k+1)*len(failed)/chunks
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var b []byte
+			if k == 0 {
+				b = buf
+			}
+			for _, v := range failed[lo:hi] {
+				fs, err := failedEntryFields(model, cat, v)
+				if err == nil {
+					b, err = appendFields(b, fs)
+					if err != nil {
+						err = fmt.Errorf("report: entry %q: %w", v.ID, err)
+					}
+				}
+				if err != nil {
+					errs[k] = err
+					return
+				}
+				b = append(b, '\n')
+			}
+			parts[k] = b
+		}()
+	}
+	wg.Wait()
+	for k := range chunks {
+		if errs[k] != nil {
+			return nil, CategoryScore{}, errs[k]
 		}
-		if buf, err = appendFields(buf, fs); err != nil {
-			return nil, CategoryScore{}, fmt.Errorf("report: entry %q: %w", v.ID, err)
-		}
-		buf = append(buf, '\n')
+	}
+	buf = parts[0]
+	for _, p := range parts[1:] {
+		buf = append(buf, p...)
 	}
 	return buf, s, nil
 }
