@@ -22,7 +22,7 @@ func coldLoad(b *testing.B, cats []category.Category) {
 	for b.Loop() {
 		s := &Source{DataDir: src.DataDir, LongContextFile: src.LongContextFile}
 		for _, c := range cats {
-			if _, err := s.Load(string(c)); err != nil {
+			if _, err := s.Load(c); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
@@ -88,12 +89,12 @@ func skipString(b []byte, i int) int {
 // use, in their original order. ok is false when skimming is not safe
 // (a doc without a plain string name, keys with escapes, odd JSON); the
 // caller then parses the whole entry.
-func neededDocs(category string, entry []byte, groundTruth pyval.Value) (pyval.Value, bool) {
+func neededDocs(c category.Category, entry []byte, groundTruth pyval.Value) (pyval.Value, bool) {
 	docs, ok := entryDocs(entry)
 	if !ok || docs == nil {
 		return nil, false
 	}
-	simpleCat := !strings.Contains(category, "parallel") && !strings.Contains(category, "multiple")
+	simpleCat := !c.IsParallel() && !c.IsMultiple()
 	var want map[string]bool
 	if !simpleCat {
 		answers, isList := groundTruth.(*pyval.List)
