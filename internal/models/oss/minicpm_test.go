@@ -1,0 +1,358 @@
+package oss_test
+
+import (
+	"bufio"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/oss"
+	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
+)
+
+// fixtures/minicpm (see its README) holds, for every function document of
+// the data set and for the first prompts of every single-turn and
+// multi-turn entry, the SHA-256 (first 32 hex digits) of what upstream's
+// MiniCPMFCHandler code produced with datamodel-code-generator 0.25.7.
+
+func h32(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:])[:32]
+}
+
+func readGzipLines[T any](name string) []T {
+	path := filepath.Join(testenv.ModuleRoot(), "fixtures", "minicpm", name)
+	f, err := os.Open(path)
+	Expect(err).NotTo(HaveOccurred())
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	Expect(err).NotTo(HaveOccurred())
+	var out []T
+	sc := bufio.NewScanner(zr)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var v T
+		Expect(json.Unmarshal(sc.Bytes(), &v)).To(Succeed())
+		out = append(out, v)
+	}
+	Expect(sc.Err()).NotTo(HaveOccurred())
+	return out
+}
+
+type docDigest struct {
+	Key    string `json:"key"`    // h32(json.dumps(converted document))
+	ID     string `json:"id"`     // where upstream's measurement first met it
+	SHA256 string `json:"sha256"` // h32(transform_function(document))
+	Error  string `json:"error"`  // the exception instead, if any
+}
+
+type promptDigest struct {
+	Entry  string `json:"entry"`
+	Turn   int    `json:"turn"`
+	SHA256 string `json:"sha256"`
+}
+
+func openData() *dataset.Source {
+	dir, ok := testenv.DataDir()
+	needShared(ok, "BFCL data set", dir, dataset.EnvDataDir)
+	dataOnce.Do(func() { dataSrc, dataErr = dataset.Open(dir) })
+	Expect(dataErr).NotTo(HaveOccurred())
+	return dataSrc
+}
+
+// dataSetDocs returns every function document a MiniCPM-FC run hands to
+// the formatter, by where it was first met: each entry's documents as the
+// model gets them (language hints), miss_func's held-out documents (no
+// hint), and each backend class's documents with and without the hint.
+func dataSetDocs(src *dataset.Source) (ids []string, docs map[string]json.RawMessage) {
+	docs = map[string]json.RawMessage{}
+	add := func(id string, d json.RawMessage) {
+		if _, ok := docs[id]; !ok {
+			ids = append(ids, id)
+		}
+		docs[id] = d
+	}
+	for _, c := range category.Scoring() {
+		entries, err := src.Load(string(c))
+		Expect(err).NotTo(HaveOccurred())
+		for _, e := range entries {
+			v, err := dataset.InferenceView(e)
+			Expect(err).NotTo(HaveOccurred())
+			for i, d := range v.Functions {
+				add(fmt.Sprintf("%s/%s/%d", c, e.ID, i), d)
+			}
+			for t, ds := range e.MissedFuncDocs {
+				for i, d := range ds {
+					add(fmt.Sprintf("%s/%s/held-out %d/%d", c, e.ID, t, i), d)
+				}
+			}
+		}
+	}
+	dir, _ := testenv.DataDir()
+	files, err := filepath.Glob(filepath.Join(dir, "data", "multi_turn_func_doc", "*.json"))
+	if len(files) == 0 {
+		files, err = filepath.Glob(filepath.Join(dir, "berkeley-function-call-leaderboard", "bfcl_eval", "data", "multi_turn_func_doc", "*.json"))
+	}
+	Expect(err).NotTo(HaveOccurred())
+	Expect(files).NotTo(BeEmpty())
+	for _, path := range files {
+		b, err := os.ReadFile(path)
+		Expect(err).NotTo(HaveOccurred())
+		var raw []json.RawMessage
+		for _, line := range strings.Split(string(b), "\n") {
+			if strings.TrimSpace(line) != "" {
+				raw = append(raw, json.RawMessage(line))
+			}
+		}
+		v, err := dataset.InferenceView(&dataset.Entry{ID: "multi_turn_base_0", Category: "multi_turn_base", Functions: raw})
+		Expect(err).NotTo(HaveOccurred())
+		for i := range raw {
+			add(fmt.Sprintf("%s/%d", filepath.Base(path), i), raw[i])
+			add(fmt.Sprintf("%s/%d (hint)", filepath.Base(path), i), v.Functions[i])
+		}
+	}
+	return ids, docs
+}
+
+var _ = Describe("MiniCPMFCHandler's function listing against upstream (datamodel-code-generator 0.25.7)", func() {
+	It("renders every function document of the data set byte for byte", func() {
+		src := openData()
+		want := map[string]docDigest{}
+		for _, d := range readGzipLines[docDigest]("function_docs.jsonl.gz") {
+			want[d.Key] = d
+		}
+		Expect(want).To(HaveLen(3583))
+		ids, docs := dataSetDocs(src)
+		seen := map[string]bool{}
+		var failures []string
+		for _, id := range ids {
+			doc, err := pyval.FromJSON(docs[id])
+			Expect(err).NotTo(HaveOccurred())
+			listing, converted, err := oss.MiniCPMFunctionListing(doc)
+			key := h32(converted)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			w, ok := want[key]
+			switch {
+			case !ok:
+				failures = append(failures, fmt.Sprintf("%s: document not in the fixture (key %s):\n%s", id, key, converted))
+			case w.Error != "":
+				failures = append(failures, fmt.Sprintf("%s: upstream raised %s, bfcl-go: %v", id, w.Error, err))
+			case err != nil:
+				failures = append(failures, fmt.Sprintf("%s (upstream: %s): %v", id, w.ID, err))
+			case h32(listing) != w.SHA256:
+				failures = append(failures, fmt.Sprintf("%s (upstream: %s): listing differs from upstream's; document:\n%s\nbfcl-go's listing:\n%s", id, w.ID, converted, listing))
+			}
+		}
+		var missing []string
+		for k, w := range want {
+			if !seen[k] {
+				missing = append(missing, w.ID)
+			}
+		}
+		sort.Strings(missing)
+		AddReportEntry("MiniCPM-FC function listings", ReportEntryVisibilityAlways,
+			fmt.Sprintf("%d distinct documents rendered, %d differ, %d of the fixture not met", len(seen), len(failures), len(missing)))
+		if len(failures) > 3 {
+			failures = append(failures[:3], fmt.Sprintf("... and %d more", len(failures)-3))
+		}
+		Expect(failures).To(BeEmpty())
+		Expect(missing).To(BeEmpty(), "documents upstream's measurement met that the data set did not give")
+	})
+
+	It("builds the first prompts of every single-turn and multi-turn entry byte for byte, and the second turn's after a reply", func() {
+		src := openData()
+		digests := readGzipLines[promptDigest]("prompts.jsonl.gz")
+		Expect(len(digests)).To(BeNumerically(">", 5000))
+		byEntry := map[string][]promptDigest{}
+		var order []string
+		for _, d := range digests {
+			if _, ok := byEntry[d.Entry]; !ok {
+				order = append(order, d.Entry)
+			}
+			byEntry[d.Entry] = append(byEntry[d.Entry], d)
+		}
+		var failures []string
+		checked := 0
+		for _, id := range order {
+			cat := id[:strings.LastIndex(id, "_")]
+			if !strings.HasPrefix(id, "multi_turn") {
+				cat = strings.SplitN(id, "_", 2)[0]
+				for _, c := range category.SingleTurn() {
+					if strings.HasPrefix(id, string(c)+"_") && len(string(c)) > len(cat) {
+						cat = string(c)
+					}
+				}
+			}
+			e, err := src.Entry(cat, id)
+			Expect(err).NotTo(HaveOccurred(), id)
+			v, err := dataset.InferenceView(e)
+			Expect(err).NotTo(HaveOccurred())
+			fns, err := oss.FunctionsFromJSON(v.Functions)
+			Expect(err).NotTo(HaveOccurred())
+			f, err := oss.ForRegistry("openbmb/MiniCPM3-4B-FC")
+			Expect(err).NotTo(HaveOccurred())
+			held := map[int][]json.RawMessage{}
+			for t, ds := range v.MissedFuncDocs {
+				held[t] = ds
+			}
+			conv, err := oss.NewConversation(f, id, fns, questionTurns(v), held)
+			Expect(err).NotTo(HaveOccurred())
+			for _, d := range byEntry[id] {
+				if d.Turn > 0 {
+					_, err := conv.AddReply("I have completed the request.")
+					Expect(err).NotTo(HaveOccurred())
+				}
+				_, err := conv.StartTurn(d.Turn)
+				Expect(err).NotTo(HaveOccurred())
+				p, err := conv.Prompt()
+				if err != nil || h32(p) != d.SHA256 {
+					if len(failures) < 2 {
+						failures = append(failures, fmt.Sprintf("%s turn %d: err %v; bfcl-go's prompt:\n%s", id, d.Turn, err, p))
+					} else {
+						failures = append(failures, fmt.Sprintf("%s turn %d", id, d.Turn))
+					}
+				}
+				checked++
+			}
+		}
+		AddReportEntry("MiniCPM-FC prompts", ReportEntryVisibilityAlways, fmt.Sprintf("%d prompts of %d entries checked, %d differ", checked, len(order), len(failures)))
+		if len(failures) > 5 {
+			failures = append(failures[:5], fmt.Sprintf("... and %d more", len(failures)-5))
+		}
+		Expect(failures).To(BeEmpty())
+	})
+})
+
+// Function documents written for these specs, with upstream's
+// transform_function output for each (datamodel-code-generator 0.25.7,
+// black 26.3.1).
+var _ = Describe("MiniCPMFCHandler's function listing", func() {
+	listing := func(doc string) (string, error) {
+		v, err := pyval.FromJSON([]byte(doc))
+		Expect(err).NotTo(HaveOccurred())
+		l, _, err := oss.MiniCPMFunctionListing(v)
+		return l, err
+	}
+
+	It("writes enums, nested models, aliases, defaults, constraints and black's wrapping as upstream", func() {
+		got, err := listing(`{"name": "travel.plan_trip", "description": "Plan a trip.", "parameters": {"type": "dict", "properties": {
+			"destination": {"type": "string", "description": "Where to go."},
+			"travel-mode": {"type": "string", "enum": ["car", "public transit", "2-wheeler"], "default": "car", "description": "How to travel."},
+			"_class": {"type": "string"},
+			"stops": {"type": "array", "items": {"type": "dict", "properties": {"name": {"type": "string", "description": "Stop name."}, "nights": {"type": "integer"}}, "required": ["name"]}, "description": "Stops on the way, in order, each with the number of nights spent there."},
+			"budget": {"type": "float", "description": "The budget in euros for the whole trip, transport and lodging included.", "default": 1500.5},
+			"preferences": {"type": "dict", "description": "Lodging preferences.", "properties": {"quiet": {"type": "boolean", "description": "A quiet room."}}, "default": {"quiet": true}},
+			"rating": {"type": "integer", "description": "Minimum rating.", "maximum": 5},
+			"schema": {"type": "dict", "description": "Free-form extra data."}},
+			"required": ["destination", "stops"]}}`)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal(`class TravelMode(Enum):
+    car = 'car'
+    public_transit = 'public transit'
+    field_2_wheeler = '2-wheeler'
+
+
+class Stop(BaseModel):
+    name: str = Field(..., description='Stop name.')
+    nights: Optional[int] = None
+
+
+class Preferences(BaseModel):
+    quiet: Optional[bool] = Field(None, description='A quiet room.')
+
+
+def travel_plan_trip(destination, stops, travel-mode='car', _class=None, budget=1500.5, preferences={'quiet': True}, rating=None, schema=None):
+    """
+    Plan a trip.
+    Args:
+
+    destination: str = Field(..., description='Where to go.')
+    travel_mode: Optional[TravelMode] = Field(
+        'car', alias='travel-mode', description='How to travel.'
+    )
+    field_class: Optional[str] = Field(None, alias='_class')
+    stops: List[Stop] = Field(
+        ...,
+        description='Stops on the way, in order, each with the number of nights spent there.',
+    )
+    budget: Optional[float] = Field(
+        1500.5,
+        description='The budget in euros for the whole trip, transport and lodging included. This is a float type value.',
+    )
+    preferences: Optional[Preferences] = Field(
+        default_factory=lambda: Preferences.parse_obj({'quiet': True}),
+        description='Lodging preferences.',
+    )
+    rating: Optional[int] = Field(None, description='Minimum rating.', le=5)
+    schema_: Optional[Dict[str, Any]] = Field(
+        None, alias='schema', description='Free-form extra data.'
+    )
+
+    """
+`))
+	})
+
+	It("writes an empty parameter model as pass, as upstream", func() {
+		got, err := listing(`{"name": "ping", "description": "Ping.", "parameters": {"type": "dict", "properties": {}}}`)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(got).To(Equal("def ping():\n    \"\"\"\n    Ping.\n    Args:\n\n    pass\n\n    \"\"\"\n"))
+	})
+
+	It("names the function and the construct it does not reproduce instead of writing a different listing", func() {
+		_, err := listing(`{"name": "when", "description": "d", "parameters": {"type": "dict", "properties": {"at": {"type": "string", "format": "date-time"}}}}`)
+		Expect(err).To(MatchError(oss.ErrMiniCPMSchema))
+		Expect(err).To(MatchError(ContainSubstring(`function "when": parameters.at: format 'date-time' on a string`)))
+		_, err = listing(`{"name": "either", "description": "d", "parameters": {"type": "dict", "properties": {"x": {"type": "string", "anyOf": [{"type": "string"}, {"type": "integer"}]}}}}`)
+		Expect(err).To(MatchError(ContainSubstring(`function "either": parameters.x: schema key 'anyOf'`)))
+
+		f, _ := oss.ForClass("MiniCPMFCHandler", "openbmb/MiniCPM3-4B")
+		doc, _ := pyval.FromJSON([]byte(`{"name": "when", "description": "d", "parameters": {"type": "dict", "properties": {"at": {"type": "string", "format": "date-time"}}}}`))
+		_, err = f.Prompt([]oss.Message{oss.Text(oss.RoleUser, "hi")}, []pyval.Value{doc})
+		Expect(err).To(MatchError(oss.ErrMiniCPMSchema))
+	})
+
+	It("lists the documents after the import header, in the tools template of the system message", func() {
+		f, _ := oss.ForClass("MiniCPMFCHandler", "openbmb/MiniCPM3-4B")
+		ping, _ := pyval.FromJSON([]byte(`{"name": "ping", "description": "Ping.", "parameters": {"type": "dict", "properties": {}}}`))
+		p, err := f.Prompt([]oss.Message{oss.Text(oss.RoleUser, "  hi ")}, []pyval.Value{ping})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(p).To(HavePrefix("<|im_start|>system\n# Functions\nHere is a list of functions that you can invoke:\n```python\nfrom enum import Enum\nfrom typing import List, Dict, Optional\nfrom pydantic import BaseModel, Field\n\n\n\ndef ping():\n"))
+		Expect(p).To(ContainSubstring("\n- Use default parameters unless the user has specified otherwise.\n"))
+		Expect(p).To(HaveSuffix("{answer the user's question directly or ask the user for more information}<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"))
+	})
+
+	It("formats a conversation without functions as before: an empty system message, contents stripped", func() {
+		f, _ := oss.ForClass("MiniCPMFCHandler", "openbmb/MiniCPM3-4B")
+		p, err := f.Prompt([]oss.Message{oss.Text(oss.RoleUser, "  hi ")}, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(p).To(Equal("<|im_start|>system\n<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"))
+	})
+
+	It("singularizes array item class names as inflect 5.6.2 does", func() {
+		for word, want := range map[string]string{
+			"Categories": "Category", "Classes": "Class", "Data": "Datum", "Deck": "", "Information": "Information",
+			"Wolves": "Wolf", "Children": "Child", "UserResponses": "UserResponse", "Criteria": "Criterion",
+			"Statuses": "Status", "Status": "", "Movies": "Movie", "Boxes": "Box", "Heroes": "Hero",
+			"Analyses": "Analyse", "Women": "Woman", "Knives": "Knife", "Days": "Day", "Series": "Series", "Matrices": "Matrice",
+		} {
+			got, err := oss.InflectSingular(word)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(got).To(Equal(want), word)
+		}
+	})
+})
