@@ -12,8 +12,8 @@ import (
 // a class body (black 26 with datamodel-code-generator's settings: line
 // length 88, no string normalization, no preview features), for the
 // expressions such a statement holds: atoms (names, numbers, strings),
-// calls (Field(...), lambda: X.parse_obj(...)), keyword arguments and
-// dict/list displays.
+// calls (Field(...), lambda: X.parse_obj(...)), keyword arguments, dict
+// and list displays, and the list comprehension of a list default.
 //
 // A line that fits in 88 columns stays as it is. Otherwise black's
 // right-hand split applies at the last bracket of the line: the opening
@@ -23,10 +23,11 @@ import (
 // explode collections"), as do call arguments that do not fit together;
 // an exploded element list ends with a trailing comma. Each resulting
 // line is formatted again the same way. An assignment whose right-hand
-// side is a lone atom gets parentheses when that makes it fit, and is
-// left too long otherwise. Widths are black's str_width (East Asian wide
-// characters count 2). A shape outside these (a first line that still does
-// not fit, a comprehension to split) is errBlackShape.
+// side is a lone atom gets parentheses when that makes the atom fit, or
+// when the left-hand side has brackets (black prefers that to splitting
+// the annotation), and is left too long otherwise. Widths are black's
+// str_width (East Asian wide characters count 2). A shape outside these
+// (a first line that still does not fit) is errBlackShape.
 
 const blackLineLength = 88
 
@@ -35,11 +36,9 @@ var errBlackShape = errors.New("a line black would wrap in a way not reproduced 
 // bexpr is an expression of a generated statement.
 type bexpr interface{ flat() string }
 
-// batom cannot be split. noSplit marks an atom black could split but
-// this port does not (a comprehension): needing to split it is an error.
+// batom cannot be split.
 type batom struct {
-	text    string
-	noSplit bool
+	text string
 }
 
 // bkv is a keyword argument (key "name=") or a dict item (key "'k': ").
@@ -110,16 +109,17 @@ func blackFormat(indent int, lead string, e bexpr, trail string, assignment bool
 	case bkv:
 		return blackFormat(indent, lead+x.key, x.val, trail, false)
 	case batom:
-		if x.noSplit {
-			return nil, errBlackShape
-		}
 		if assignment && trail == "" {
+			// The right-hand side's invisible parentheses are made visible
+			// when the atom then fits, and also when it does not if the
+			// left-hand side has brackets (black prefers that to
+			// splitting the annotation).
 			inner := strings.Repeat(" ", indent+4) + x.text
-			if blackWidth(inner) <= blackLineLength && blackWidth(pad+lead+"(") <= blackLineLength {
+			if blackWidth(inner) <= blackLineLength || strings.ContainsAny(lead, "[(") {
+				if blackWidth(pad+lead+"(") > blackLineLength {
+					return nil, errBlackShape
+				}
 				return []string{pad + lead + "(", inner, pad + ")"}, nil
-			}
-			if strings.ContainsAny(lead, "[(") {
-				return nil, errBlackShape
 			}
 		}
 		return []string{one}, nil

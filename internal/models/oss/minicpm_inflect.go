@@ -20,6 +20,11 @@ func inflectSingular(word string) (string, error) {
 	if strings.ContainsAny(word, " \t\n-") {
 		return "", fmt.Errorf("inflect: phrase %q not reproduced", word)
 	}
+	for _, r := range word {
+		if r >= 0x80 {
+			return "", fmt.Errorf("inflect: non-ASCII word %q not reproduced", word)
+		}
+	}
 	sing, ok := inflectSinoun(word)
 	if !ok {
 		return "", nil

@@ -280,7 +280,9 @@ func (g *pydGen) field(name, alias string, typ pydType, p *pyval.Dict, required 
 		if typ.model != "" {
 			factory = bkv{key: "default_factory=", val: bbracket{prefix: "lambda: " + typ.model + ".parse_obj", open: "(", close: ")", items: []bexpr{pyExpr(def)}}}
 		} else if _, isList := def.(*pyval.List); isList && typ.listModel != "" {
-			factory = bkv{key: "default_factory=", val: batom{text: "lambda: [" + typ.listModel + ".parse_obj(v) for v in " + pyval.Repr(def) + "]", noSplit: true}}
+			list := pyExpr(def).(bbracket)
+			list.prefix = typ.listModel + ".parse_obj(v) for v in "
+			factory = bkv{key: "default_factory=", val: bbracket{prefix: "lambda: ", open: "[", close: "]", items: []bexpr{list}}}
 		}
 	}
 	hint := typ.hint
@@ -579,7 +581,7 @@ func (g *pydGen) fieldName(name string, excludes map[string]bool, valid func(str
 		}
 	}
 	name = pydSubNonWord(name)
-	if r := []rune(name)[0]; unicode.IsDigit(r) {
+	if r := []rune(name)[0]; unicode.IsNumber(r) { // str.isnumeric
 		name = "field_" + name
 	}
 	if strings.HasPrefix(name, "_") {
@@ -633,7 +635,7 @@ func pydUpperCamelValid(name string) string {
 		}
 	}
 	name = pydSubNonWord(name)
-	if r := []rune(name)[0]; unicode.IsDigit(r) {
+	if r := []rune(name)[0]; unicode.IsNumber(r) { // str.isnumeric
 		name = "field_" + name
 	}
 	if strings.HasPrefix(name, "_") {
@@ -668,11 +670,12 @@ func snakeToUpperCamel(word string) string {
 	return b.String()
 }
 
-// pydSubNonWord is re.sub(r'[¹²³⁴⁵⁶⁷⁸⁹]|\W', '_', name).
+// pydSubNonWord is re.sub(r'[¹²³⁴⁵⁶⁷⁸⁹]|\W', '_', name): Python's \w is
+// "_" and str.isalnum (letters and numeric characters).
 func pydSubNonWord(s string) string {
 	var b strings.Builder
 	for _, r := range s {
-		if strings.ContainsRune("¹²³⁴⁵⁶⁷⁸⁹", r) || !(r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r) || unicode.Is(unicode.Nd, r)) {
+		if strings.ContainsRune("¹²³⁴⁵⁶⁷⁸⁹", r) || !(r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r)) {
 			b.WriteByte('_')
 		} else {
 			b.WriteRune(r)

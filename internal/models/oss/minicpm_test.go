@@ -307,6 +307,15 @@ def travel_plan_trip(destination, stops, travel-mode='car', _class=None, budget=
 `))
 	})
 
+	It("writes long defaults, comprehension defaults, reserved names, enum names, wide characters and escapes as upstream", func() {
+		Expect(minicpmEdgeCases).To(HaveLen(17))
+		for _, c := range minicpmEdgeCases {
+			got, err := listing(c.doc)
+			Expect(err).NotTo(HaveOccurred(), c.name)
+			Expect(got).To(Equal(c.want), c.name)
+		}
+	})
+
 	It("writes an empty parameter model as pass, as upstream", func() {
 		got, err := listing(`{"name": "ping", "description": "Ping.", "parameters": {"type": "dict", "properties": {}}}`)
 		Expect(err).NotTo(HaveOccurred())
@@ -356,3 +365,274 @@ def travel_plan_trip(destination, stops, travel-mode='car', _class=None, budget=
 		}
 	})
 })
+
+// More function documents written for these specs, with upstream's
+// transform_function output (same versions as above).
+var minicpmEdgeCases = []struct{ name, doc, want string }{
+	{"listdefault", `{"name": "listdefault", "description": "Test listdefault.", "parameters": {"type": "object", "properties": {"stops": {"type": "array", "items": {"type": "object", "properties": {"name": {"type": "string"}}}, "default": [{"name": "a"}, {"name": "b"}], "description": "Stops."}}, "required": []}}`, `class Stop(BaseModel):
+    name: Optional[str] = None
+
+
+def listdefault(stops=[{'name': 'a'}, {'name': 'b'}]):
+    """
+    Test listdefault.
+    Args:
+
+    stops: Optional[List[Stop]] = Field(
+        default_factory=lambda: [
+            Stop.parse_obj(v) for v in [{'name': 'a'}, {'name': 'b'}]
+        ],
+        description='Stops.',
+    )
+
+    """
+`},
+	{"longenum", `{"name": "longenum", "description": "Test longenum.", "parameters": {"type": "object", "properties": {"kind": {"type": "string", "enum": ["xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy", "short"]}}, "required": []}}`, `class Kind(Enum):
+    xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx = (
+        'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'
+    )
+    yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy = 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'
+    short = 'short'
+
+
+def longenum(kind=None):
+    """
+    Test longenum.
+    Args:
+
+    kind: Optional[Kind] = None
+
+    """
+`},
+	{"longlistdefault", `{"name": "longlistdefault", "description": "Test longlistdefault.", "parameters": {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "default": ["alpha-alpha-alpha-", "beta-beta-beta-beta-", "gamma-gamma-gamma-gamma-gamma-", "delta-delta-delta-"]}}, "required": []}}`, `def longlistdefault(tags=['alpha-alpha-alpha-', 'beta-beta-beta-beta-', 'gamma-gamma-gamma-gamma-gamma-', 'delta-delta-delta-']):
+    """
+    Test longlistdefault.
+    Args:
+
+    tags: Optional[List[str]] = [
+        'alpha-alpha-alpha-',
+        'beta-beta-beta-beta-',
+        'gamma-gamma-gamma-gamma-gamma-',
+        'delta-delta-delta-',
+    ]
+
+    """
+`},
+	{"longstrdefault", `{"name": "longstrdefault", "description": "Test longstrdefault.", "parameters": {"type": "object", "properties": {"note": {"type": "string", "default": "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"}}, "required": []}}`, `def longstrdefault(note='nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn'):
+    """
+    Test longstrdefault.
+    Args:
+
+    note: Optional[str] = (
+        'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn'
+    )
+
+    """
+`},
+	{"longstrdefault2", `{"name": "longstrdefault2", "description": "Test longstrdefault2.", "parameters": {"type": "object", "properties": {"note": {"type": "string", "default": "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"}}, "required": []}}`, `def longstrdefault2(note='nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn'):
+    """
+    Test longstrdefault2.
+    Args:
+
+    note: Optional[str] = (
+        'nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn'
+    )
+
+    """
+`},
+	{"names", `{"name": "names", "description": "Test names.", "parameters": {"type": "object", "properties": {"model": {"type": "object", "properties": {"a": {"type": "string"}}}, "Config": {"type": "string"}, "model_config": {"type": "string"}, "fields": {"type": "string"}, "json": {"type": "string"}, "copy": {"type": "integer"}, "class": {"type": "string"}, "1st": {"type": "string"}}, "required": []}}`, `class Model1(BaseModel):
+    a: Optional[str] = None
+
+
+def names(model=None, Config=None, model_config=None, fields=None, json=None, copy=None, class=None, 1st=None):
+    """
+    Test names.
+    Args:
+
+    model: Optional[Model1] = None
+    Config: Optional[str] = None
+    model_config_: Optional[str] = Field(None, alias='model_config')
+    fields: Optional[str] = None
+    json_: Optional[str] = Field(None, alias='json')
+    copy_: Optional[int] = Field(None, alias='copy')
+    class_: Optional[str] = Field(None, alias='class')
+    field_1st: Optional[str] = Field(None, alias='1st')
+
+    """
+`},
+	{"enums", `{"name": "enums", "description": "Test enums.", "parameters": {"type": "object", "properties": {"a": {"type": "string", "enum": [1, 2]}, "b": {"type": "integer", "enum": ["x", "x"]}, "c": {"type": "string", "enum": ["mro", "it's", "a\\b"]}}, "required": []}}`, `class A(Enum):
+    field_1 = 1
+    field_2 = 2
+
+
+class B(Enum):
+    x = 'x'
+    x_1 = 'x'
+
+
+class C(Enum):
+    mro_ = 'mro'
+    it_s = 'it\'s'
+    a_b = 'a\\b'
+
+
+def enums(a=None, b=None, c=None):
+    """
+    Test enums.
+    Args:
+
+    a: Optional[A] = None
+    b: Optional[B] = None
+    c: Optional[C] = None
+
+    """
+`},
+	{"wide", `{"name": "wide", "description": "Test wide.", "parameters": {"type": "object", "properties": {"q": {"type": "string", "description": "\u67e5\u8be2\u5929\u6c14\u7684\u57ce\u5e02\u540d\u79f0\uff0c\u4f8b\u5982\u5317\u4eac\u6216\u8005\u4e0a\u6d77\uff0c\u5fc5\u987b\u662f\u4e2d\u6587\u540d\u79f0"}, "r": {"type": "string", "description": "\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02\u57ce\u5e02"}}, "required": []}}`, `def wide(q=None, r=None):
+    """
+    Test wide.
+    Args:
+
+    q: Optional[str] = Field(
+        None, description='查询天气的城市名称，例如北京或者上海，必须是中文名称'
+    )
+    r: Optional[str] = Field(
+        None,
+        description='城市城市城市城市城市城市城市城市城市城市城市城市城市城市城市城市城市城市城市城市',
+    )
+
+    """
+`},
+	{"repr", `{"name": "repr", "description": "Test repr.", "parameters": {"type": "object", "properties": {"q": {"type": "string", "description": "Line one\nLine 'two' and \"three\"\ttab"}, "r": {"type": "string", "description": "It's"}}, "required": []}}`, `def repr(q=None, r=None):
+    """
+    Test repr.
+    Args:
+
+    q: Optional[str] = Field(
+        None, description='Line one\nLine \'two\' and "three"\ttab'
+    )
+    r: Optional[str] = Field(None, description="It's")
+
+    """
+`},
+	{"nested", `{"name": "nested", "description": "Test nested.", "parameters": {"type": "object", "properties": {"outer": {"type": "object", "properties": {"inner": {"type": "object", "properties": {"leaf": {"type": "integer", "description": "A leaf."}}, "required": ["leaf"]}, "items": {"type": "array", "items": {"type": "object", "properties": {"v": {"type": "number", "description": "V. This is a float type value.", "format": "float"}}}}}}}, "required": ["outer"]}}`, `class Inner(BaseModel):
+    leaf: int = Field(..., description='A leaf.')
+
+
+class Item(BaseModel):
+    v: Optional[float] = Field(None, description='V. This is a float type value.')
+
+
+class Outer(BaseModel):
+    inner: Optional[Inner] = None
+    items: Optional[List[Item]] = None
+
+
+def nested(outer):
+    """
+    Test nested.
+    Args:
+
+    outer: Outer
+
+    """
+`},
+	{"ranges", `{"name": "ranges", "description": "Test ranges.", "parameters": {"type": "object", "properties": {"f": {"type": "number", "minimum": 0, "maximum": 10.5, "description": "F. This is a float type value.", "format": "float"}, "i": {"type": "integer", "maximum": 5.0}, "l": {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 3}}, "required": []}}`, `def ranges(f=None, i=None, l=None):
+    """
+    Test ranges.
+    Args:
+
+    f: Optional[float] = Field(
+        None, description='F. This is a float type value.', ge=0.0, le=10.5
+    )
+    i: Optional[int] = Field(None, le=5)
+    l: Optional[List[int]] = Field(None, max_items=3, min_items=1)
+
+    """
+`},
+	{"dates", `{"name": "dates", "description": "Test dates.", "parameters": {"type": "object", "properties": {"d": {"type": "string", "format": "date", "default": "2024-01-01", "description": "D."}}, "required": []}}`, `def dates(d='2024-01-01'):
+    """
+    Test dates.
+    Args:
+
+    d: Optional[date] = Field('2024-01-01', description='D.')
+
+    """
+`},
+	{"itemsenum", `{"name": "itemsenum", "description": "Test itemsenum.", "parameters": {"type": "object", "properties": {"avoid": {"type": "array", "items": {"type": "string", "enum": ["tolls", "highways"]}}, "categories": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}}, "required": []}}`, `class AvoidEnum(Enum):
+    tolls = 'tolls'
+    highways = 'highways'
+
+
+class Category(Enum):
+    a = 'a'
+    b = 'b'
+
+
+def itemsenum(avoid=None, categories=None):
+    """
+    Test itemsenum.
+    Args:
+
+    avoid: Optional[List[AvoidEnum]] = None
+    categories: Optional[List[Category]] = None
+
+    """
+`},
+	{"arrarr", `{"name": "arrarr", "description": "Test arrarr.", "parameters": {"type": "object", "properties": {"grid": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}, "description": "Grid."}}, "required": []}}`, `def arrarr(grid=None):
+    """
+    Test arrarr.
+    Args:
+
+    grid: Optional[List[List[int]]] = Field(None, description='Grid.')
+
+    """
+`},
+	{"longname", `{"name": "longname", "description": "Test longname.", "parameters": {"type": "object", "properties": {"a_really_really_long_parameter_name_that_goes_on": {"type": "array", "items": {"type": "string"}, "description": "Something fairly long to describe here ok."}}, "required": []}}`, `def longname(a_really_really_long_parameter_name_that_goes_on=None):
+    """
+    Test longname.
+    Args:
+
+    a_really_really_long_parameter_name_that_goes_on: Optional[List[str]] = Field(
+        None, description='Something fairly long to describe here ok.'
+    )
+
+    """
+`},
+	{"dictdefault_long", `{"name": "dictdefault_long", "description": "Test dictdefault_long.", "parameters": {"type": "object", "properties": {"opts": {"type": "object", "default": {"alpha": "one", "beta": "two", "gamma": "three", "delta": "four", "eps": "five"}}}, "required": []}}`, `def dictdefault_long(opts={'alpha': 'one', 'beta': 'two', 'gamma': 'three', 'delta': 'four', 'eps': 'five'}):
+    """
+    Test dictdefault_long.
+    Args:
+
+    opts: Optional[Dict[str, Any]] = {
+        'alpha': 'one',
+        'beta': 'two',
+        'gamma': 'three',
+        'delta': 'four',
+        'eps': 'five',
+    }
+
+    """
+`},
+	{"modeldefault_long", `{"name": "modeldefault_long", "description": "Test modeldefault_long.", "parameters": {"type": "object", "properties": {"prefs": {"type": "object", "properties": {"alpha": {"type": "string"}, "beta": {"type": "string"}}, "default": {"alpha": "oneoneoneoneoneoneoneoneoneone", "beta": "twotwotwotwotwotwotwotwotwotwo"}, "description": "Prefs."}}, "required": []}}`, `class Prefs(BaseModel):
+    alpha: Optional[str] = None
+    beta: Optional[str] = None
+
+
+def modeldefault_long(prefs={'alpha': 'oneoneoneoneoneoneoneoneoneone', 'beta': 'twotwotwotwotwotwotwotwotwotwo'}):
+    """
+    Test modeldefault_long.
+    Args:
+
+    prefs: Optional[Prefs] = Field(
+        default_factory=lambda: Prefs.parse_obj(
+            {
+                'alpha': 'oneoneoneoneoneoneoneoneoneone',
+                'beta': 'twotwotwotwotwotwotwotwotwotwo',
+            }
+        ),
+        description='Prefs.',
+    )
+
+    """
+`},
+}
