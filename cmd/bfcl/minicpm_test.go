@@ -43,7 +43,7 @@ var _ = Describe("bfcl generate --model openbmb/MiniCPM3-4B-FC", Label("e2e"), f
 				}
 			}
 		}
-		Expect(want).To(HaveLen(6)) // turn 0 of each, turn 1 of multi_turn_base_0
+		Expect(want).To(HaveLen(12)) // every turn of each entry
 
 		work := GinkgoT().TempDir()
 		fake := &fakeCompletions{answers: map[string]string{}}
