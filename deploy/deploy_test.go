@@ -326,13 +326,14 @@ echo "$n;cluster"
 })
 
 var _ = Describe("the GitHub Actions workflow", func() {
-	It("is YAML whose matrix lists shards 0..N-1 of --shard K/N, merged after all of them", func() {
+	It("is YAML whose matrix lists shards 0..N-1, each job taking BFCL_SHARD from the strategy (the count written once), merged after all of them", func() {
 		b, err := os.ReadFile("github-actions/bfcl-sharded.yml")
 		Expect(err).NotTo(HaveOccurred())
 		var wf struct {
 			On   map[string]any `yaml:"on"`
 			Jobs map[string]struct {
-				Needs    any `yaml:"needs"`
+				Needs    any               `yaml:"needs"`
+				Env      map[string]string `yaml:"env"`
 				Strategy struct {
 					Matrix struct {
 						Shard []int `yaml:"shard"`
@@ -349,9 +350,12 @@ var _ = Describe("the GitHub Actions workflow", func() {
 		Expect(wf.On).To(HaveKey("workflow_dispatch"))
 		gen, ok := wf.Jobs["generate"]
 		Expect(ok).To(BeTrue())
-		m := regexp.MustCompile(`--shard \$\{\{ matrix\.shard \}\}/(\d+)`).FindStringSubmatch(string(b))
-		Expect(m).NotTo(BeNil())
-		n, _ := strconv.Atoi(m[1])
+		// The shard count is written once, as the matrix's length: each job
+		// takes its shard from the strategy's index and total.
+		Expect(gen.Env).To(HaveKeyWithValue("BFCL_SHARD", "${{ strategy.job-index }}/${{ strategy.job-total }}"))
+		Expect(string(b)).NotTo(ContainSubstring("--shard"), "a second place that writes the shard count")
+		n := len(gen.Strategy.Matrix.Shard)
+		Expect(n).To(BeNumerically(">", 1))
 		want := make([]int, n)
 		for i := range want {
 			want[i] = i
@@ -361,6 +365,8 @@ var _ = Describe("the GitHub Actions workflow", func() {
 			_, err := shard.Parse(fmt.Sprintf("%d/%d", k, n))
 			Expect(err).NotTo(HaveOccurred())
 		}
+		Expect(gen.Env).To(HaveKeyWithValue("BFCL_MODEL", "${{ inputs.model }}"))
+		Expect(gen.Env).To(HaveKeyWithValue("BFCL_TEST_CATEGORY", "${{ inputs.categories }}"))
 		mg, ok := wf.Jobs["merge"]
 		Expect(ok).To(BeTrue())
 		Expect(mg.Needs).To(Equal("generate"))

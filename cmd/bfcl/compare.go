@@ -31,10 +31,6 @@ a ranking by the overall score with groups of tied runs.
 flags:
 `
 
-var compareSettings = []*config.Setting{
-	config.ScoreDir, config.TestCategory, config.DataDir, config.ModelsFile, config.Mode, config.UnderscoreToDot,
-}
-
 // parseWithArgs parses a verb's flags where positional arguments are the
 // verb's operands (flags first).
 func parseWithArgs(fs *flag.FlagSet, args []string) error {
@@ -51,7 +47,7 @@ func parseWithArgs(fs *flag.FlagSet, args []string) error {
 func cmdCompare(args []string) error {
 	fs := flag.NewFlagSet("compare", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprint(fs.Output(), compareUsage); fs.PrintDefaults() }
-	f := config.Register(fs, "", compareSettings...)
+	f := register(fs, "compare")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	seed := fs.Uint64("seed", stats.DefaultSeed, "bootstrap seed")
 	resamples := fs.Int("resamples", stats.DefaultResamples, "bootstrap resamples")

@@ -3,12 +3,10 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -17,36 +15,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// bfclBinary builds the command once per test process.
-func bfclBinary() string {
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "bfcl-bin-")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "bfcl")
-		build := exec.Command("go", "build", "-o", binPath, "./cmd/bfcl")
-		build.Dir = testenv.ModuleRoot()
-		if out, err := build.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	Expect(binErr).NotTo(HaveOccurred())
-	return binPath
-}
-
-var _ = AfterSuite(func() {
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
-	}
-})
+// bfclBinary is the command built once for the suite (cli_test.go).
+func bfclBinary() string { return bfclBin }
 
 var _ = Describe("bfcl compare (built binary)", Label("reference"), func() {
 	It("scores the reference results and an edited copy, and reports exactly the edited entries", func() {

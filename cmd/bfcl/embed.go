@@ -30,7 +30,7 @@ type embedOutput struct {
 // sentence-transformers.
 func cmdEmbed(args []string) error {
 	fs := flag.NewFlagSet("embed", flag.ContinueOnError)
-	f := config.Register(fs, "", config.EmbedModelDir)
+	f := register(fs, "embed")
 	noDownload := fs.Bool("no-download", false, "never download the model; fail when it is not found locally")
 	in := fs.String("in", "-", "input file; - for standard input")
 	if err := parseFlags(fs, args); err != nil {

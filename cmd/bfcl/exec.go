@@ -16,7 +16,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
-	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 	"github.com/bfcl-go/bfcl/sim"
@@ -51,7 +50,7 @@ type execOutput struct {
 // per turn).
 func cmdExec(args []string) error {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
-	f := config.Register(fs, "", config.DataDir)
+	f := register(fs, "exec")
 	model := fs.String("model-name", "reforacle_trace_ground_truth", "model name the instance names derive from (upstream appends _eval)")
 	in := fs.String("in", "-", "input file (JSON Lines); - for stdin")
 	if err := parseFlags(fs, args); err != nil {

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -28,7 +26,7 @@ import (
 // against the pinned data set's.
 func cmdTestCategories(args []string) error {
 	fs := flag.NewFlagSet("test-categories", flag.ContinueOnError)
-	f := config.Register(fs, "", config.DataDir)
+	f := register(fs, "test-categories")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -82,7 +80,7 @@ func cmdTestCategories(args []string) error {
 
 func cmdModels(args []string) error {
 	fs := flag.NewFlagSet("models", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ModelsFile)
+	f := register(fs, "models")
 	listUpstream := upstreamModelsFlag(fs) // --upstream (cmd/bfcl/upstream.go)
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -114,7 +112,7 @@ func cmdModels(args []string) error {
 // `bfcl results` does, with their categories and entry counts.
 func cmdResults(args []string) error {
 	fs := flag.NewFlagSet("results", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ResultDir)
+	f := register(fs, "results")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -141,7 +139,7 @@ func cmdResults(args []string) error {
 // whose behaviour it reproduces.
 func cmdVersion(args []string) error {
 	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	f := config.Register(fs, "", config.Correction)
+	f := register(fs, "version")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -196,7 +194,7 @@ func cmdData(args []string) error {
 		fmt.Printf("%s: complete and verified\n", *dir)
 		return nil
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible()
 	defer stop()
 	if err := datafetch.Fetch(ctx, *dir, datafetch.Options{BaseURL: *base, Log: os.Stderr}); err != nil {
 		return err
@@ -207,7 +205,7 @@ func cmdData(args []string) error {
 
 func cmdScores(args []string) error {
 	fs := flag.NewFlagSet("scores", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ScoreDir, config.ModelsFile)
+	f := register(fs, "scores")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

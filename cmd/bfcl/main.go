@@ -18,11 +18,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/bfcl-go/bfcl/internal/config"
 )
@@ -102,4 +105,11 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// interruptible is the context of a command that stops cleanly on Ctrl-C
+// and on SIGTERM (what Slurm, Kubernetes and CI runners send before they
+// kill a job): work in flight is cancelled, what is done is kept.
+func interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 }

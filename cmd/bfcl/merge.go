@@ -27,7 +27,7 @@ flags:
 `)
 		fs.PrintDefaults()
 	}
-	f := config.Register(fs, "", config.TestCategory, config.IDs, config.RunIDs, config.DataDir)
+	f := register(fs, "merge")
 	allowMissing := fs.Bool("allow-missing", false, "exit 0 even when entries are missing (a run of a subset)")
 	if err := parseWithArgs(fs, args); err != nil {
 		return err

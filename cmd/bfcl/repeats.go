@@ -19,7 +19,7 @@ import (
 // (bfcl repeats [flags] [ROOT ...]).
 func cmdRepeats(args []string) error {
 	fs := flag.NewFlagSet("repeats", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ScoreDir)
+	f := register(fs, "repeats")
 	k := fs.Int("repeats", 0, "number of repeats K (>= 2); default: every <score-dir>_repeat_<k> found")
 	model := fs.String("model", "", "model folder (default: every model scored in all repeats)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")

@@ -15,7 +15,7 @@ import (
 // cmdReport writes the HTML report of a score folder.
 func cmdReport(args []string) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ScoreDir, config.ResultDir, config.DataDir)
+	f := register(fs, "report")
 	out := fs.String("o", "", "output file (default <score-dir>/"+htmlreport.FileName+")")
 	noData := fs.Bool("no-data", false, "do not embed the data set (smaller page; no questions or ground-truth results)")
 	title := fs.String("title", "", "page title (default: names the score folder)")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
 	"sort"
@@ -60,18 +59,9 @@ func resolveWithData(f *config.Flags) (*config.Run, *dataset.Source, error) {
 	return rc, src, err
 }
 
-var generateSettings = []*config.Setting{
-	config.Model, config.TestCategory, config.IDs, config.RunIDs, config.ModelsFile, config.DataDir,
-	config.ResultDir, config.ScoreDir, config.Rerun, config.Temperature, config.Concurrency,
-	config.IncludeInputLog, config.ExcludeStateLog, config.RequestCache,
-	config.Embedder, config.EmbedModelDir, config.EmbedURL, config.EmbedModel, config.WebSearch, config.WebSearchAllowPrivate, config.SkipUnavailable,
-	config.Shard, config.Repeats, config.TurnIsolated, config.Mode, config.UnderscoreToDot, config.Correction,
-	config.Backend, config.SkipServerSetup, config.LocalModelPath, config.LoraModules,
-}
-
 func cmdGenerate(args []string) error {
 	fs := flag.NewFlagSet("generate", flag.ContinueOnError)
-	f := config.Register(fs, "", generateSettings...)
+	f := register(fs, "generate")
 	noReport := fs.Bool("no-report", false, "do not write "+htmlreport.FileName+" after the run (`bfcl report` writes it later)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -80,7 +70,7 @@ func cmdGenerate(args []string) error {
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible()
 	defer stop()
 	for k := 1; k <= rc.Repeats; k++ {
 		run := *rc
@@ -295,16 +285,9 @@ func printSkipped(w io.Writer, skipped map[string]map[category.Category]string) 
 	}
 }
 
-var evaluateSettings = []*config.Setting{
-	config.Model, config.TestCategory, config.ResultDir, config.ScoreDir, config.DataDir, config.ModelsFile,
-	config.Mode, config.UnderscoreToDot, config.PartialEval, config.StrictIrrelevance,
-	config.Handler, config.UpstreamAlias, // cmd/bfcl/upstream.go
-	config.Correction, // marks the folders: their results were made with these corrections
-}
-
 func cmdEvaluate(args []string) error {
 	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
-	f := config.Register(fs, "", evaluateSettings...)
+	f := register(fs, "evaluate")
 	f.Folders = true // model names are result folders; registry entries are optional
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to this file")
 	noReport := fs.Bool("no-report", false, "do not write "+htmlreport.FileName+" (`bfcl report` writes it later)")

@@ -13,7 +13,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
-	"github.com/bfcl-go/bfcl/internal/config"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/run/turniso"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
@@ -25,7 +24,7 @@ import (
 // a score root: beside the official score, never part of it.
 func cmdTurns(args []string) error {
 	fs := flag.NewFlagSet("turns", flag.ContinueOnError)
-	f := config.Register(fs, "", config.ScoreDir, config.ResultDir, config.DataDir, config.Mode, config.UnderscoreToDot)
+	f := register(fs, "turns")
 	model := fs.String("model", "", "model folder (default: every model under the score root)")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
 	isolated := fs.Bool("isolated", false, "score the turn-isolated records under <result-dir>_turn_isolated into <score-dir>_turn_isolated instead")

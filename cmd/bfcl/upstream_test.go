@@ -12,7 +12,7 @@ import (
 
 func evaluateFlags(env map[string]string, args ...string) (*config.Flags, error) {
 	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
-	f := config.Register(fs, "", evaluateSettings...)
+	f := register(fs, "evaluate")
 	f.Getenv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	return f, fs.Parse(args)
 }

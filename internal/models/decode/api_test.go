@@ -3,6 +3,8 @@ package decode_test
 import (
 	"encoding/json"
 	"errors"
+	"strings"
+	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -22,6 +24,16 @@ var _ = Describe("decode API", func() {
 		Expect(calls).To(HaveLen(1))
 		Expect(calls[0].Name).To(Equal("get_weather"))
 		Expect(pyval.Repr(calls[0].Args)).To(Equal(`{'unit': 'c', 'city': 'Paris'}`))
+	})
+
+	It("stops at a text reply's first character in FC mode, as Python's iteration does, without a value per character", func() {
+		long := pyval.Str(strings.Repeat("x", 1<<20))
+		var err error
+		allocs := testing.AllocsPerRun(2, func() { _, err = decode.DecodeASTValue(long, fc) })
+		Expect(err).To(MatchError(ContainSubstring("'str' object has no attribute 'keys'")))
+		Expect(allocs).To(BeNumerically("<", 64), "a 1 MiB text reply took %v allocations", allocs)
+		_, err = decode.DecodeExecuteValue(long, fc)
+		Expect(err).To(MatchError(ContainSubstring("'str' object has no attribute 'items'")))
 	})
 
 	It("treats an empty Mode as FC", func() {

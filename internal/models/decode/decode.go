@@ -17,6 +17,8 @@ package decode
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
+	"slices"
 
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
@@ -193,21 +195,26 @@ func HasCall(result pyval.Value, opts Options) (has bool, decoded pyval.Value, d
 
 // iterate is Python's iteration over v for the types a JSON value can have:
 // a list yields its items, a dict its keys, a str its characters; anything
-// else raises TypeError "'<type>' object is not iterable".
-func iterate(v pyval.Value) ([]pyval.Value, error) {
+// else raises TypeError "'<type>' object is not iterable". A str's
+// characters are yielded one at a time: every caller stops at the first
+// item that is not a dict, so a long text reply costs one character, not a
+// value per character.
+func iterate(v pyval.Value) (iter.Seq[pyval.Value], error) {
 	switch x := v.(type) {
 	case *pyval.List:
-		return x.Items, nil
+		return slices.Values(x.Items), nil
 	case pyval.Tuple:
-		return []pyval.Value(x), nil
+		return slices.Values([]pyval.Value(x)), nil
 	case *pyval.Dict:
-		return x.Keys(), nil
+		return slices.Values(x.Keys()), nil
 	case pyval.Str:
-		out := make([]pyval.Value, 0, len(x))
-		for _, r := range string(x) {
-			out = append(out, pyval.Str(string(r)))
-		}
-		return out, nil
+		return func(yield func(pyval.Value) bool) {
+			for _, r := range string(x) {
+				if !yield(pyval.Str(string(r))) {
+					return
+				}
+			}
+		}, nil
 	}
 	return nil, pyval.NewTypeError("'%s' object is not iterable", typeName(v))
 }
@@ -226,8 +233,8 @@ func decodeFC(result pyval.Value) (pyval.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]pyval.Value, 0, len(items))
-	for _, it := range items {
+	out := make([]pyval.Value, 0, 4)
+	for it := range items {
 		d, ok := it.(*pyval.Dict)
 		if !ok {
 			return nil, pyval.NewAttributeError("'%s' object has no attribute 'keys'", typeName(it))
@@ -269,7 +276,7 @@ func convertToFunctionCall(result pyval.Value) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for _, it := range items {
+	for it := range items {
 		d, ok := it.(*pyval.Dict)
 		if !ok {
 			return nil, pyval.NewAttributeError("'%s' object has no attribute 'items'", typeName(it))
@@ -311,7 +318,7 @@ func executionList(decoded pyval.Value) ([]string, error) {
 		return nil, err
 	}
 	var out []string
-	for _, it := range items {
+	for it := range items {
 		d, ok := it.(*pyval.Dict)
 		if !ok {
 			return nil, pyval.NewAttributeError("'%s' object has no attribute 'items'", typeName(it))

@@ -307,6 +307,7 @@ func (p *payload) readFailures(scoreDir, model string, c category.Category, entr
 		line, err := br.ReadBytes('\n')
 		line = bytes.TrimSpace(line)
 		if n > 1 && len(line) > 0 {
+			line = shrinkStrings(line, rel)
 			x, perr := explain.Parse(line)
 			if perr != nil {
 				return nil, fmt.Errorf("htmlreport: %s:%d: %w", path, n, perr)
@@ -351,7 +352,7 @@ func (p *payload) entryIDs(o Options, model string, c category.Category, dataIDs
 					continue
 				}
 				ids = append(ids, r.ID)
-				m[r.ID] = dropKeys(r.Raw, "id")
+				m[r.ID] = dropKeys(shrinkStrings(r.Raw, path), "id")
 			}
 			sort.SliceStable(ids, func(i, j int) bool { return category.CompareIDs(ids[i], ids[j]) < 0 })
 			return ids, m, nil
