@@ -1,7 +1,6 @@
 package oss
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -50,10 +49,8 @@ func (m *miniCPMFC) Extras() Extras {
 // (minicpm_input_format: transform_function per document, in the tools
 // template), a leading empty system message if there is none, each content
 // reformatted by message_format (every system message gets the listing
-// appended) and stripped, in ChatML. A document whose listing upstream
-// fails to build (a Python exception, which upstream swallows) is left
-// out as upstream leaves it out; a schema construct this port does not
-// reproduce is an error (ErrMiniCPMSchema).
+// appended) and stripped, in ChatML. A schema construct this port does
+// not reproduce is an error (ErrMiniCPMSchema).
 //
 // Upstream makes these edits on the history itself (the system message is
 // inserted into inference_data["message"], contents are rewritten in
@@ -109,11 +106,12 @@ func miniCPMToolsString(functions []pyval.Value) (string, error) {
 	}
 	s := miniCPMToolsHeader
 	for _, t := range tools {
+		// Upstream leaves out a function whose transform_function raises
+		// (except: pass); convert_to_tool has already raised for the
+		// documents that would (no name, parameters or properties), and
+		// none of BFCL's raises. What this port does not reproduce is an
+		// error, not a left-out function.
 		code, err := miniCPMTransformFunction(t)
-		var raised pyRaised
-		if errors.As(err, &raised) {
-			continue // upstream: except: pass
-		}
 		if err != nil {
 			return "", err
 		}

@@ -35,13 +35,6 @@ import (
 // not reproduce.
 var ErrMiniCPMSchema = errors.New("oss: MiniCPMFCHandler function listing: schema construct not reproduced")
 
-// pyRaised is a Python exception transform_function raises (upstream's
-// minicpm_input_format catches it and leaves the function out).
-type pyRaised struct{ err error }
-
-func (e pyRaised) Error() string { return e.err.Error() }
-func (e pyRaised) Unwrap() error { return e.err }
-
 func pydErr(fn, format string, args ...any) error {
 	return fmt.Errorf("%w: function %q: %s", ErrMiniCPMSchema, fn, fmt.Sprintf(format, args...))
 }
@@ -55,16 +48,16 @@ func miniCPMTransformFunction(tool pyval.Value) (string, error) {
 	}
 	nameV, err := item(doc, "name")
 	if err != nil {
-		return "", pyRaised{err}
+		return "", err
 	}
 	fn := fstr(nameV)
 	paramsV, err := item(doc, "parameters")
 	if err != nil {
-		return "", pyRaised{err}
+		return "", err
 	}
 	propsV, err := item(paramsV, "properties")
 	if err != nil {
-		return "", pyRaised{err}
+		return "", err
 	}
 	props, ok := propsV.(*pyval.Dict)
 	if !ok {
