@@ -352,6 +352,19 @@ def travel_plan_trip(destination, stops, travel-mode='car', _class=None, budget=
 		Expect(p).To(Equal("<|im_start|>system\n<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"))
 	})
 
+	It("singularizes as inflect 5.6.2 does every word of inflect's own lists and their variants", func() {
+		cases := readGzipLines[[2]string]("inflect_singular.jsonl.gz")
+		Expect(len(cases)).To(Equal(8101))
+		var differ []string
+		for _, c := range cases {
+			got, err := oss.InflectSingular(c[0])
+			if err != nil || got != c[1] {
+				differ = append(differ, fmt.Sprintf("%s: inflect %q, bfcl-go %q (%v)", c[0], c[1], got, err))
+			}
+		}
+		Expect(differ).To(BeEmpty())
+	})
+
 	It("singularizes array item class names as inflect 5.6.2 does", func() {
 		for word, want := range map[string]string{
 			"Categories": "Category", "Classes": "Class", "Data": "Datum", "Deck": "", "Information": "Information",
