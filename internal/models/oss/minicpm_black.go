@@ -55,7 +55,13 @@ type bbracket struct {
 	collection          bool
 }
 
+// bcomp is the comprehension "elem for v in iter".
+type bcomp struct {
+	elem, iter bexpr
+}
+
 func (a batom) flat() string { return a.text }
+func (c bcomp) flat() string { return c.elem.flat() + " for v in " + c.iter.flat() }
 func (kv bkv) flat() string  { return kv.key + kv.val.flat() }
 func (b bbracket) flat() string {
 	parts := make([]string, len(b.items))
@@ -86,8 +92,26 @@ func pyExpr(v pyval.Value) bexpr {
 			b.items = append(b.items, pyExpr(it))
 		}
 		return b
+	case pyval.Float:
+		return batom{text: blackNumber(pyval.Repr(x))}
 	}
 	return batom{text: pyval.Repr(v)}
+}
+
+// blackNumber is black's normalize_numeric_literal for a float's repr: no
+// "+" in the exponent ("2.5e+20" is written 2.5e20).
+func blackNumber(s string) string {
+	before, after, ok := strings.Cut(s, "e")
+	if !ok {
+		return s
+	}
+	sign := ""
+	if strings.HasPrefix(after, "-") {
+		after, sign = after[1:], "-"
+	} else {
+		after = strings.TrimPrefix(after, "+")
+	}
+	return before + "e" + sign + after
 }
 
 // blackStatement formats "lead + e" at indent, one string ending in "\n".
@@ -97,6 +121,23 @@ func blackStatement(indent int, lead string, e bexpr) (string, error) {
 		return "", err
 	}
 	return strings.Join(lines, "\n") + "\n", nil
+}
+
+// blackAnnotation formats the statement "name: hint": a hint without
+// brackets that does not fit goes inside parentheses when it then fits
+// (black's parenthesized long type hints); other long hints are
+// errBlackShape.
+func blackAnnotation(indent int, name, hint string) (string, error) {
+	pad := strings.Repeat(" ", indent)
+	line := pad + name + ": " + hint
+	if blackWidth(line) <= blackLineLength {
+		return line + "\n", nil
+	}
+	inner := strings.Repeat(" ", indent+4) + hint
+	if strings.ContainsAny(hint, "[(") || blackWidth(inner) > blackLineLength || blackWidth(pad+name+": (") > blackLineLength {
+		return "", errBlackShape
+	}
+	return pad + name + ": (\n" + inner + "\n" + pad + ")\n", nil
 }
 
 func blackFormat(indent int, lead string, e bexpr, trail string, assignment bool) ([]string, error) {
@@ -123,10 +164,30 @@ func blackFormat(indent int, lead string, e bexpr, trail string, assignment bool
 			}
 		}
 		return []string{one}, nil
+	case bcomp:
+		// black's delimiter split at "for", then each part on its own.
+		first, err := blackFormat(indent, lead, x.elem, "", false)
+		if err != nil {
+			return nil, err
+		}
+		rest, err := blackFormat(indent, "for v in ", x.iter, trail, false)
+		if err != nil {
+			return nil, err
+		}
+		return append(first, rest...), nil
 	case bbracket:
 		head := pad + lead + x.prefix + x.open
 		if blackWidth(head) > blackLineLength {
-			return nil, errBlackShape
+			// An assignment keeps the right-hand side whole inside
+			// parentheses when its first line would not fit.
+			if !assignment || trail != "" || blackWidth(pad+lead+"(") > blackLineLength {
+				return nil, errBlackShape
+			}
+			inner, err := blackFormat(indent+4, "", x, "", false)
+			if err != nil {
+				return nil, err
+			}
+			return append(append([]string{pad + lead + "("}, inner...), pad+")"), nil
 		}
 		out := []string{head}
 		inner := indent + 4

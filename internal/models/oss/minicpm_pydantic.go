@@ -3,6 +3,7 @@ package oss
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 	"unicode"
@@ -138,6 +139,9 @@ type pydGen struct {
 // class on (the import block is cut off by transform_function).
 func miniCPMJSONSchemaToCode(fn string, params *pyval.Dict) (string, error) {
 	g := &pydGen{fn: fn, names: map[string]bool{"Model": true}}
+	if pydNonBMP(params) {
+		return "", pydErr(fn, "parameters: a character outside the Basic Multilingual Plane")
+	}
 	if err := g.checkKeys(params, "parameters", schemaKeysObject); err != nil {
 		return "", err
 	}
@@ -254,6 +258,9 @@ func (g *pydGen) field(name, alias string, typ pydType, p *pyval.Dict, required 
 		args = append(args, bkv{key: "description=", val: pyExpr(d)})
 	}
 	for key, kw := range pydConstraints {
+		if !pydConstraintsField(p) {
+			break
+		}
 		if v, ok := p.GetStr(key); ok && v != pyval.None {
 			r, err := g.constraint(kw, v, typ.hint)
 			if err != nil {
@@ -267,15 +274,18 @@ func (g *pydGen) field(name, alias string, typ pydType, p *pyval.Dict, required 
 	if !hasDefault {
 		def = pyval.None
 	}
+	def, err := yamlValue(def)
+	if err != nil {
+		return "", pydErr(g.fn, "field %s: default: %v", name, err)
+	}
 	// _get_default_as_pydantic_model
 	var factory bexpr
 	if !required && pyval.Truthy(def) {
 		if typ.model != "" {
 			factory = bkv{key: "default_factory=", val: bbracket{prefix: "lambda: " + typ.model + ".parse_obj", open: "(", close: ")", items: []bexpr{pyExpr(def)}}}
 		} else if _, isList := def.(*pyval.List); isList && typ.listModel != "" {
-			list := pyExpr(def).(bbracket)
-			list.prefix = typ.listModel + ".parse_obj(v) for v in "
-			factory = bkv{key: "default_factory=", val: bbracket{prefix: "lambda: ", open: "[", close: "]", items: []bexpr{list}}}
+			comp := bcomp{elem: batom{text: typ.listModel + ".parse_obj(v)"}, iter: pyExpr(def)}
+			factory = bkv{key: "default_factory=", val: bbracket{prefix: "lambda: ", open: "[", close: "]", items: []bexpr{comp}}}
 		}
 	}
 	hint := typ.hint
@@ -284,10 +294,9 @@ func (g *pydGen) field(name, alias string, typ pydType, p *pyval.Dict, required 
 	}
 	lhs := name + ": " + hint
 	var out string
-	var err error
 	switch {
 	case len(args) == 0 && factory == nil && required:
-		out, err = blackStatement(4, lhs, batom{text: ""})
+		out, err = blackAnnotation(4, name, hint)
 	case len(args) == 0 && factory == nil:
 		out, err = blackStatement(4, lhs+" = ", pyExpr(def))
 	default:
@@ -306,6 +315,86 @@ func (g *pydGen) field(name, alias string, typ pydType, p *pyval.Dict, required 
 	return out, nil
 }
 
+// yamlValue is v as datamodel-code-generator reads it: it parses the
+// schema's JSON text (json.dumps) with PyYAML's YAML 1.1 resolver, which
+// takes a float written without a decimal point ("1e-07", "1e+20") for a
+// string. A float that is not finite is an error (json.dumps writes
+// NaN/Infinity).
+func yamlValue(v pyval.Value) (pyval.Value, error) {
+	switch x := v.(type) {
+	case pyval.Float:
+		f := float64(x)
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, fmt.Errorf("non-finite float %s", pyval.Repr(x))
+		}
+		if r := pyval.Repr(x); strings.Contains(r, "e") && !strings.Contains(r, ".") {
+			return pyval.Str(r), nil
+		}
+	case *pyval.List:
+		out := &pyval.List{Items: make([]pyval.Value, len(x.Items))}
+		for i, it := range x.Items {
+			y, err := yamlValue(it)
+			if err != nil {
+				return nil, err
+			}
+			out.Items[i] = y
+		}
+		return out, nil
+	case *pyval.Dict:
+		out := pyval.NewDict()
+		for _, kv := range x.Items() {
+			y, err := yamlValue(kv.Value)
+			if err != nil {
+				return nil, err
+			}
+			out.Set(kv.Key, y)
+		}
+		return out, nil
+	}
+	return v, nil
+}
+
+// pydNonBMP reports whether a key or string of v holds a character outside
+// the Basic Multilingual Plane: json.dumps writes it as a surrogate pair,
+// which PyYAML reads as two lone surrogates.
+func pydNonBMP(v pyval.Value) bool {
+	switch x := v.(type) {
+	case pyval.Str:
+		for _, r := range string(x) {
+			if r > 0xFFFF {
+				return true
+			}
+		}
+	case *pyval.List:
+		for _, it := range x.Items {
+			if pydNonBMP(it) {
+				return true
+			}
+		}
+	case *pyval.Dict:
+		for _, kv := range x.Items() {
+			if pydNonBMP(kv.Key) || pydNonBMP(kv.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pydConstraintsField is JsonSchemaParser.is_constraints_field (with
+// field_constraints): an array, or a schema that is neither an object nor
+// an enum, has its constraints as Field arguments.
+func pydConstraintsField(p *pyval.Dict) bool {
+	t, _ := p.GetStr("type")
+	_, items := p.GetStr("items")
+	if t == pyval.Str("array") || items {
+		return true
+	}
+	_, props := p.GetStr("properties")
+	_, enum := p.GetStr("enum")
+	return !(t == pyval.Str("object") || props || enum)
+}
+
 // constraint is the repr of a constraint value: gt/ge/lt/le are made
 // float for a float field and int otherwise.
 func (g *pydGen) constraint(kw string, v pyval.Value, hint string) (string, error) {
@@ -316,12 +405,15 @@ func (g *pydGen) constraint(kw string, v pyval.Value, hint string) (string, erro
 		case pyval.Int:
 			f = float64(x)
 		case pyval.Float:
+			if y, _ := yamlValue(x); y != v {
+				return "", pydErr(g.fn, "constraint %s=%s (YAML reads it as a string)", kw, pyval.Repr(v))
+			}
 			f = float64(x)
 		default:
 			return "", pydErr(g.fn, "constraint %s=%s", kw, pyval.Repr(v))
 		}
 		if strings.Contains(hint, "float") {
-			return pyval.Repr(pyval.Float(f)), nil
+			return blackNumber(pyval.Repr(pyval.Float(f))), nil
 		}
 		if f != float64(int64(f)) {
 			return "", pydErr(g.fn, "constraint %s=%s on an int field", kw, pyval.Repr(v))
@@ -707,11 +799,12 @@ func init() {
 
 var pydanticBaseModelAttrs = map[string]bool{}
 
-// pydanticBaseModelAttrList is dir(pydantic.BaseModel) for pydantic 2
-// without the dunder names (which fieldName never produces: a leading "_"
-// gets the "field" prefix).
+// pydanticBaseModelAttrList are the names for which hasattr(BaseModel,
+// name) holds (pydantic 2.13.4; its metaclass's mro and register
+// included), without those starting with "_" (which fieldName never
+// produces: a leading "_" gets the "field" prefix).
 const pydanticBaseModelAttrList = `construct copy dict from_orm json model_computed_fields model_config
 model_construct model_copy model_dump model_dump_json model_extra model_fields model_fields_set
 model_json_schema model_parametrized_name model_post_init model_rebuild model_validate
-model_validate_json model_validate_strings parse_file parse_obj parse_raw schema schema_json
-update_forward_refs validate`
+model_validate_json model_validate_strings mro parse_file parse_obj parse_raw register schema
+schema_json update_forward_refs validate`

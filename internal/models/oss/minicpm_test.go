@@ -307,8 +307,8 @@ def travel_plan_trip(destination, stops, travel-mode='car', _class=None, budget=
 `))
 	})
 
-	It("writes long defaults, comprehension defaults, reserved names, enum names, wide characters and escapes as upstream", func() {
-		Expect(minicpmEdgeCases).To(HaveLen(17))
+	It("writes long defaults, comprehension defaults, reserved names, enum names, wide characters, escapes, YAML-read floats and long annotations as upstream", func() {
+		Expect(minicpmEdgeCases).To(HaveLen(23))
 		for _, c := range minicpmEdgeCases {
 			got, err := listing(c.doc)
 			Expect(err).NotTo(HaveOccurred(), c.name)
@@ -644,6 +644,100 @@ def modeldefault_long(prefs={'alpha': 'oneoneoneoneoneoneoneoneoneone', 'beta': 
             }
         ),
         description='Prefs.',
+    )
+
+    """
+`},
+	{"yamlfloats", `{"name": "yamlfloats", "description": "Test yamlfloats.", "parameters": {"type": "object", "properties": {"tiny": {"type": "number", "description": "Tiny. This is a float type value.", "default": 1e-07, "format": "float"}, "huge": {"type": "number", "description": "Huge. This is a float type value.", "default": 2.5e+20, "format": "float"}, "big": {"type": "number", "description": "Big. This is a float type value.", "default": 1e+20, "format": "float"}}, "required": []}}`, `def yamlfloats(tiny=1e-07, huge=2.5e+20, big=1e+20):
+    """
+    Test yamlfloats.
+    Args:
+
+    tiny: Optional[float] = Field(
+        '1e-07', description='Tiny. This is a float type value.'
+    )
+    huge: Optional[float] = Field(
+        2.5e20, description='Huge. This is a float type value.'
+    )
+    big: Optional[float] = Field(
+        '1e+20', description='Big. This is a float type value.'
+    )
+
+    """
+`},
+	{"enumconstraint", `{"name": "enumconstraint", "description": "Test enumconstraint.", "parameters": {"type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, 3], "maximum": 3, "description": "Level."}, "opts": {"type": "object", "maximum": 3, "description": "Options."}}, "required": []}}`, `class Level(Enum):
+    integer_1 = 1
+    integer_2 = 2
+    integer_3 = 3
+
+
+def enumconstraint(level=None, opts=None):
+    """
+    Test enumconstraint.
+    Args:
+
+    level: Optional[Level] = Field(None, description='Level.')
+    opts: Optional[Dict[str, Any]] = Field(None, description='Options.')
+
+    """
+`},
+	{"reserved", `{"name": "reserved", "description": "Test reserved.", "parameters": {"type": "object", "properties": {"mro": {"type": "string", "description": "M."}, "register": {"type": "string"}, "model_dump": {"type": "integer", "description": "D."}}, "required": []}}`, `def reserved(mro=None, register=None, model_dump=None):
+    """
+    Test reserved.
+    Args:
+
+    mro_: Optional[str] = Field(None, alias='mro', description='M.')
+    register_: Optional[str] = Field(None, alias='register')
+    model_dump_: Optional[int] = Field(None, alias='model_dump', description='D.')
+
+    """
+`},
+	{"longcomp", `{"name": "longcomp", "description": "Test longcomp.", "parameters": {"type": "object", "properties": {"mid_length_parameter_name_here": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}}}, "default": [{"k": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}, {"k": "yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy"}], "description": "Items."}}, "required": []}}`, `class MidLengthParameterNameHereItem(BaseModel):
+    k: Optional[str] = None
+
+
+def longcomp(mid_length_parameter_name_here=[{'k': 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'}, {'k': 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'}]):
+    """
+    Test longcomp.
+    Args:
+
+    mid_length_parameter_name_here: Optional[List[MidLengthParameterNameHereItem]] = (
+        Field(
+            default_factory=lambda: [
+                MidLengthParameterNameHereItem.parse_obj(v)
+                for v in [
+                    {'k': 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'},
+                    {'k': 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyy'},
+                ]
+            ],
+            description='Items.',
+        )
+    )
+
+    """
+`},
+	{"longhead", `{"name": "longhead", "description": "Test longhead.", "parameters": {"type": "object", "properties": {"another_parameter_name_of_forty_chars_x_plus": {"type": "array", "items": {"type": "array", "items": {"type": "integer"}}, "description": "Grid."}}, "required": ["another_parameter_name_of_forty_chars_x_plus"]}}`, `def longhead(another_parameter_name_of_forty_chars_x_plus):
+    """
+    Test longhead.
+    Args:
+
+    another_parameter_name_of_forty_chars_x_plus: List[List[int]] = Field(
+        ..., description='Grid.'
+    )
+
+    """
+`},
+	{"longannotation", `{"name": "longannotation", "description": "Test longannotation.", "parameters": {"type": "object", "properties": {"a_really_long_parameter_name_for_testing_the_wrapping_rules": {"type": "object", "properties": {"v": {"type": "string"}}}}, "required": ["a_really_long_parameter_name_for_testing_the_wrapping_rules"]}}`, `class AReallyLongParameterNameForTestingTheWrappingRules(BaseModel):
+    v: Optional[str] = None
+
+
+def longannotation(a_really_long_parameter_name_for_testing_the_wrapping_rules):
+    """
+    Test longannotation.
+    Args:
+
+    a_really_long_parameter_name_for_testing_the_wrapping_rules: (
+        AReallyLongParameterNameForTestingTheWrappingRules
     )
 
     """
