@@ -20,3 +20,7 @@ func MiniCPMFunctionListing(doc pyval.Value) (listing, converted string, err err
 // InflectSingular is inflect's singular_noun as datamodel-code-generator
 // uses it ("" for False).
 var InflectSingular = inflectSingular
+
+// MiniCPMTransformFunction is transform_function for a document already
+// converted by convert_to_tool.
+var MiniCPMTransformFunction = miniCPMTransformFunction

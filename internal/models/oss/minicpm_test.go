@@ -316,6 +316,34 @@ def travel_plan_trip(destination, stops, travel-mode='car', _class=None, budget=
 		}
 	})
 
+	It("writes 700 random documents as upstream or says which construct it does not reproduce, never a different listing", func() {
+		type randomDoc struct {
+			Doc    json.RawMessage `json:"doc"`
+			SHA256 string          `json:"sha256"`
+		}
+		docs := readGzipLines[randomDoc]("random_docs.jsonl.gz")
+		Expect(docs).To(HaveLen(700))
+		equal, refused := 0, 0
+		var differ []string
+		for _, d := range docs {
+			v, err := pyval.FromJSON(d.Doc)
+			Expect(err).NotTo(HaveOccurred())
+			got, err := oss.MiniCPMTransformFunction(v)
+			switch {
+			case err != nil:
+				Expect(err).To(MatchError(oss.ErrMiniCPMSchema))
+				refused++
+			case h32(got) == d.SHA256:
+				equal++
+			default:
+				differ = append(differ, string(d.Doc)+"\n"+got)
+			}
+		}
+		AddReportEntry("MiniCPM-FC random documents", ReportEntryVisibilityAlways, fmt.Sprintf("%d equal, %d refused (ErrMiniCPMSchema), %d differ", equal, refused, len(differ)))
+		Expect(differ).To(BeEmpty())
+		Expect(equal).To(BeNumerically(">=", 650))
+	})
+
 	It("writes an empty parameter model as pass, as upstream", func() {
 		got, err := listing(`{"name": "ping", "description": "Ping.", "parameters": {"type": "dict", "properties": {}}}`)
 		Expect(err).NotTo(HaveOccurred())
