@@ -1,7 +1,8 @@
 // Package driver is the model-driver API of the inference loop: the
 // provider-neutral message types, the Driver interface, and New, which
 // picks the provider implementation (ollama, openai, anthropic, gemini,
-// and upstream's hosted APIs mistral, cohere, bedrock, qwen).
+// and upstream's hosted APIs mistral, cohere, bedrock, qwen, writer,
+// gorilla).
 // The types live in internal/models/driver/core so the provider packages can use
 // them without importing this package.
 package driver
@@ -20,10 +21,12 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models/driver/completions"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/driver/gemini"
+	"github.com/bfcl-go/bfcl/internal/models/driver/gorilla"
 	"github.com/bfcl-go/bfcl/internal/models/driver/mistral"
 	"github.com/bfcl-go/bfcl/internal/models/driver/ollama"
 	"github.com/bfcl-go/bfcl/internal/models/driver/openai"
 	"github.com/bfcl-go/bfcl/internal/models/driver/qwen"
+	"github.com/bfcl-go/bfcl/internal/models/driver/writer"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
 )
 
@@ -63,6 +66,8 @@ const (
 	ProviderCohere    = core.ProviderCohere
 	ProviderBedrock   = core.ProviderBedrock
 	ProviderQwen      = core.ProviderQwen
+	ProviderWriter    = core.ProviderWriter
+	ProviderGorilla   = core.ProviderGorilla
 )
 
 // New returns the driver of cfg.Provider: one case per provider.
@@ -70,7 +75,11 @@ func New(cfg Config) (Driver, error) {
 	if cfg.Mode != "" && cfg.Mode != ModeFC && cfg.Mode != ModePrompt {
 		return nil, fmt.Errorf("driver: unknown mode %q (want fc or prompt)", cfg.Mode)
 	}
-	if f, ok := oss.ForClass(cfg.Handler, cfg.UpstreamModel); ok {
+	f, ok, err := oss.ForModel(cfg.Handler, cfg.UpstreamModel, cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		switch cfg.Provider {
 		case ProviderOpenAI, core.ProviderCompletions:
 			return completions.NewDriver(cfg, f, completions.DialectOpenAI, cfg.ContextWindow)
@@ -98,19 +107,15 @@ func New(cfg Config) (Driver, error) {
 		return bedrock.New(cfg)
 	case ProviderQwen:
 		return qwen.New(cfg)
+	case ProviderWriter:
+		return writer.New(cfg)
+	case ProviderGorilla:
+		return gorilla.New(cfg)
 	case core.ProviderCompletions:
 		return nil, fmt.Errorf("driver: provider completions sends the prompts of upstream's local-model handlers, and handler %q is not one of them (see `bfcl models --upstream`)", cfg.Handler)
 	}
-	if notBuilt[cfg.Provider] {
-		return nil, fmt.Errorf("provider %s: not built in this binary yet", cfg.Provider)
-	}
-	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, responses, completions, anthropic, gemini, mistral, cohere, bedrock or qwen)", cfg.Provider)
+	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, responses, completions, anthropic, gemini, mistral, cohere, bedrock, qwen, writer or gorilla)", cfg.Provider)
 }
-
-// notBuilt are the providers upstream registry entries resolve to whose
-// drivers this binary does not have: upstream's WriterHandler and
-// GorillaHandler (see upstream.Transport).
-var notBuilt = map[string]bool{"writer": true, "gorilla": true}
 
 // ConvertFunctions turns BFCL function docs into the provider's tool
 // schemas exactly as upstream's convert_to_tool does; see

@@ -21,13 +21,17 @@ var _ = Describe("New", func() {
 		Entry("cohere", "cohere", "http://127.0.0.1:9", "cohere:m1"),
 		Entry("bedrock", "bedrock", "http://127.0.0.1:9", "bedrock:m1"),
 		Entry("qwen", "qwen", "http://127.0.0.1:9", "qwen:m1"),
+		Entry("writer", "writer", "http://127.0.0.1:9", "writer:m1"),
+		Entry("gorilla", "gorilla", "http://127.0.0.1:9/v1", "gorilla:m1"),
 		Entry("responses", "responses", "http://127.0.0.1:9/v1", "responses:m1"),
 	)
 	It("rejects unknown providers, modes and empty models clearly", func() {
 		_, err := driver.New(driver.Config{Provider: "vertex", Model: "m"})
-		Expect(err).To(MatchError(`driver: unknown provider "vertex" (want ollama, openai, responses, completions, anthropic, gemini, mistral, cohere, bedrock or qwen)`))
-		_, err = driver.New(driver.Config{Provider: "writer", Model: "m"})
-		Expect(err).To(MatchError(`provider writer: not built in this binary yet`))
+		Expect(err).To(MatchError(`driver: unknown provider "vertex" (want ollama, openai, responses, completions, anthropic, gemini, mistral, cohere, bedrock, qwen, writer or gorilla)`))
+		_, err = driver.New(driver.Config{Provider: "writer", Model: "m", Mode: "prompt"})
+		Expect(err).To(MatchError(ContainSubstring("WriterHandler has no prompt mode")))
+		_, err = driver.New(driver.Config{Provider: "gorilla", Model: "m", Mode: "prompt"})
+		Expect(err).To(MatchError(ContainSubstring("GorillaHandler has no prompt mode")))
 		_, err = driver.New(driver.Config{Provider: "openai", Model: "m", Mode: "json"})
 		Expect(err).To(MatchError(ContainSubstring(`unknown mode "json"`)))
 		_, err = driver.New(driver.Config{Provider: "ollama"})

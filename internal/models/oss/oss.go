@@ -58,9 +58,10 @@ const overflowMaxTokens = 1000
 
 // ErrNeedsChatTemplate is returned by the formatters of the classes that
 // render the prompt with the model's own Hugging Face chat template
-// (tokenizer.apply_chat_template): that needs the tokenizer files and a
-// Jinja engine, which this package does not have.
-var ErrNeedsChatTemplate = errors.New("oss: this handler formats the prompt with the model's Hugging Face chat template (tokenizer.apply_chat_template); that needs the model's tokenizer_config.json and a Jinja engine, which bfcl-go does not have")
+// (tokenizer.apply_chat_template) when they were made without it
+// (ForClass), and wrapped by ForModel when the model's
+// tokenizer_config.json cannot be found.
+var ErrNeedsChatTemplate = errors.New("oss: this handler formats the prompt with the model's Hugging Face chat template (tokenizer.apply_chat_template), which needs the model's tokenizer_config.json")
 
 // Format is one upstream local-inference handler class, bound to a model.
 type Format interface {

@@ -13,7 +13,12 @@ var _ = Describe("hosted-API providers", func() {
 		Expect(reg.Models[0].Handler).To(Equal("CohereHandler"))
 		Expect(reg.Models[1].Handler).To(Equal("NovaHandler"))
 		Expect(reg.Models[2].Handler).To(Equal("QwenFCHandler"), "an explicit handler stays")
-		for class, p := range map[string]string{"MistralHandler": "mistral", "CohereHandler": "cohere", "NovaHandler": "bedrock", "QwenAPIHandler": "qwen"} {
+		reg, err = registry.Parse([]byte("models:\n  - {name: w, provider: writer, model: palmyra-x-004}\n  - {name: g, provider: gorilla, model: gorilla-openfunctions-v2}\n"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reg.Models[0].Handler).To(Equal("WriterHandler"))
+		Expect(reg.Models[1].Handler).To(Equal("GorillaHandler"))
+		for class, p := range map[string]string{"MistralHandler": "mistral", "CohereHandler": "cohere", "NovaHandler": "bedrock", "QwenAPIHandler": "qwen",
+			"WriterHandler": "writer", "GorillaHandler": "gorilla"} {
 			got, ok := registry.ProviderOfHandler(class)
 			Expect(ok).To(BeTrue())
 			Expect(got).To(Equal(p))

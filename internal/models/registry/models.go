@@ -76,6 +76,11 @@ type Model struct {
 	// handlers with a fixed key: FunctionaryHandler's, the local servers'
 	// "EMPTY").
 	KeyDefault string `yaml:"-"`
+	// KeyRequired: the key variable is the one an upstream handler reads
+	// and has no default (OPENAI_API_KEY, ANTHROPIC_API_KEY, ...): as the
+	// handler's SDK client refuses to start without it, a run stops before
+	// any request when it is unset.
+	KeyRequired bool `yaml:"-"`
 }
 
 // APIKey reads the key from the environment variable the entry names.
@@ -149,7 +154,8 @@ func Parse(b []byte) (*Registry, error) {
 // hostedHandlers are the upstream handler classes whose stored results the
 // hosted-API providers write (their drivers reproduce those handlers), the
 // default handler of an entry of that provider.
-var hostedHandlers = map[string]string{"mistral": "MistralHandler", "cohere": "CohereHandler", "bedrock": "NovaHandler", "qwen": "QwenAPIHandler"}
+var hostedHandlers = map[string]string{"mistral": "MistralHandler", "cohere": "CohereHandler", "bedrock": "NovaHandler", "qwen": "QwenAPIHandler",
+	"writer": "WriterHandler", "gorilla": "GorillaHandler"}
 
 // ProviderOfHandler returns the provider whose driver reproduces an
 // upstream API handler class of the hosted APIs (MistralHandler: mistral,
@@ -360,6 +366,7 @@ func handlerAccess(m *Model, t upstream.Transport, getenv func(string) (string, 
 	}
 	if m.APIKeyEnv == "" {
 		m.APIKeyEnv, m.KeyDefault = t.KeyEnv, t.Key
+		m.KeyRequired = t.KeyEnv != "" && t.Key == ""
 	}
 	if m.Headers != nil {
 		return nil

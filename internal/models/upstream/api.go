@@ -16,8 +16,8 @@ type Transport struct {
 	Class string
 	// Provider is the driver: openai (chat completions), responses (the
 	// OpenAI Responses API), anthropic, gemini, completions (raw prompts of
-	// local models) or a provider whose driver is built elsewhere
-	// (mistral, cohere, bedrock, qwen, writer, gorilla).
+	// local models), or one hosted API's own (mistral, cohere, bedrock,
+	// qwen, writer, gorilla).
 	Provider string
 	// BaseURL is the handler's fixed address ("" when the SDK's default or
 	// a variable decides).
@@ -83,26 +83,31 @@ var transports = func() map[string]Transport {
 		{Class: "GrokHandler", Provider: "openai", BaseURL: "https://api.x.ai/v1", KeyEnv: "GROK_API_KEY", StripReasoning: true},
 		compatible("GLMAPIHandler", "https://open.bigmodel.cn/api/paas/v4/", "GLM_API_KEY", ""), // glm-4.6 FC: thinking, no temperature (chat driver)
 		compatible("KimiHandler", "https://api.moonshot.ai/v1", "KIMI_API_KEY", ""),
-		compatible("FireworksHandler", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY", "the FC methods (request and history)"),
-		compatible("NovitaHandler", "https://api.novita.ai/v3/openai", "NOVITA_API_KEY", ""), // no store, NOVITA_AI tools (chat driver)
+		compatible("FireworksHandler", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY", ""), // FC: FIREWORK_AI tools, no store, its history (chat driver)
+		compatible("NovitaHandler", "https://api.novita.ai/v3/openai", "NOVITA_API_KEY", ""),             // no store, NOVITA_AI tools (chat driver)
 		compatible("GoGoAgentHandler", "https://api.gogoagent.ai", "GOGOAGENT_API_KEY", ""),
-		compatible("NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "NBG_API_KEY", "_query_FC, _parse_query_response_FC"),
-		compatible("NemotronHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", "_pre_query_processing_FC (system prompt)"),
-		compatible("NvidiaHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""), // prompt mode: consecutive user messages combined (chat driver)
+		compatible("NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "NBG_API_KEY", ""), // FC: no temperature or store, tools always, its history (chat driver)
+		compatible("NemotronHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""),                     // FC: its system prompt, prompting's query (chat driver)
+		compatible("NvidiaHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""),                       // prompt mode: consecutive user messages combined (chat driver)
 		// prompt: its API's model name, no temperature or store, consecutive user messages combined (chat driver)
 		{Class: "LingAPIHandler", Provider: "openai", BaseURL: "https://bailingchat.alipay.com", KeyEnv: "LING_API_KEY", StripReasoning: true},
-		{Class: "MiningHandler", Provider: "openai", BaseURLEnv: "MINING_BASE_URL", KeyEnv: "MINING_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting"},
+		// FC: the base class's methods; its prompting methods (its own
+		// system prompt and <tool_calls> parser) are DMCitoHandler's, whose
+		// registry entries are the prompt-mode ones.
+		{Class: "MiningHandler", Provider: "openai", BaseURLEnv: "MINING_BASE_URL", KeyEnv: "MINING_API_KEY"},
 		{Class: "DMCitoHandler", Provider: "openai", BaseURLEnv: "DMCITO_BASE_URL", KeyEnv: "DMCITO_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting (MiningHandler's)"},
 		{Class: "FunctionaryHandler", Provider: "openai", BaseURL: "http://localhost:8000/v1", Key: "functionary"},
-		// Built in another binary's drivers (their SDKs or streaming APIs).
+		// Their own drivers (their SDKs, streaming or own APIs).
 		{Class: "MistralHandler", Provider: "mistral", KeyEnv: "MISTRAL_API_KEY"},
 		{Class: "CohereHandler", Provider: "cohere", KeyEnv: "COHERE_API_KEY"},
 		{Class: "NovaHandler", Provider: "bedrock"},
 		{Class: "QwenAPIHandler", Provider: "qwen", BaseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", KeyEnv: "QWEN_API_KEY"},
 		{Class: "QwenAgentThinkHandler", Provider: "qwen", BaseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", KeyEnv: "QWEN_API_KEY"},
 		{Class: "QwenAgentNoThinkHandler", Provider: "qwen", BaseURL: "https://dashscope.aliyuncs.com/compatible-mode/v1", KeyEnv: "QWEN_API_KEY"},
-		{Class: "WriterHandler", Provider: "writer", KeyEnv: "WRITER_API_KEY"},
-		{Class: "GorillaHandler", Provider: "gorilla"},
+		// writerai.Writer(api_key=...) keeps the SDK's WRITER_BASE_URL.
+		{Class: "WriterHandler", Provider: "writer", BaseURL: "https://api.writer.com", BaseURLEnv: "WRITER_BASE_URL", KeyEnv: "WRITER_API_KEY"},
+		// a fixed address and "Authorization: EMPTY" (gorilla.py)
+		{Class: "GorillaHandler", Provider: "gorilla", BaseURL: "https://luigi.millennium.berkeley.edu:443/v1", Key: "EMPTY"},
 	} {
 		m[t.Class] = t
 	}

@@ -113,6 +113,11 @@ func (p inferProducer) drivers(m registry.Model, cacheDir string, corr correctio
 					return
 				}
 			}
+			if m.KeyRequired && m.APIKey() == "" {
+				err = fmt.Errorf("model %s: no API key: environment variable %s is not set (upstream's %s reads it; or give a models.yaml entry with upstream: %s its own base_url and api_key_env)",
+					m.Name, m.APIKeyEnv, m.Handler, m.Upstream)
+				return
+			}
 			dc := driver.Config{
 				Provider: m.Provider, Model: m.Model, BaseURL: m.BaseURL, APIKey: m.APIKey(), APIKeyEnv: m.APIKeyEnv,
 				Mode: m.Mode, UnderscoreToDot: m.UnderscoreToDot, NumCtx: m.NumCtx, Timeout: timeout,
@@ -296,6 +301,11 @@ func localFormat(m registry.Model) func() oss.Format {
 		return nil
 	}
 	return func() oss.Format {
+		// the model's chat template, for the classes that render with it
+		// (the driver, made first, stops the run when it is missing)
+		if f, _, err := oss.ForModel(m.Handler, m.UpstreamModelName(), m.Model); err == nil {
+			return f
+		}
 		f, _ := oss.ForClass(m.Handler, m.UpstreamModelName())
 		return f
 	}

@@ -19,7 +19,10 @@ var _ = Describe("the requests note of a run", func() {
 		Expect(requestsNote(registry.Model{Name: "mine", Provider: "openai"})).To(BeEmpty())
 	})
 	It("marks a subclass that changes the request upstream, and an entry run through another provider", func() {
-		Expect(requestsNote(model("firefunction-v2-FC"))).To(ContainSubstring("not upstream's requests: FireworksHandler"))
+		Expect(requestsNote(model("DM-Cito-8B-v3"))).To(ContainSubstring("not upstream's requests: DMCitoHandler"))
+		Expect(requestsNote(model("firefunction-v2-FC"))).To(BeEmpty(), "FireworksHandler's variant is the chat driver's")
+		Expect(requestsNote(model("nvidia/llama-3.1-nemotron-ultra-253b-v1"))).To(BeEmpty(), "NemotronHandler's variant is the chat driver's")
+		Expect(requestsNote(model("xiaoming-14B"))).To(BeEmpty(), "MiningHandler's FC methods are its base class's")
 		Expect(requestsNote(model("DeepSeek-V3.2-Exp-FC"))).To(BeEmpty(), "DeepSeekAPIHandler's variant is the chat driver's")
 		m := model("gpt-4o-2024-11-20-FC")
 		m.Provider = "openai"

@@ -16,6 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -41,6 +42,11 @@ func New(cfg core.Config) (*Driver, error) {
 	cfg = cfg.Normalize()
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("anthropic driver: model name is empty")
+	}
+	if cfg.APIKey == "" && os.Getenv("ANTHROPIC_API_KEY") == "" && os.Getenv("ANTHROPIC_AUTH_TOKEN") == "" {
+		// upstream's ClaudeHandler passes ANTHROPIC_API_KEY; say so in one
+		// line rather than the SDK's list of credential sources
+		return nil, core.KeyFrom(cfg, core.ProviderAnthropic, "ANTHROPIC_API_KEY").Missing()
 	}
 	hc, err := core.NewHTTPClientFor(cfg)
 	if err != nil {

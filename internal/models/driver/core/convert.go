@@ -61,12 +61,19 @@ const (
 	styleAmazon                             // {"toolSpec":{name, description, inputSchema:{json:...}}}, response folded into the description
 	styleOpenAIResponses                    // {name, description, parameters, ..., "type":"function"}
 	styleNovita                             // styleOpenAICompletions with the response folded into the description
+	styleFireworks                          // styleNovita (FIREWORK_AI: dots kept, by the callers)
+	styleWriter                             // styleOpenAICompletions with styleGoogle's folding, every enum folded, response folded (WRITER: dots kept)
 )
 
 // StyleNovita is the tool style of upstream's NovitaHandler
 // (ModelStyle.NOVITA_AI), accepted by ConvertFunctions in place of a
 // provider.
 const StyleNovita = "novita"
+
+// StyleFireworks is the tool style of upstream's FireworksHandler
+// (ModelStyle.FIREWORK_AI), accepted by ConvertFunctions in place of a
+// provider.
+const StyleFireworks = "fireworks"
 
 func styleOf(provider string) (toolStyle, error) {
 	switch provider {
@@ -85,8 +92,12 @@ func styleOf(provider string) (toolStyle, error) {
 		return styleOpenAIResponses, nil
 	case StyleNovita:
 		return styleNovita, nil
+	case StyleFireworks:
+		return styleFireworks, nil
+	case ProviderWriter:
+		return styleWriter, nil
 	}
-	return 0, fmt.Errorf("convert functions: unknown provider %q (want ollama, openai, responses, anthropic, gemini, mistral, cohere, bedrock or qwen)", provider)
+	return 0, fmt.Errorf("convert functions: unknown provider %q (want ollama, openai, responses, anthropic, gemini, mistral, cohere, bedrock, qwen or writer)", provider)
 }
 
 // ConvertFunctions turns BFCL function docs into the tool list a provider
@@ -100,8 +111,11 @@ func styleOf(provider string) (toolStyle, error) {
 //     field stays in place);
 //   - responses: the doc itself with "type":"function" added (the
 //     Responses API's flat tool);
-//   - novita (StyleNovita): as openai, the response folded into the
-//     description;
+//   - novita (StyleNovita) and fireworks (StyleFireworks): as openai, the
+//     response folded into the description;
+//   - writer: as openai, with gemini's folding below except that every
+//     enum is folded (Palmyra takes none), and the response folded into
+//     the description;
 //   - anthropic: parameters renamed input_schema, response schema folded
 //     into the description;
 //   - gemini: the parameters' optional field dropped and, on each top-level
@@ -110,7 +124,8 @@ func styleOf(provider string) (toolStyle, error) {
 //     folded into the description; response folded into the description.
 //
 // With underscored, dots in function names become underscores: upstream's
-// convert_to_tool does this for every model style of these providers,
+// convert_to_tool does this for every model style of these providers but
+// FIREWORK_AI and WRITER (their drivers pass false),
 // whatever the model's underscore_to_dot (which only tells the checker to
 // map the names back; a model without it is scored on the names it saw).
 // Drivers pass Config.ToolNamesUnderscored(): always, unless the
@@ -288,8 +303,8 @@ func convertOne(item *pyval.Dict, style toolStyle, underscored bool) (pyval.Valu
 		item.SetStr("input_schema", params)
 		item.Delete(pyval.Str("parameters"))
 	}
-	if style == styleGoogle {
-		if err := foldForGoogle(params, props); err != nil {
+	if style == styleGoogle || style == styleWriter {
+		if err := foldForGoogle(params, props, style == styleWriter); err != nil {
 			return nil, err
 		}
 	}
@@ -299,7 +314,8 @@ func convertOne(item *pyval.Dict, style toolStyle, underscored bool) (pyval.Valu
 		item.SetStr("inputSchema", schema)
 		item.Delete(pyval.Str("parameters"))
 	}
-	if resp, ok := item.GetStr("response"); ok && (style == styleAnthropic || style == styleGoogle || style == styleAmazon || style == styleNovita) {
+	if resp, ok := item.GetStr("response"); ok && (style == styleAnthropic || style == styleGoogle || style == styleAmazon || style == styleNovita ||
+		style == styleFireworks || style == styleWriter) {
 		js, err := pyval.JSONDumps(resp)
 		if err != nil {
 			return nil, fmt.Errorf("response: %w", err)
@@ -318,7 +334,7 @@ func convertOne(item *pyval.Dict, style toolStyle, underscored bool) (pyval.Valu
 		item.SetStr("type", pyval.Str("function"))
 		return item, nil
 	}
-	if style == styleOpenAICompletions || style == styleNovita {
+	if style == styleOpenAICompletions || style == styleNovita || style == styleFireworks || style == styleWriter {
 		wrap := &pyval.Dict{}
 		wrap.SetStr("type", pyval.Str("function"))
 		wrap.SetStr("function", item)
@@ -473,7 +489,10 @@ var googleFolded = []struct{ key, format string }{
 	{"additionalProperties", " Additional properties: %s."},
 }
 
-func foldForGoogle(params, props *pyval.Dict) error {
+// foldForGoogle is convert_to_tool's folding of the GOOGLE and WRITER
+// styles: an enum is folded on every type with allEnums (WRITER), on
+// non-string types only otherwise (GOOGLE).
+func foldForGoogle(params, props *pyval.Dict, allEnums bool) error {
 	params.Delete(pyval.Str("optional"))
 	for _, kv := range props.Items() {
 		p := kv.Value.(*pyval.Dict) // checked by castProperties
@@ -489,7 +508,7 @@ func foldForGoogle(params, props *pyval.Dict) error {
 			}
 		}
 		t, _ := p.GetStr("type")
-		if v, ok := p.GetStr("enum"); ok && t != pyval.Str("string") {
+		if v, ok := p.GetStr("enum"); ok && (allEnums || t != pyval.Str("string")) {
 			if err := appendDescription(p, fmt.Sprintf(" Enum values: %s.", pyval.StrOf(v))); err != nil {
 				return err
 			}

@@ -222,6 +222,17 @@ func MarshalJSON(v any) ([]byte, error) { return AppendJSON(nil, v) }
 // the exchange and the attempt's latency; a failure to get an answer is a
 // TransportError of provider. The status is the caller's to judge (OK).
 func Post(ctx context.Context, c *http.Client, provider, url, accept, key string, body []byte) (*Exchange, time.Duration, error) {
+	auth := ""
+	if key != "" {
+		auth = "Bearer " + key
+	}
+	return PostAuth(ctx, c, provider, url, accept, auth, body)
+}
+
+// PostAuth is Post with the whole Authorization header value ("" for
+// none), for the servers that take something else than a bearer key
+// (upstream's GorillaHandler sends "EMPTY").
+func PostAuth(ctx context.Context, c *http.Client, provider, url, accept, auth string, body []byte) (*Exchange, time.Duration, error) {
 	ctx, ex := WithExchange(ctx)
 	ex.RequestBody = body
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
@@ -232,8 +243,8 @@ func Post(ctx context.Context, c *http.Client, provider, url, accept, key string
 	if accept != "" {
 		hreq.Header.Set("Accept", accept)
 	}
-	if key != "" {
-		hreq.Header.Set("Authorization", "Bearer "+key)
+	if auth != "" {
+		hreq.Header.Set("Authorization", auth)
 	}
 	start := time.Now()
 	resp, err := c.Do(hreq)

@@ -47,6 +47,10 @@ const (
 	ProviderCohere  = "cohere"
 	ProviderBedrock = "bedrock"
 	ProviderQwen    = "qwen"
+	// ProviderWriter is Writer's chat API (upstream's WriterHandler) and
+	// ProviderGorilla the Gorilla OpenFunctions server (GorillaHandler).
+	ProviderWriter  = "writer"
+	ProviderGorilla = "gorilla"
 )
 
 // Message is one chat message in provider-neutral form.
@@ -126,8 +130,9 @@ type Response struct {
 	// Result, when set, is the answer as upstream's handler stores it in
 	// the result file (its model_responses), for handlers whose stored
 	// form is not the default list of {name: arguments text} or the text:
-	// CohereHandler's [{"tool_name","parameters"}] and NovaHandler's
-	// [{name: arguments object}] or list of texts. FC mode only. Omitted
+	// CohereHandler's [{"tool_name","parameters"}], NovaHandler's
+	// [{name: arguments object}] or list of texts, GorillaHandler's
+	// message content as it came (null too). FC mode only. Omitted
 	// from JSON when nil, so a recorded response (internal/cache/reqcache)
 	// keeps nil apart from a stored null.
 	Result json.RawMessage `json:",omitempty"`

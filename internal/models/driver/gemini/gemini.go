@@ -15,6 +15,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -40,6 +41,11 @@ func New(cfg core.Config) (*Driver, error) {
 	cfg = cfg.Normalize()
 	if cfg.Model == "" {
 		return nil, fmt.Errorf("gemini driver: model name is empty")
+	}
+	if cfg.APIKey == "" && os.Getenv("GOOGLE_API_KEY") == "" && os.Getenv("GEMINI_API_KEY") == "" {
+		// upstream's GeminiHandler passes GOOGLE_API_KEY; say so in one
+		// line rather than the SDK's dump of its configuration
+		return nil, core.KeyFrom(cfg, core.ProviderGemini, "GOOGLE_API_KEY").Missing()
 	}
 	hc, err := core.NewHTTPClientFor(cfg)
 	if err != nil {

@@ -164,6 +164,17 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	}
 	body = append(body, `,"messages":[`...)
 	msgs := req.Messages
+	fireworks, nanbeige, nemotron := d.fireworksFC(), d.nanbeigeFC(), d.nemotronFC()
+	if nemotron {
+		if msgs, _, err = nemotronMessages(msgs, req.Functions); err != nil {
+			return nil, err
+		}
+	}
+	if fireworks {
+		// FireworksHandler._add_execution_results_FC: tool results carry
+		// no tool_call_id
+		msgs = withoutToolCallIDs(msgs)
+	}
 	deepSeekPrompt := d.cfg.Handler == "DeepSeekAPIHandler" && d.cfg.Mode == core.ModePrompt
 	if deepSeekPrompt || lingPrompt || (d.cfg.Handler == "NvidiaHandler" && d.cfg.Mode == core.ModePrompt) {
 		msgs = combineUserMessages(msgs)
@@ -183,26 +194,34 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 	// NovitaHandler's, DeepSeekAPIHandler's and LingAPIHandler's prompt
 	// queries send no store.
 	thinking := d.cfg.Handler == "GLMAPIHandler" && d.cfg.Mode == core.ModeFC && strings.Contains(d.cfg.Model, "glm-4.6")
-	if !thinking && !deepSeekPrompt && !lingPrompt {
+	// NanbeigeAPIHandler._query_FC sends no temperature and no store,
+	// FireworksHandler._query_FC no store.
+	if !thinking && !deepSeekPrompt && !lingPrompt && !nanbeige {
 		body = append(body, `,"temperature":`...)
 		if body, err = appendNoHTML(body, req.Temperature); err != nil {
 			return nil, fmt.Errorf("openai driver: encode request: %w", err)
 		}
 	}
-	if d.cfg.Handler != "NovitaHandler" && d.cfg.Handler != "DeepSeekAPIHandler" && !lingPrompt {
+	if d.cfg.Handler != "NovitaHandler" && d.cfg.Handler != "DeepSeekAPIHandler" && !lingPrompt && !fireworks && !nanbeige {
 		body = append(body, `,"store":false`...)
 	}
 	if thinking {
 		body = append(body, `,"thinking":{"type":"enabled"}`...)
 	}
-	if d.cfg.Mode == core.ModeFC && len(req.Functions) > 0 {
+	// NanbeigeAPIHandler._query_FC sends its tools also when there are none.
+	if d.cfg.Mode == core.ModeFC && (len(req.Functions) > 0 || nanbeige) && !nemotron {
 		var err error
-		style := core.ProviderOpenAI
-		if d.cfg.Handler == "NovitaHandler" {
+		style, underscored := core.ProviderOpenAI, d.cfg.ToolNamesUnderscored()
+		switch {
+		case d.cfg.Handler == "NovitaHandler":
 			style = core.StyleNovita
+		case fireworks:
+			// ModelStyle.FIREWORK_AI: the response folded into the
+			// description, the dots of names kept
+			style, underscored = core.StyleFireworks, false
 		}
 		body = append(body, `,"tools":`...)
-		if body, err = core.AppendToolsJSON(body, req.Functions, style, d.cfg.ToolNamesUnderscored()); err != nil {
+		if body, err = core.AppendToolsJSON(body, req.Functions, style, underscored); err != nil {
 			return nil, fmt.Errorf("openai driver: %w", err)
 		}
 	}
@@ -235,6 +254,25 @@ func combineUserMessages(msgs []core.Message) []core.Message {
 		out = append(out, m)
 	}
 	return out
+}
+
+// AppendMessages appends the JSON array of msgs as the chat driver sends
+// them (system and user messages as given, an assistant turn as the server
+// returned it, tool results with tool_call_id and no name). The writer
+// driver sends its history with it (WriterHandler keeps
+// OpenAICompletionsHandler's history methods).
+func AppendMessages(b []byte, msgs []core.Message) ([]byte, error) {
+	b = append(b, '[')
+	for i, m := range msgs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		var err error
+		if b, err = appendMessage(b, i, m); err != nil {
+			return nil, err
+		}
+	}
+	return append(b, ']'), nil
 }
 
 // appendMessage appends the wire encoding of message i.
@@ -317,9 +355,16 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return core.Retry(ctx, d.cfg, core.ProviderOpenAI, func(ctx context.Context) (core.Response, error) {
+	out, err := core.Retry(ctx, d.cfg, core.ProviderOpenAI, func(ctx context.Context) (core.Response, error) {
 		return d.attempt(ctx, body)
 	})
+	if err == nil && d.nemotronFC() {
+		// the answer goes back as returned, with the count of the entry's
+		// first functions that its system prompt lists
+		_, n, _ := nemotronMessages(req.Messages, req.Functions)
+		out.Replay, err = core.MarshalJSON(nemotronReplay{Message: out.Replay, Functions: n})
+	}
+	return out, err
 }
 
 func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error) {
@@ -332,9 +377,109 @@ func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error
 	}
 	out, err := parseResponse(ex.Body, latency)
 	out.Request = ex.RequestBody
-	if err == nil && d.cfg.StripReasoning {
+	switch {
+	case err != nil:
+	case d.fireworksFC():
+		out.Replay, err = fireworksHistory(out.Replay)
+	case d.nanbeigeFC():
+		out, err = nanbeigeAnswer(out)
+	case d.cfg.StripReasoning:
 		out.Replay, err = stripReasoning(out.Replay, d.cfg.Mode)
 	}
+	return out, err
+}
+
+// fireworksFC and nanbeigeFC tell the subclasses whose FC methods change
+// the request and the history (fireworks.py, nanbeige.py).
+func (d *Driver) fireworksFC() bool {
+	return d.cfg.Handler == "FireworksHandler" && d.cfg.Mode == core.ModeFC
+}
+
+func (d *Driver) nanbeigeFC() bool {
+	return d.cfg.Handler == "NanbeigeAPIHandler" && d.cfg.Mode == core.ModeFC
+}
+
+// withoutToolCallIDs is msgs with the tool results' ids dropped.
+func withoutToolCallIDs(msgs []core.Message) []core.Message {
+	out := msgs
+	for i, m := range msgs {
+		if m.Role == core.RoleTool && m.ToolCallID != "" {
+			if &out[0] == &msgs[0] {
+				out = append([]core.Message(nil), msgs...)
+			}
+			out[i].ToolCallID = ""
+		}
+	}
+	return out
+}
+
+// fireworksHistory is FireworksHandler's assistant message: content "" and
+// the answer's tool calls as the SDK dumps them (each as the server sent
+// it), an empty list when it made none (its parser's except branch).
+func fireworksHistory(msg json.RawMessage) (json.RawMessage, error) {
+	var m struct {
+		ToolCalls []json.RawMessage `json:"tool_calls"`
+	}
+	if err := json.Unmarshal(msg, &m); err != nil {
+		return nil, core.DecodeError(core.ProviderOpenAI, msg, err)
+	}
+	if m.ToolCalls == nil {
+		m.ToolCalls = []json.RawMessage{}
+	}
+	return appendNoHTML(nil, struct {
+		Role      string            `json:"role"`
+		Content   string            `json:"content"`
+		ToolCalls []json.RawMessage `json:"tool_calls"`
+	}{core.RoleAssistant, "", m.ToolCalls})
+}
+
+// nanbeigeAnswer is NanbeigeAPIHandler._parse_query_response_FC: calls
+// only when tool_calls is a non-empty list (else the content is the
+// answer), and the history message rebuilt from them: role, content null
+// and the calls (id, type "function", name, arguments), or role and the
+// content as it came; either with reasoning_content when there is some.
+func nanbeigeAnswer(out core.Response) (core.Response, error) {
+	var m struct {
+		Content          json.RawMessage `json:"content"`
+		ReasoningContent *string         `json:"reasoning_content"`
+	}
+	if err := json.Unmarshal(out.Replay, &m); err != nil {
+		return core.Response{}, core.DecodeError(core.ProviderOpenAI, out.Replay, err)
+	}
+	reasoning := ""
+	if m.ReasoningContent != nil {
+		reasoning = *m.ReasoningContent
+	}
+	content := m.Content
+	if len(content) == 0 {
+		content = json.RawMessage("null")
+	}
+	if len(out.ToolCalls) == 0 {
+		out.ToolCalls = nil
+	}
+	type fn struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	}
+	type call struct {
+		ID       string `json:"id"`
+		Type     string `json:"type"`
+		Function fn     `json:"function"`
+	}
+	hist := struct {
+		Role             string          `json:"role"`
+		Content          json.RawMessage `json:"content"`
+		ToolCalls        []call          `json:"tool_calls,omitempty"`
+		ReasoningContent string          `json:"reasoning_content,omitempty"`
+	}{Role: core.RoleAssistant, Content: content, ReasoningContent: reasoning}
+	if out.ToolCalls != nil {
+		hist.Content = json.RawMessage("null")
+		for _, tc := range out.ToolCalls {
+			hist.ToolCalls = append(hist.ToolCalls, call{ID: tc.ID, Type: "function", Function: fn{Name: tc.Name, Arguments: tc.Arguments}})
+		}
+	}
+	var err error
+	out.Replay, err = appendNoHTML(nil, hist)
 	return out, err
 }
 
@@ -406,15 +551,24 @@ func stripReasoning(msg json.RawMessage, mode string) (json.RawMessage, error) {
 }
 
 func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
+	return ParseChat(core.ProviderOpenAI, body, latency)
+}
+
+// ParseChat reads a chat completion answer the way the chat driver does
+// (see the package doc): Replay is the choice's message as returned,
+// tool_calls decide between calls and a text. provider names the errors.
+// The writer driver reads Writer's /v1/chat answers with it (the same
+// shape, read by the same OpenAICompletionsHandler methods upstream).
+func ParseChat(provider string, body []byte, latency time.Duration) (core.Response, error) {
 	var w wireResponse
 	if err := json.Unmarshal(body, &w); err != nil {
-		return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, err)
+		return core.Response{}, core.DecodeError(provider, body, err)
 	}
 	if w.Error != nil {
-		return core.Response{}, &core.Error{Provider: core.ProviderOpenAI, Body: "error in a 2xx response: " + core.Excerpt(body)}
+		return core.Response{}, &core.Error{Provider: provider, Body: "error in a 2xx response: " + core.Excerpt(body)}
 	}
 	if len(w.Choices) == 0 {
-		return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, fmt.Errorf("no choices"))
+		return core.Response{}, core.DecodeError(provider, body, fmt.Errorf("no choices"))
 	}
 	msg := w.Choices[0].Message
 	out := core.Response{Latency: latency, Raw: json.RawMessage(body)}
@@ -447,7 +601,7 @@ func parseResponse(body []byte, latency time.Duration) (core.Response, error) {
 	for i, tc := range msg.ToolCalls {
 		args, err := core.ArgumentsText(tc.Function.Arguments, "")
 		if err != nil {
-			return core.Response{}, core.DecodeError(core.ProviderOpenAI, body, fmt.Errorf("tool call %d arguments: %w", i, err))
+			return core.Response{}, core.DecodeError(provider, body, fmt.Errorf("tool call %d arguments: %w", i, err))
 		}
 		out.ToolCalls = append(out.ToolCalls, core.ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
 	}
@@ -466,7 +620,7 @@ func (d *Driver) Probe(ctx context.Context) error {
 	if err := d.probeServer(ctx); err != nil {
 		return err
 	}
-	if d.cfg.Mode == core.ModeFC {
+	if d.cfg.Mode == core.ModeFC && !d.nemotronFC() { // NemotronHandler sends no tools
 		return d.probeTools(ctx)
 	}
 	return nil
