@@ -76,7 +76,7 @@ func fatal(err error) {
 func Generate(src *dataset.Source) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	for _, c := range category.All() {
-		entries, err := prompt.LoadCategory(src, string(c))
+		entries, err := prompt.LoadCategory(src, c)
 		if err != nil {
 			return nil, err
 		}

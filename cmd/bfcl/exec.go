@@ -36,7 +36,7 @@ type execTurn struct {
 
 type execOutput struct {
 	ID              string                     `json:"id"`
-	Category        string                     `json:"category,omitempty"`
+	Category        category.Category          `json:"category,omitempty"`
 	InvolvedClasses []string                   `json:"involved_classes,omitempty"`
 	LongContext     bool                       `json:"long_context"`
 	InitialState    map[string]json.RawMessage `json:"initial_state,omitempty"`
@@ -132,7 +132,7 @@ func (o execOutput) appendJSON(b []byte) []byte {
 	b = appendGoJSONString(b, o.ID)
 	if o.Category != "" {
 		b = append(b, `,"category":`...)
-		b = appendGoJSONString(b, o.Category)
+		b = appendGoJSONString(b, o.Category.String())
 	}
 	if len(o.InvolvedClasses) > 0 {
 		b = append(b, `,"involved_classes":`...)
@@ -269,7 +269,7 @@ func execEntry(src *dataset.Source, lc *longcontext.Data, req execRequest, model
 		o.Error = fmt.Sprintf("%s is not a multi-turn entry id", req.ID)
 		return o
 	}
-	m, err := src.Index(string(c))
+	m, err := src.Index(c)
 	if err != nil {
 		o.Error = err.Error()
 		return o
@@ -293,7 +293,7 @@ func execEntry(src *dataset.Source, lc *longcontext.Data, req execRequest, model
 		o.Error = err.Error()
 		return o
 	}
-	o.Category, o.InvolvedClasses, o.LongContext = string(c), e.InvolvedClasses, long
+	o.Category, o.InvolvedClasses, o.LongContext = c, e.InvolvedClasses, long
 	if o.InitialState, err = encodeState(s); err != nil {
 		o.Error = err.Error()
 		return o

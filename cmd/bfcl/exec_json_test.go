@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -36,7 +37,7 @@ var _ = Describe("exec's output lines", func() {
 			{ID: "multi_turn_long_context_1", LongContext: true, Turns: []execTurn{}, Error: "no entry"},
 		}
 		for _, s := range execStrings {
-			outs = append(outs, execOutput{ID: s, Category: s, InvolvedClasses: []string{s}, Error: s,
+			outs = append(outs, execOutput{ID: s, Category: category.Category(s), InvolvedClasses: []string{s}, Error: s,
 				Turns: []execTurn{{Calls: []string{s}, Results: []string{s}, State: map[string]json.RawMessage{s: json.RawMessage(`0`)}}}})
 		}
 		for _, o := range outs {

@@ -42,7 +42,7 @@ func cmdTestCategories(args []string) error {
 		n := c.EntryCount()
 		note := ""
 		if srcErr == nil {
-			entries, err := prompt.LoadCategory(src, string(c))
+			entries, err := prompt.LoadCategory(src, c)
 			if err != nil {
 				return err
 			}

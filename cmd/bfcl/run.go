@@ -126,7 +126,7 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run, withRepo
 		fmt.Fprintf(os.Stderr, "%s: %s of %s\n", m.Name, count(len(items), "entry", "entries"), count(len(sel.Categories), "category", "categories"))
 		sum := h.RunAll(ctx, items, os.Stderr)
 		for _, c := range sel.Categories {
-			if why, ok := sum.Skipped[string(c)]; ok {
+			if why, ok := sum.Skipped[c]; ok {
 				fmt.Fprintf(os.Stderr, "skipped %s: %s\n", c, why)
 			}
 		}
@@ -134,7 +134,7 @@ func generateOnce(ctx context.Context, f *config.Flags, rc *config.Run, withRepo
 			if skipped[m.Name] == nil {
 				skipped[m.Name] = map[category.Category]string{}
 			}
-			skipped[m.Name][category.Category(c)] = why
+			skipped[m.Name][c] = why
 		}
 		if len(sum.Ran) > 0 {
 			ran = append(ran, harness.Ran{H: h, Cats: sum.Ran, Skipped: skipped[m.Name]})

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -46,61 +45,9 @@ func cmdTurns(args []string) error {
 		}
 		return isolatedTurns(src, rc.ResultDir, rc.ScoreDir, *model, mode, u2d != nil && *u2d, *asJSON)
 	}
-	var models []string
-	if *model != "" {
-		models = []string{results.ModelDir(*model)}
-	} else {
-		ents, err := os.ReadDir(*scoreDir)
-		if err != nil {
-			return err
-		}
-		for _, e := range ents {
-			if e.IsDir() {
-				models = append(models, e.Name())
-			}
-		}
-		sort.Strings(models)
-	}
-	type modelTurns struct {
-		Model      string           `json:"model"`
-		Note       string           `json:"note"`
-		Categories []turns.Category `json:"categories"`
-	}
-	var out []modelTurns
-	turnsOf := map[category.Category]map[string]int{}
-	for _, m := range models {
-		mt := modelTurns{Model: m, Note: "diagnostics: not part of the official score"}
-		for _, c := range category.MultiTurn() {
-			path := report.ScoreFilePath(*scoreDir, m, c)
-			if _, err := os.Stat(path); err != nil {
-				continue
-			}
-			if turnsOf[c] == nil {
-				entries, err := src.Load(string(c))
-				if err != nil {
-					return err
-				}
-				turnsOf[c] = map[string]int{}
-				for _, e := range entries {
-					var gt [][]string
-					if err := json.Unmarshal(e.Answer, &gt); err != nil {
-						return fmt.Errorf("turns: %s: ground truth is not a list of call lists: %w", e.ID, err)
-					}
-					turnsOf[c][e.ID] = len(gt)
-				}
-			}
-			d, err := turns.Diagnose(path, c, turnsOf[c])
-			if err != nil {
-				return err
-			}
-			mt.Categories = append(mt.Categories, d)
-		}
-		if len(mt.Categories) > 0 {
-			out = append(out, mt)
-		}
-	}
-	if len(out) == 0 {
-		return errors.New("turns: no multi-turn score file under " + *scoreDir)
+	out, err := turns.Report(src, *scoreDir, *model)
+	if err != nil {
+		return err
 	}
 	if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
@@ -133,19 +80,9 @@ func cmdTurns(args []string) error {
 // the per-turn accuracies.
 func isolatedTurns(src *dataset.Source, resultDir, scoreDir, model, mode string, u2d, asJSON bool) error {
 	resRoot, scoreRoot := turniso.IsolatedRoot(resultDir), turniso.IsolatedRoot(scoreDir)
-	var models []string
-	if model != "" {
-		models = []string{results.ModelDir(model)}
-	} else {
-		ents, err := os.ReadDir(resRoot)
-		if err != nil {
-			return fmt.Errorf("turns: %w", err)
-		}
-		for _, e := range ents {
-			if e.IsDir() {
-				models = append(models, e.Name())
-			}
-		}
+	models, err := results.ModelDirs(resRoot, model)
+	if err != nil {
+		return fmt.Errorf("turns: %w", err)
 	}
 	lc, err := src.LongContext()
 	if err != nil {
@@ -167,7 +104,7 @@ func isolatedTurns(src *dataset.Source, resultDir, scoreDir, model, mode string,
 			if err != nil {
 				return err
 			}
-			entries, err := src.Load(string(c))
+			entries, err := src.Load(c)
 			if err != nil {
 				return err
 			}

@@ -35,7 +35,7 @@ var _ = Describe("bfcl turns --isolated (built binary)", Label("dataset"), func(
 		Expect(err).NotTo(HaveOccurred())
 		tmp := GinkgoT().TempDir()
 		store := results.NewStore(turniso.IsolatedRoot(filepath.Join(tmp, "result")), "gold")
-		entries, err := src.Load(string(category.MultiTurnBase))
+		entries, err := src.Load(category.MultiTurnBase)
 		Expect(err).NotTo(HaveOccurred())
 		opts := infer.Options{Spec: decode.Spec{Mode: "fc"}, NewExecutor: func(e *dataset.Entry) (infer.Executor, error) {
 			cfg, err := e.InitialConfigDict()
@@ -64,7 +64,7 @@ var _ = Describe("bfcl turns --isolated (built binary)", Label("dataset"), func(
 		Expect(got).To(HaveLen(1))
 		Expect(got[0].Model).To(Equal("gold"))
 		s := got[0].Categories[0]
-		Expect(s.Category).To(Equal("multi_turn_base"))
+		Expect(s.Category).To(Equal(category.MultiTurnBase))
 		Expect(s.Turns).To(Equal(turnsRun))
 		Expect(s.Passed).To(Equal(turnsRun))
 		Expect(s.Missing).To(BeNumerically(">", 0)) // the 150 entries not run

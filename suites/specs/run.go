@@ -120,15 +120,15 @@ const ReportEntryName = "bfcl-outcome"
 
 // Outcome is what a spec records for the reporter.
 type Outcome struct {
-	Category string `json:"category"`
-	ID       string `json:"id"`
-	Valid    bool   `json:"valid"`
+	Category category.Category `json:"category"`
+	ID       string            `json:"id"`
+	Valid    bool              `json:"valid"`
 }
 
 // RunSpec is the body of every generated spec: run the entry, record the
 // outcome, and fail with a diagnostic a person can act on when the model
 // got it wrong. Categories without a checker skip with the reason.
-func RunSpec(ctx ginkgo.SpecContext, cat, id string) {
+func RunSpec(ctx ginkgo.SpecContext, cat category.Category, id string) {
 	run, err := Shared()
 	if err != nil {
 		ginkgo.Fail(err.Error())
@@ -170,7 +170,7 @@ func diagnose(h *harness.Harness, v verdict.Verdict) string {
 	model := results.ModelDir(cfg.Model.Name)
 	at := explain.Where{
 		Report:    filepath.Join(cfg.ScoreDir, htmlreport.FileName),
-		ScoreFile: report.ScoreFilePath(cfg.ScoreDir, model, category.Category(v.Category)),
+		ScoreFile: report.ScoreFilePath(cfg.ScoreDir, model, v.Category),
 	}
 	if e, err := h.Entry(v.Category, v.ID); err == nil {
 		at.DataFile, at.DataLine = filepath.Join(filepath.Dir(cfg.Source.DataDir), e.File), e.Line // e.File is relative to the data set's parent
@@ -193,7 +193,7 @@ func ranCategories(r types.Report) ([]category.Category, error) {
 			} else if err := json.Unmarshal([]byte(e.Value.AsJSON), &o); err != nil {
 				return nil, fmt.Errorf("report entry of %s: %w", sr.FullText(), err)
 			}
-			seen[category.Category(o.Category)] = true
+			seen[o.Category] = true
 		}
 	}
 	cats := make([]category.Category, 0, len(seen))
@@ -276,10 +276,10 @@ func rowsOf(rows []report.Row, model string) []report.Row {
 // process's shard runs: each category is partitioned by expected cost
 // (memory chains whole), the same way in every process, so the shards of
 // every suite together run each entry once.
-func (r *Run) InShard(c string, ids []string) (map[string]bool, error) {
+func (r *Run) InShard(c category.Category, ids []string) (map[string]bool, error) {
 	items := make([]shard.Item, len(ids))
 	for i, id := range ids {
-		items[i] = shard.Item{Category: category.Category(c), ID: id}
+		items[i] = shard.Item{Category: c, ID: id}
 	}
 	part, err := shard.Select(items, r.Shard, shard.NewCosts(r.Harness.Config().Source).Weigh)
 	if err != nil {

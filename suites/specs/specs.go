@@ -32,7 +32,7 @@ type Entry struct {
 
 // CategorySpec is one generated file: the specs of one category.
 type CategorySpec struct {
-	Category string
+	Category category.Category
 	Labels   []string
 	Source   string // data-set file name, e.g. BFCL_v4_simple_python.json
 	Entries  []Entry
@@ -45,7 +45,7 @@ type CategorySpec struct {
 // -bfcl.test-category / -bfcl.run-ids selection leaves the other entries out
 // of the tree (no skip markers).
 func Category(c CategorySpec) bool {
-	return ginkgo.Describe(c.Category, ginkgo.Label(c.Labels...), func() {
+	return ginkgo.Describe(c.Category.String(), ginkgo.Label(c.Labels...), func() {
 		var sel *selection.Selection
 		var inShard map[string]bool
 		dataDir := ""
@@ -64,7 +64,7 @@ func Category(c CategorySpec) bool {
 		if run.Shard.Sharded() {
 			ids := make([]string, 0, len(c.Entries))
 			for _, e := range c.Entries {
-				if sel.Contains(category.Category(c.Category), e.ID) {
+				if sel.Contains(c.Category, e.ID) {
 					ids = append(ids, e.ID)
 				}
 			}
@@ -74,7 +74,7 @@ func Category(c CategorySpec) bool {
 		}
 		for _, e := range c.Entries {
 			e := e
-			if !sel.Contains(category.Category(c.Category), e.ID) || (inShard != nil && !inShard[e.ID]) {
+			if !sel.Contains(c.Category, e.ID) || (inShard != nil && !inShard[e.ID]) {
 				continue
 			}
 			args := []any{}

@@ -176,15 +176,35 @@ var _ = Describe("per-category properties", func() {
 		Expect(category.SimpleJavaScript.IsJS()).To(BeTrue())
 		Expect(category.LiveRelevance.IsRelevanceOrIrrelevance()).To(BeTrue())
 		Expect(category.LiveRelevance.IsIrrelevance()).To(BeFalse())
+		Expect(category.Irrelevance.IsRelevanceOrIrrelevance()).To(BeTrue())
+		Expect(category.LiveIrrelevance.IsRelevanceOrIrrelevance()).To(BeTrue())
+		Expect(category.LiveMultiple.IsRelevanceOrIrrelevance()).To(BeFalse())
 		Expect(category.Irrelevance.IsNonLive()).To(BeTrue())
 		Expect(category.MemoryKV.IsAgentic()).To(BeTrue())
 		Expect(category.MemoryKV.IsMultiTurn()).To(BeFalse())
 		Expect(category.WebSearchBase.IsWebSearch()).To(BeTrue())
 		Expect(category.MultiTurnMissParam.ContainsMultiTurnIrrelevance()).To(BeTrue())
+		Expect(category.MultiTurnLongContext.IsLongContext()).To(BeTrue())
+		Expect(category.MultiTurnBase.IsLongContext()).To(BeFalse())
 		Expect(category.FormatSensitivity.IsNonLive()).To(BeFalse())
 		Expect(category.Category("memory_kv_prereq").IsMemoryPrereq()).To(BeTrue())
 		b, _ := category.Category("memory_kv_prereq").MemoryBackend()
 		Expect(b).To(Equal("kv"))
+	})
+	It("tells the AST checker's parallel and multiple categories apart", func() {
+		var parallel, multiple []category.Category
+		for _, c := range category.All() {
+			if c.IsParallel() {
+				parallel = append(parallel, c)
+			}
+			if c.IsMultiple() {
+				multiple = append(multiple, c)
+			}
+		}
+		Expect(parallel).To(Equal([]category.Category{category.Parallel, category.ParallelMultiple,
+			category.LiveParallel, category.LiveParallelMultiple}))
+		Expect(multiple).To(Equal([]category.Category{category.Multiple, category.ParallelMultiple,
+			category.LiveMultiple, category.LiveParallelMultiple}))
 	})
 })
 

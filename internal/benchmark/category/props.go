@@ -49,6 +49,22 @@ func (c Category) IsRelevanceOrIrrelevance() bool {
 // live_irrelevance; eval_runner's `"irrelevance" in test_category`).
 func (c Category) IsIrrelevance() bool { return strings.Contains(string(c), "irrelevance") }
 
+// IsParallel: parallel, parallel_multiple, live_parallel,
+// live_parallel_multiple (ast_checker's `"parallel" in test_category`:
+// calls matched in any order).
+func (c Category) IsParallel() bool { return strings.Contains(string(c), "parallel") }
+
+// IsMultiple: multiple, live_multiple and the parallel_multiple ones
+// (ast_checker's `"multiple" in test_category`: several documents offered).
+func (c Category) IsMultiple() bool { return strings.Contains(string(c), "multiple") }
+
+// IsLongContext: the backends run in long-context mode (the multi-turn
+// runner's `"long_context" in test_category or "composite" in
+// test_category`).
+func (c Category) IsLongContext() bool {
+	return strings.Contains(string(c), "long_context") || strings.Contains(string(c), "composite")
+}
+
 // IsJava (utils.is_java).
 func (c Category) IsJava() bool { return strings.Contains(string(c), "java") && !c.IsJS() }
 

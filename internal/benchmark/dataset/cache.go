@@ -18,7 +18,7 @@ type cache struct {
 	cats  map[string]*onceEntries
 	docs  map[string]*onceDocs
 	pre   map[string]*onceEntries
-	index map[string]*onceIndex
+	index map[category.Category]*onceIndex
 
 	lcOnce sync.Once
 	lc     *longcontext.Data
@@ -119,19 +119,19 @@ func (s *Source) entriesOnce(m *map[string]*onceEntries, key string, load func()
 // upstream loads them: Load for the data set's own categories, the
 // expansion of FormatSensitivityEntries for format_sensitivity. Each
 // category is loaded once per Source.
-func (s *Source) LoadCategory(c string) ([]*Entry, error) {
+func (s *Source) LoadCategory(c category.Category) ([]*Entry, error) {
 	if c == FormatSensitivityCategory {
-		return s.entriesOnce(&s.c.cats, c, s.formatSensitivityEntries)
+		return s.entriesOnce(&s.c.cats, string(c), s.formatSensitivityEntries)
 	}
 	return s.Load(c)
 }
 
 // Index is the entries of a category (LoadCategory) by id, built once per
 // Source; the map is shared and must not be changed.
-func (s *Source) Index(c string) (map[string]*Entry, error) {
+func (s *Source) Index(c category.Category) (map[string]*Entry, error) {
 	s.c.mu.Lock()
 	if s.c.index == nil {
-		s.c.index = map[string]*onceIndex{}
+		s.c.index = map[category.Category]*onceIndex{}
 	}
 	o, ok := s.c.index[c]
 	if !ok {
@@ -154,7 +154,7 @@ func (s *Source) Index(c string) (map[string]*Entry, error) {
 }
 
 // Entry is entry id of category c.
-func (s *Source) Entry(c, id string) (*Entry, error) {
+func (s *Source) Entry(c category.Category, id string) (*Entry, error) {
 	byID, err := s.Index(c)
 	if err != nil {
 		return nil, err

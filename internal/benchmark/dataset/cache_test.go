@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -64,7 +65,7 @@ var _ = Describe("the Source of one data folder", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(len(es) % 26).To(BeZero())
 		Expect(es[0].ID).To(HavePrefix("format_sensitivity_0:ret_fmt=python&tool_call_tag=True&func_doc_fmt=python&"))
-		Expect(es[0].Category).To(Equal("format_sensitivity"))
+		Expect(es[0].Category).To(Equal(category.FormatSensitivity))
 		again, err := src.LoadCategory(dataset.FormatSensitivityCategory)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(again[len(again)-1]).To(BeIdenticalTo(es[len(es)-1]))

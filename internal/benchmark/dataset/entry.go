@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
 )
 
@@ -20,10 +21,10 @@ type Message struct {
 // Entry is one test entry as the data set states it (no inference-time
 // additions such as language hints; see InferenceView).
 type Entry struct {
-	ID       string // as upstream names it in result files (memory_kv_..., web_search_base_...)
-	Category string // the scoring category, e.g. "memory_kv"
-	File     string // data-set file it came from, for messages
-	Line     int    // 1-based line in File
+	ID       string            // as upstream names it in result files (memory_kv_..., web_search_base_...)
+	Category category.Category // the scoring category, e.g. "memory_kv"
+	File     string            // data-set file it came from, for messages
+	Line     int               // 1-based line in File
 
 	Question  [][]Message       // turns of messages
 	Functions []json.RawMessage // function documents offered to the model (multi-turn: filled from multi_turn_func_doc)
@@ -166,9 +167,9 @@ func (s *Source) readAnswers(file string) (map[string]json.RawMessage, error) {
 	return out, err
 }
 
-func toEntry(r rawEntry, category, file string, line int) (*Entry, error) {
+func toEntry(r rawEntry, c category.Category, file string, line int) (*Entry, error) {
 	e := &Entry{
-		ID: r.ID, Category: category, File: file, Line: line,
+		ID: r.ID, Category: c, File: file, Line: line,
 		Question: r.Question, Functions: r.Function,
 		InvolvedClasses: r.InvolvedClasses, InitialConfig: r.InitialConfig,
 		Path: r.Path, ExcludedFunction: r.ExcludedFunction, Scenario: r.Scenario,

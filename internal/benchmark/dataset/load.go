@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 )
 
 // MemoryScenarios are upstream's memory scenario names, in upstream order
@@ -98,16 +100,16 @@ func (s *Source) readClassDocs(class string) (classDocs, error) {
 
 // questionFile returns the question file of a scoring category and how ids
 // are rewritten (upstream's process_memory_test_case / process_web_search_test_case).
-func questionFile(category string) (file, answerFile, idFrom string, hasAnswers bool) {
+func questionFile(c category.Category) (file, answerFile, idFrom string, hasAnswers bool) {
 	switch {
-	case strings.HasPrefix(category, "memory_"):
+	case strings.HasPrefix(string(c), "memory_"):
 		return "BFCL_v4_memory.json", "BFCL_v4_memory.json", "memory", true
-	case strings.HasPrefix(category, "web_search_"):
+	case strings.HasPrefix(string(c), "web_search_"):
 		return "BFCL_v4_web_search.json", "BFCL_v4_web_search.json", "web_search", true
-	case category == "irrelevance" || category == "live_irrelevance" || category == "live_relevance":
-		return "BFCL_v4_" + category + ".json", "", "", false
+	case c == category.Irrelevance || c == category.LiveIrrelevance || c == category.LiveRelevance:
+		return "BFCL_v4_" + string(c) + ".json", "", "", false
 	default:
-		return "BFCL_v4_" + category + ".json", "BFCL_v4_" + category + ".json", "", true
+		return "BFCL_v4_" + string(c) + ".json", "BFCL_v4_" + string(c) + ".json", "", true
 	}
 }
 
@@ -115,17 +117,17 @@ func questionFile(category string) (file, answerFile, idFrom string, hasAnswers 
 // order, with their ground truth attached. Memory entries carry their
 // prerequisite ids; the prerequisite conversations themselves come from
 // MemoryPrereqs.
-func (s *Source) Load(category string) ([]*Entry, error) {
-	return s.entriesOnce(&s.c.cats, category, func() ([]*Entry, error) { return s.load(category) })
+func (s *Source) Load(c category.Category) ([]*Entry, error) {
+	return s.entriesOnce(&s.c.cats, string(c), func() ([]*Entry, error) { return s.load(c) })
 }
 
-func (s *Source) load(category string) ([]*Entry, error) {
-	if category == "" || strings.ContainsAny(category, "/\\ ,") || category == "format_sensitivity" {
-		return nil, fmt.Errorf("dataset: %q is not a loadable category", category)
+func (s *Source) load(c category.Category) ([]*Entry, error) {
+	if c == "" || strings.ContainsAny(string(c), "/\\ ,") || c == category.FormatSensitivity {
+		return nil, fmt.Errorf("dataset: %q is not a loadable category", c)
 	}
-	file, answerFile, idFrom, hasAnswers := questionFile(category)
+	file, answerFile, idFrom, hasAnswers := questionFile(c)
 	if !isFile(s.Path(file)) {
-		return nil, fmt.Errorf("dataset: category %q: question file %s is missing", category, s.relName(s.Path(file)))
+		return nil, fmt.Errorf("dataset: category %q: question file %s is missing", c, s.relName(s.Path(file)))
 	}
 	raws, lines, err := s.readEntries(file)
 	if err != nil {
@@ -142,7 +144,7 @@ func (s *Source) load(category string) ([]*Entry, error) {
 	if idFrom == "memory" {
 		prereqIDs = map[string][]string{}
 		for _, sc := range memoryScenarios {
-			pre, err := s.MemoryPrereqs(category, sc)
+			pre, err := s.MemoryPrereqs(c, sc)
 			if err != nil {
 				return nil, err
 			}
@@ -155,9 +157,9 @@ func (s *Source) load(category string) ([]*Entry, error) {
 	for i, r := range raws {
 		origID := r.ID
 		if idFrom != "" {
-			r.ID = strings.ReplaceAll(r.ID, idFrom, category)
+			r.ID = strings.ReplaceAll(r.ID, idFrom, string(c))
 		}
-		e, err := toEntry(r, category, name, lines[i])
+		e, err := toEntry(r, c, name, lines[i])
 		if err != nil {
 			return nil, err
 		}
@@ -178,18 +180,18 @@ func (s *Source) load(category string) ([]*Entry, error) {
 				return nil, fmt.Errorf("dataset: %s: unknown memory scenario %q", e.Where(), e.Scenario)
 			}
 			e.DependsOn = append([]string(nil), ids...)
-			e.InvolvedClasses = []string{"MemoryAPI_" + strings.TrimPrefix(category, "memory_")}
+			e.InvolvedClasses = []string{"MemoryAPI_" + strings.TrimPrefix(string(c), "memory_")}
 		}
-		if strings.HasPrefix(category, "multi_turn") || idFrom != "" {
+		if strings.HasPrefix(string(c), "multi_turn") || idFrom != "" {
 			if err := s.attachFuncDocs(e); err != nil {
 				return nil, err
 			}
 		}
-		if strings.HasPrefix(category, "multi_turn") {
+		if strings.HasPrefix(string(c), "multi_turn") {
 			if len(e.InitialConfig) == 0 || len(e.InvolvedClasses) == 0 {
 				return nil, fmt.Errorf("dataset: %s: multi-turn entry needs initial_config and involved_classes", e.Where())
 			}
-		} else if idFrom == "" && len(e.Functions) == 0 && category != "live_irrelevance" {
+		} else if idFrom == "" && len(e.Functions) == 0 && c != category.LiveIrrelevance {
 			return nil, fmt.Errorf("dataset: %s: entry has no function documents", e.Where())
 		}
 		out = append(out, e)
@@ -250,13 +252,13 @@ type classDocs struct {
 // for one memory category, ids rewritten as upstream does
 // ("memory_prereq_0-customer-0" -> "memory_kv_prereq_0-customer-0"), each
 // depending on all earlier ones.
-func (s *Source) MemoryPrereqs(category, scenario string) ([]*Entry, error) {
-	return s.entriesOnce(&s.c.pre, category+"/"+scenario, func() ([]*Entry, error) { return s.memoryPrereqs(category, scenario) })
+func (s *Source) MemoryPrereqs(c category.Category, scenario string) ([]*Entry, error) {
+	return s.entriesOnce(&s.c.pre, string(c)+"/"+scenario, func() ([]*Entry, error) { return s.memoryPrereqs(c, scenario) })
 }
 
-func (s *Source) memoryPrereqs(category, scenario string) ([]*Entry, error) {
-	if !strings.HasPrefix(category, "memory_") {
-		return nil, fmt.Errorf("dataset: %q is not a memory category", category)
+func (s *Source) memoryPrereqs(c category.Category, scenario string) ([]*Entry, error) {
+	if !strings.HasPrefix(string(c), "memory_") {
+		return nil, fmt.Errorf("dataset: %q is not a memory category", c)
 	}
 	file := "memory_" + scenario + ".json"
 	p := s.Path("memory_prereq_conversation", file)
@@ -271,14 +273,14 @@ func (s *Source) memoryPrereqs(category, scenario string) ([]*Entry, error) {
 		if r.ID == "" || len(r.Question) == 0 {
 			return fmt.Errorf("dataset: %s:%d (%s): prerequisite needs id and question", name, line, idOf(b))
 		}
-		e, err := toEntry(r, category, name, line)
+		e, err := toEntry(r, c, name, line)
 		if err != nil {
 			return err
 		}
-		e.ID = strings.ReplaceAll(r.ID, "memory", category)
+		e.ID = strings.ReplaceAll(r.ID, "memory", string(c))
 		e.Scenario = scenario
 		e.DependsOn = append([]string(nil), ids...)
-		e.InvolvedClasses = []string{"MemoryAPI_" + strings.TrimPrefix(category, "memory_")}
+		e.InvolvedClasses = []string{"MemoryAPI_" + strings.TrimPrefix(string(c), "memory_")}
 		ids = append(ids, e.ID)
 		out = append(out, e)
 		return nil
@@ -291,19 +293,23 @@ func (s *Source) memoryPrereqs(category, scenario string) ([]*Entry, error) {
 
 // FormatSensitivityIDs reads BFCL_v4_format_sensitivity.json: category ->
 // entry ids re-run under every prompt configuration.
-func (s *Source) FormatSensitivityIDs() (map[string][]string, []string, error) {
+func (s *Source) FormatSensitivityIDs() (map[category.Category][]string, []category.Category, error) {
 	p := s.Path("BFCL_v4_format_sensitivity.json")
 	b, err := s.readFile(p)
 	if err != nil {
 		return nil, nil, err
 	}
-	var m map[string][]string
+	var m map[category.Category][]string
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, nil, fmt.Errorf("dataset: %s: %v", s.relName(p), err)
 	}
-	order, err := objectKeyOrder(b)
+	keys, err := objectKeyOrder(b)
 	if err != nil {
 		return nil, nil, fmt.Errorf("dataset: %s: %v", s.relName(p), err)
+	}
+	order := make([]category.Category, len(keys))
+	for i, k := range keys {
+		order[i] = category.Category(k)
 	}
 	return m, order, nil
 }

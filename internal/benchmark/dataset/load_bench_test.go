@@ -15,7 +15,7 @@ func BenchmarkLoadSingleTurn(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		for _, c := range category.SingleTurn() {
-			if _, err := src.Load(string(c)); err != nil {
+			if _, err := src.Load(c); err != nil {
 				b.Fatal(err)
 			}
 		}

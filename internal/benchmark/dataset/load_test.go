@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -40,7 +41,7 @@ var _ = Describe("the pinned data set", func() {
 	It("holds the 5,106 scored entries, per category as the README table says", func() {
 		total := 0
 		for cat, want := range wantCounts {
-			entries, err := src.Load(cat)
+			entries, err := src.Load(category.Category(cat))
 			Expect(err).NotTo(HaveOccurred(), cat)
 			Expect(entries).To(HaveLen(want), cat)
 			total += len(entries)
@@ -123,7 +124,7 @@ var _ = Describe("the line scanner", func() {
 		src, err := dataset.Open(dir)
 		Expect(err).NotTo(HaveOccurred())
 		for _, c := range []string{"live_multiple", "simple_java", "multi_turn_miss_func"} {
-			entries, err := src.Load(c)
+			entries, err := src.Load(category.Category(c))
 			Expect(err).NotTo(HaveOccurred())
 			for _, e := range entries {
 				for _, f := range e.Functions {

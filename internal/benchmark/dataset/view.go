@@ -33,9 +33,9 @@ func InferenceView(e *Entry) (*Entry, error) {
 	v := *e
 	lang := hintPython
 	switch {
-	case strings.Contains(e.Category, "javascript"):
+	case e.Category.IsJS():
 		lang = hintJavaScript
-	case strings.Contains(e.Category, "java"):
+	case e.Category.IsJava():
 		lang = hintJava
 	}
 	v.Functions = make([]json.RawMessage, 0, len(e.Functions))
@@ -166,5 +166,5 @@ func (e *Entry) InitialConfigDict() (*pyval.Dict, error) {
 // this entry, as upstream decides it: "long_context" (or "composite") in the
 // category.
 func (e *Entry) LongContext() bool {
-	return strings.Contains(e.Category, "long_context") || strings.Contains(e.Category, "composite")
+	return e.Category.IsLongContext()
 }

@@ -155,7 +155,7 @@ func (sp Spec) Resolve(src *dataset.Source) (*Selection, error) {
 	sel := &Selection{Categories: cs, ByID: byID}
 	found := map[string]bool{}
 	for _, c := range cs {
-		entries, err := prompt.LoadCategory(src, string(c))
+		entries, err := prompt.LoadCategory(src, c)
 		if err != nil {
 			return nil, err
 		}

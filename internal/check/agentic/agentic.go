@@ -312,7 +312,7 @@ func promptEntry(e *dataset.Entry) (*pyval.Dict, error) {
 		q.Items = append(q.Items, t)
 	}
 	d.SetStr("question", q)
-	if strings.HasPrefix(e.Category, "memory_") {
+	if e.Category.IsMemory() {
 		ic := pyval.NewList()
 		for _, c := range e.InvolvedClasses {
 			ic.Items = append(ic.Items, pyval.Str(c))

@@ -6,6 +6,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/agentic"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
@@ -18,7 +19,7 @@ func entry(cat string, answers ...string) *dataset.Entry {
 	a, _ := json.Marshal(answers)
 	id := cat + "_0"
 	raw := `{"id": "web_search_0", "question": [[{"role": "user", "content": "Q?"}]], "involved_classes": ["WebSearchAPI"]}`
-	e := &dataset.Entry{ID: id, Category: cat, File: "test.json", Line: 1, Answer: a, Raw: json.RawMessage(raw),
+	e := &dataset.Entry{ID: id, Category: category.Category(cat), File: "test.json", Line: 1, Answer: a, Raw: json.RawMessage(raw),
 		Question: [][]dataset.Message{{{Role: "user", Content: "Q?"}}}, InvolvedClasses: []string{"WebSearchAPI"}}
 	if cat == "memory_kv" {
 		e.ID = "memory_kv_0-customer-0"

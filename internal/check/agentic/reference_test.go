@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/agentic"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
@@ -99,7 +100,7 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 			base := filepath.Join(ref, "agentic")
 			src, err := dataset.Open(dataDir)
 			Expect(err).NotTo(HaveOccurred())
-			entries, err := src.Load(cat)
+			entries, err := src.Load(category.Category(cat))
 			Expect(err).NotTo(HaveOccurred())
 			recs, err := results.Read(filepath.Join(base, "results", refModel, "agentic", relDir(cat), "BFCL_v4_"+cat+"_result.json"))
 			Expect(err).NotTo(HaveOccurred())

@@ -3,6 +3,7 @@ package astcheck_test
 import (
 	"testing"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/astcheck"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -26,7 +27,7 @@ func BenchmarkScoreAllSingleTurn(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for _, c := range cats {
 			for _, tc := range c.cases {
-				if _, err := astcheck.ScoreEntry(tc.category, tc.entry, tc.answer, tc.result, opts); err != nil {
+				if _, err := astcheck.ScoreEntry(category.Category(tc.category), tc.entry, tc.answer, tc.result, opts); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -70,7 +71,7 @@ func BenchmarkScoreValuesPreparsed(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, p := range all {
-			if _, err := astcheck.ScoreValues(p.cat, p.id, nil, p.funcs, p.gt, p.result, opts); err != nil {
+			if _, err := astcheck.ScoreValues(category.Category(p.cat), p.id, nil, p.funcs, p.gt, p.result, opts); err != nil {
 				b.Fatal(err)
 			}
 		}

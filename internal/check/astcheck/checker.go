@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -24,22 +25,14 @@ const (
 	JavaScript = "javascript"
 )
 
-// LanguageOf is the checker language eval_runner picks for a category:
-// "javascript" in the name -> JavaScript, else "java" -> Java, else Python.
-func LanguageOf(category string) string {
-	switch {
-	case strings.Contains(category, "javascript"):
-		return JavaScript
-	case strings.Contains(category, "java"):
-		return Java
-	}
-	return Python
-}
+// LanguageOf is the checker language eval_runner picks for a category
+// (category.Category.Language).
+func LanguageOf(c category.Category) string { return string(c.Language()) }
 
 // Input is one entry for Check, in raw JSON as the dataset files hold it.
 type Input struct {
 	ID       string
-	Category string
+	Category category.Category
 	// Functions is the entry's "function" list, one document per element.
 	Functions []json.RawMessage
 	// PossibleAnswer is the "ground_truth" value of the possible-answer line.
@@ -56,7 +49,7 @@ type Input struct {
 // ValueInput is Input with the JSON already parsed into Python values.
 type ValueInput struct {
 	ID              string
-	Category        string
+	Category        category.Category
 	Functions       pyval.Value // the "function" list
 	PossibleAnswer  pyval.Value // the "ground_truth" list
 	Decoded         []decode.Call
@@ -158,11 +151,11 @@ func asException(err error) *pyval.Exception {
 	return pyval.NewException("Exception", err.Error())
 }
 
-func (c *checker) dispatch(funcs pyval.Value, out []decode.Call, answers pyval.Value, category string) (result, *pyval.Exception) {
+func (c *checker) dispatch(funcs pyval.Value, out []decode.Call, answers pyval.Value, cat category.Category) (result, *pyval.Exception) {
 	switch {
-	case strings.Contains(category, "parallel"):
+	case cat.IsParallel():
 		return c.parallelNoOrder(funcs, out, answers)
-	case strings.Contains(category, "multiple"):
+	case cat.IsMultiple():
 		return c.multiple(funcs, out, answers)
 	}
 	if len(out) != 1 {
@@ -320,26 +313,13 @@ func (c *checker) simple(doc pyval.Value, call decode.Call, answer pyval.Value) 
 		return result{}, pyval.NewIndexError("list index out of range")
 	}
 	_, paramAnswers := ad.At(0)
-
-	nameV, err := getItem(doc, "name")
-	if err != nil {
-		return result{}, asException(err)
-	}
-	params, err := getItem(doc, "parameters")
-	if err != nil {
-		return result{}, asException(err)
-	}
-	details, err := getItem(params, "properties")
-	if err != nil {
-		return result{}, asException(err)
-	}
-	required, err := getItem(params, "required")
+	d, err := readDoc(doc)
 	if err != nil {
 		return result{}, asException(err)
 	}
 
-	funcName := pyval.StrOf(nameV)
-	if _, isStr := nameV.(pyval.Str); isStr {
+	funcName := pyval.StrOf(d.name)
+	if _, isStr := d.name.(pyval.Str); isStr {
 		funcName = c.convertFuncName(funcName)
 	}
 	if funcName != call.Name {
@@ -347,7 +327,43 @@ func (c *checker) simple(doc pyval.Value, call decode.Call, answer pyval.Value) 
 			"Function name "+pyRepr(pyval.Str(funcName))+" not found in model output."), nil
 	}
 	modelParams := call.Args
+	if r, exc := requiredGiven(d.required, modelParams); exc != nil || !r.valid {
+		return r, exc
+	}
+	for _, kv := range modelParams.Items() {
+		if r, exc := c.param(kv.Key, kv.Value, d.properties, paramAnswers); exc != nil || !r.valid {
+			return r, exc
+		}
+	}
+	return optionalsOmitted(paramAnswers, modelParams)
+}
 
+// funcDoc is what simple_function_checker reads of a function document.
+type funcDoc struct {
+	name, properties, required pyval.Value
+}
+
+// readDoc reads doc["name"], doc["parameters"]["properties"] and
+// doc["parameters"]["required"], raising as upstream's subscripts do.
+func readDoc(doc pyval.Value) (funcDoc, error) {
+	var d funcDoc
+	var err error
+	if d.name, err = getItem(doc, "name"); err != nil {
+		return d, err
+	}
+	params, err := getItem(doc, "parameters")
+	if err != nil {
+		return d, err
+	}
+	if d.properties, err = getItem(params, "properties"); err != nil {
+		return d, err
+	}
+	d.required, err = getItem(params, "required")
+	return d, err
+}
+
+// requiredGiven checks that the model gave every required parameter.
+func requiredGiven(required pyval.Value, modelParams *pyval.Dict) (result, *pyval.Exception) {
 	reqItems, err := pyIter(required)
 	if err != nil {
 		return result{}, asException(err)
@@ -360,147 +376,176 @@ func (c *checker) simple(doc pyval.Value, call decode.Call, answer pyval.Value) 
 			return fail("simple_function_checker:missing_required", "Missing required parameter: "+pyRepr(p)+"."), nil
 		}
 	}
+	return ok(), nil
+}
 
-	for _, kv := range modelParams.Items() {
-		param, value := kv.Key, kv.Value
-		inDetails, err := pyIn(param, details)
-		if err != nil {
-			return result{}, asException(err)
-		}
-		inAnswer, err := pyIn(param, paramAnswers)
-		if err != nil {
-			return result{}, asException(err)
-		}
-		if !inDetails || !inAnswer {
-			return fail("simple_function_checker:unexpected_param", "Unexpected parameter: "+pyRepr(param)+"."), nil
-		}
-		pname := pyval.StrOf(param)
-		pdetail, _ := details.(*pyval.Dict).Get(param)
-		options, _ := paramAnswers.(*pyval.Dict).Get(param)
-		expDesc, _, err := getStrItem(pdetail, "type")
-		if err != nil {
-			return result{}, asException(err)
-		}
-		var expType, nestedType string
+// param checks one parameter the model gave: that the document and the
+// possible answer know it, its type (Java and JavaScript values converted
+// from their string form first), then its value against the options.
+func (c *checker) param(param, value, details, paramAnswers pyval.Value) (result, *pyval.Exception) {
+	inDetails, err := pyIn(param, details)
+	if err != nil {
+		return result{}, asException(err)
+	}
+	inAnswer, err := pyIn(param, paramAnswers)
+	if err != nil {
+		return result{}, asException(err)
+	}
+	if !inDetails || !inAnswer {
+		return fail("simple_function_checker:unexpected_param", "Unexpected parameter: "+pyRepr(param)+"."), nil
+	}
+	pdetail, _ := details.(*pyval.Dict).Get(param)
+	options, _ := paramAnswers.(*pyval.Dict).Get(param)
+	t, value, r, exc := c.expectedType(param, value, pdetail)
+	if exc != nil || !r.valid {
+		return r, exc
+	}
+	tr, err := typeChecker(pyval.StrOf(param), param, value, options, t.desc, t.typ, t.nested)
+	if err != nil {
+		return result{}, asException(err)
+	}
+	if !tr.valid {
+		return tr, nil
+	}
+	return valueMatches(param, value, options, t, tr.isVar)
+}
 
-		switch c.lang {
-		case Java, JavaScript:
-			table, errType, conv := javaTypes, "type_error:java", javaConvert
-			if c.lang == JavaScript {
-				table, errType, conv = jsTypes, "type_error:js", jsConvert
-			}
-			t, known := table[expDesc]
-			if !known {
-				return result{}, pyval.NewKeyError(pyval.Str(expDesc))
-			}
-			expType = t
-			sv, isStr := value.(pyval.Str)
-			if !isStr {
-				return fail(errType, "Incorrect type for parameter "+pyRepr(param)+". Expected type String, got "+typeName(value)+". Parameter value: "+pyRepr(value)+"."), nil
-			}
-			nestedDesc := ""
-			if expDesc == "Array" || expDesc == "ArrayList" || expDesc == "array" {
-				items, err := getItem(pdetail, "items")
-				if err != nil {
-					return result{}, asException(err)
-				}
-				nd, _, err := getStrItem(items, "type")
-				if err != nil {
-					return result{}, asException(err)
-				}
-				nt, known := table[nd]
-				if !known {
-					return result{}, pyval.NewKeyError(pyval.Str(nd))
-				}
-				nestedType, nestedDesc = nt, nd
-			}
-			value, err = conv(string(sv), expDesc, nestedDesc)
-			if err != nil {
-				return result{}, asException(err)
-			}
-		default:
-			t, known := pythonTypes[expDesc]
-			if !known {
-				return result{}, pyval.NewKeyError(pyval.Str(expDesc))
-			}
-			expType = t
-			if expDesc == "array" || expDesc == "tuple" {
-				items, err := getItem(pdetail, "items")
-				if err != nil {
-					return result{}, asException(err)
-				}
-				nd, _, err := getStrItem(items, "type")
-				if err != nil {
-					return result{}, asException(err)
-				}
-				nt, known := pythonTypes[nd]
-				if !known {
-					return result{}, pyval.NewKeyError(pyval.Str(nd))
-				}
-				nestedType = nt
-			}
-		}
+// paramType is a parameter's documented type: the document's name for it
+// ("integer", "ArrayList", ...), the Python type it maps to, and the
+// item type of arrays.
+type paramType struct {
+	desc, typ, nested string
+}
 
-		if expDesc == "tuple" {
-			if t, isTuple := value.(pyval.Tuple); isTuple {
-				value = pyval.NewList(append([]pyval.Value(nil), t...)...)
+// expectedType resolves the parameter's documented type for the checker's
+// language and returns the value as the type check sees it: Java and
+// JavaScript values parsed from the string the model must give, tuples as
+// lists, Python ints widened for "float".
+func (c *checker) expectedType(param, value, pdetail pyval.Value) (paramType, pyval.Value, result, *pyval.Exception) {
+	var t paramType
+	expDesc, _, err := getStrItem(pdetail, "type")
+	if err != nil {
+		return t, nil, result{}, asException(err)
+	}
+	t.desc = expDesc
+	switch c.lang {
+	case Java, JavaScript:
+		table, errType, conv := javaTypes, "type_error:java", javaConvert
+		if c.lang == JavaScript {
+			table, errType, conv = jsTypes, "type_error:js", jsConvert
+		}
+		typ, known := table[expDesc]
+		if !known {
+			return t, nil, result{}, pyval.NewKeyError(pyval.Str(expDesc))
+		}
+		t.typ = typ
+		sv, isStr := value.(pyval.Str)
+		if !isStr {
+			return t, nil, fail(errType, "Incorrect type for parameter "+pyRepr(param)+". Expected type String, got "+typeName(value)+". Parameter value: "+pyRepr(value)+"."), nil
+		}
+		nestedDesc := ""
+		if expDesc == "Array" || expDesc == "ArrayList" || expDesc == "array" {
+			nd, nt, exc := itemType(pdetail, table)
+			if exc != nil {
+				return t, nil, result{}, exc
 			}
+			t.nested, nestedDesc = nt, nd
 		}
-		if c.lang == Python && expDesc == "float" {
-			switch n := value.(type) {
-			case pyval.Int:
-				value = pyval.Float(float64(n))
-			case pyval.BigInt:
-				f, _ := n.V.Float64()
-				if f > 1.7976931348623157e308 || f < -1.7976931348623157e308 {
-					return result{}, pyval.NewOverflowError("int too large to convert to float")
-				}
-				value = pyval.Float(f)
+		if value, err = conv(string(sv), expDesc, nestedDesc); err != nil {
+			return t, nil, result{}, asException(err)
+		}
+	default:
+		typ, known := pythonTypes[expDesc]
+		if !known {
+			return t, nil, result{}, pyval.NewKeyError(pyval.Str(expDesc))
+		}
+		t.typ = typ
+		if expDesc == "array" || expDesc == "tuple" {
+			_, nt, exc := itemType(pdetail, pythonTypes)
+			if exc != nil {
+				return t, nil, result{}, exc
 			}
-		}
-
-		tr, err := typeChecker(pname, param, value, options, expDesc, expType, nestedType)
-		if err != nil {
-			return result{}, asException(err)
-		}
-		if !tr.valid {
-			return tr, nil
-		}
-
-		if !tr.isVar {
-			var r result
-			handled := true
-			switch {
-			case expType == "dict":
-				r, err = dictChecker(value, options)
-			case expType == "list" && nestedType == "dict":
-				r, err = listDictChecker(value, options)
-			case expType == "str":
-				r, err = stringChecker(param, value, options)
-			case expType == "list":
-				r, err = listChecker(param, value, options)
-			default:
-				handled = false
-			}
-			if err != nil {
-				return result{}, asException(err)
-			}
-			if handled {
-				if !r.valid {
-					return r, nil
-				}
-				continue
-			}
-		}
-		in, err := pyIn(value, options)
-		if err != nil {
-			return result{}, asException(err)
-		}
-		if !in {
-			return fail("value_error:others", "Invalid value for parameter "+pyRepr(param)+": "+pyRepr(value)+". Expected one of "+pyval.StrOf(options)+"."), nil
+			t.nested = nt
 		}
 	}
 
+	if expDesc == "tuple" {
+		if tu, isTuple := value.(pyval.Tuple); isTuple {
+			value = pyval.NewList(append([]pyval.Value(nil), tu...)...)
+		}
+	}
+	if c.lang == Python && expDesc == "float" {
+		switch n := value.(type) {
+		case pyval.Int:
+			value = pyval.Float(float64(n))
+		case pyval.BigInt:
+			f, _ := n.V.Float64()
+			if f > 1.7976931348623157e308 || f < -1.7976931348623157e308 {
+				return t, nil, result{}, pyval.NewOverflowError("int too large to convert to float")
+			}
+			value = pyval.Float(f)
+		}
+	}
+	return t, value, ok(), nil
+}
+
+// itemType reads pdetail["items"]["type"] and maps it through table.
+func itemType(pdetail pyval.Value, table map[string]string) (desc, typ string, exc *pyval.Exception) {
+	items, err := getItem(pdetail, "items")
+	if err != nil {
+		return "", "", asException(err)
+	}
+	desc, _, err = getStrItem(items, "type")
+	if err != nil {
+		return "", "", asException(err)
+	}
+	typ, known := table[desc]
+	if !known {
+		return "", "", pyval.NewKeyError(pyval.Str(desc))
+	}
+	return desc, typ, nil
+}
+
+// valueMatches checks a well-typed value against the possible answer's
+// options: dicts, lists of dicts, strings and lists by their own checkers,
+// anything else (and a variable reference) by membership.
+func valueMatches(param, value, options pyval.Value, t paramType, isVar bool) (result, *pyval.Exception) {
+	if !isVar {
+		var r result
+		var err error
+		handled := true
+		switch {
+		case t.typ == "dict":
+			r, err = dictChecker(value, options)
+		case t.typ == "list" && t.nested == "dict":
+			r, err = listDictChecker(value, options)
+		case t.typ == "str":
+			r, err = stringChecker(param, value, options)
+		case t.typ == "list":
+			r, err = listChecker(param, value, options)
+		default:
+			handled = false
+		}
+		if err != nil {
+			return result{}, asException(err)
+		}
+		if handled {
+			return r, nil
+		}
+	}
+	in, err := pyIn(value, options)
+	if err != nil {
+		return result{}, asException(err)
+	}
+	if !in {
+		return fail("value_error:others", "Invalid value for parameter "+pyRepr(param)+": "+pyRepr(value)+". Expected one of "+pyval.StrOf(options)+"."), nil
+	}
+	return ok(), nil
+}
+
+// optionalsOmitted checks that every parameter the model left out may be
+// omitted ("" among its options).
+func optionalsOmitted(paramAnswers pyval.Value, modelParams *pyval.Dict) (result, *pyval.Exception) {
 	pas, isDict := paramAnswers.(*pyval.Dict)
 	if !isDict {
 		return result{}, pyval.NewAttributeError("'%s' object has no attribute 'keys'", typeName(paramAnswers))

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/astcheck"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
@@ -132,7 +133,7 @@ var _ = Describe("hand-made fixtures (PITFALLS single-turn rules)", func() {
 					w, found := want[id]
 					Expect(found).To(BeTrue(), "no expected verdict for %s", id)
 					where := filepath.Base(runDir) + "/" + id
-					v, err := astcheck.ScoreEntry(cat, entries[id], answers[id], line, opts)
+					v, err := astcheck.ScoreEntry(category.Category(cat), entries[id], answers[id], line, opts)
 					Expect(err).NotTo(HaveOccurred(), where)
 					Expect(v.Valid).To(Equal(w.Valid), "%s: valid (errors %q)", where, v.Errors)
 					wantType := ""

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/astcheck"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
@@ -51,7 +52,7 @@ func FuzzScoreFCArguments(f *testing.F) {
 		for _, tg := range targets {
 			result, _ := json.Marshal([]map[string]string{{tg.fn: args}})
 			line, _ := json.Marshal(map[string]json.RawMessage{"id": json.RawMessage(`"fuzz"`), "result": result})
-			_, err := astcheck.ScoreEntry(tg.cat, tg.entry, tg.answer, line, opts)
+			_, err := astcheck.ScoreEntry(category.Category(tg.cat), tg.entry, tg.answer, line, opts)
 			var ue *astcheck.UpstreamError
 			if err != nil && !errors.As(err, &ue) {
 				t.Fatalf("%s: %v", tg.cat, err)

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/astcheck"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -227,7 +228,7 @@ func paramTypes(funcs pyval.Value, name string) (map[string][2]string, map[strin
 }
 
 // goldResult builds the FC result field for an entry.
-func goldResult(category string, entry, answer json.RawMessage) (json.RawMessage, error) {
+func goldResult(cat category.Category, entry, answer json.RawMessage) (json.RawMessage, error) {
 	ev, err := pyval.FromJSON(entry)
 	if err != nil {
 		return nil, err
@@ -238,7 +239,7 @@ func goldResult(category string, entry, answer json.RawMessage) (json.RawMessage
 	}
 	funcs, _ := ev.(*pyval.Dict).GetStr("function")
 	gt, _ := av.(*pyval.Dict).GetStr("ground_truth")
-	lang := astcheck.LanguageOf(category)
+	lang := astcheck.LanguageOf(cat)
 	var calls []any
 	for _, c := range gt.(*pyval.List).Items {
 		name, params := c.(*pyval.Dict).At(0)
@@ -291,10 +292,10 @@ var _ = Describe("gold check: the first acceptable values pass", func() {
 			for i := range entries {
 				id, err := idOf(entries[i])
 				Expect(err).NotTo(HaveOccurred())
-				res, err := goldResult(cat, entries[i], answers[i])
+				res, err := goldResult(category.Category(cat), entries[i], answers[i])
 				Expect(err).NotTo(HaveOccurred(), id)
 				line, _ := json.Marshal(map[string]json.RawMessage{"id": json.RawMessage(strconv.Quote(id)), "result": res})
-				v, err := astcheck.ScoreEntry(cat, entries[i], answers[i], line, opts)
+				v, err := astcheck.ScoreEntry(category.Category(cat), entries[i], answers[i], line, opts)
 				Expect(err).NotTo(HaveOccurred(), id)
 				total++
 				if !v.Valid {

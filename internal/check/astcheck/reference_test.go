@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/astcheck"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -42,7 +43,7 @@ var _ = Describe("agreement with upstream on real model outputs (gpt-oss-120b, F
 		for _, c := range cats {
 			valid, flagOK, typeOK, msgOK := 0, 0, 0, 0
 			for _, tc := range c.cases {
-				v, err := astcheck.ScoreEntry(tc.category, tc.entry, tc.answer, tc.result, opts)
+				v, err := astcheck.ScoreEntry(category.Category(tc.category), tc.entry, tc.answer, tc.result, opts)
 				Expect(err).NotTo(HaveOccurred(), "entry %s", tc.id)
 				total++
 				if v.Valid {
@@ -94,7 +95,7 @@ var _ = Describe("agreement with upstream on real model outputs (gpt-oss-120b, F
 				if tc.answer == nil {
 					continue
 				}
-				fromRaw, err := astcheck.ScoreEntry(tc.category, tc.entry, tc.answer, tc.result, opts)
+				fromRaw, err := astcheck.ScoreEntry(category.Category(tc.category), tc.entry, tc.answer, tc.result, opts)
 				Expect(err).NotTo(HaveOccurred())
 				e, err := pyval.FromJSON(tc.entry)
 				Expect(err).NotTo(HaveOccurred())
@@ -105,7 +106,7 @@ var _ = Describe("agreement with upstream on real model outputs (gpt-oss-120b, F
 				line, err := pyval.FromJSON(tc.result)
 				Expect(err).NotTo(HaveOccurred())
 				res, _ := line.(*pyval.Dict).GetStr("result")
-				fromValues, err := astcheck.ScoreValues(tc.category, tc.id, tc.entry, funcs, gt, res, opts)
+				fromValues, err := astcheck.ScoreValues(category.Category(tc.category), tc.id, tc.entry, funcs, gt, res, opts)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(fromRaw.Valid).To(Equal(fromValues.Valid), tc.id)
 				Expect(fromRaw.ErrorType).To(Equal(fromValues.ErrorType), tc.id)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/relevance"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
@@ -34,53 +35,53 @@ type PyJSON = relevance.PyJSON
 //
 // An error means the inputs are unusable (bad JSON, missing fields) or
 // upstream itself raises on this entry (*UpstreamError).
-func ScoreEntry(category string, entry, answer, resultLine json.RawMessage, opts decode.Options) (verdict.Verdict, error) {
+func ScoreEntry(cat category.Category, entry, answer, resultLine json.RawMessage, opts decode.Options) (verdict.Verdict, error) {
 	lineV, err := pyval.FromJSON(resultLine)
 	if err != nil {
-		return verdict.Verdict{}, fmt.Errorf("score %s: result line is not JSON: %w", category, err)
+		return verdict.Verdict{}, fmt.Errorf("score %s: result line is not JSON: %w", cat, err)
 	}
 	idV, err := getItem(lineV, "id")
 	if err != nil {
-		return verdict.Verdict{}, fmt.Errorf("score %s: result line has no \"id\": %w", category, err)
+		return verdict.Verdict{}, fmt.Errorf("score %s: result line has no \"id\": %w", cat, err)
 	}
 	id := pyval.StrOf(idV)
 	result, err := getItem(lineV, "result")
 	if err != nil {
-		return verdict.Verdict{}, fmt.Errorf("score %s: result line %s has no \"result\" field", category, id)
+		return verdict.Verdict{}, fmt.Errorf("score %s: result line %s has no \"result\" field", cat, id)
 	}
-	if relevance.IsRelevanceCategory(category) {
-		return ScoreValues(category, id, entry, nil, nil, result, opts)
+	if cat.IsRelevanceOrIrrelevance() {
+		return ScoreValues(cat, id, entry, nil, nil, result, opts)
 	}
 	answerV, err := pyval.FromJSON(answer)
 	if err != nil {
-		return verdict.Verdict{}, fmt.Errorf("score %s entry %s: possible-answer line is not JSON: %w", category, id, err)
+		return verdict.Verdict{}, fmt.Errorf("score %s entry %s: possible-answer line is not JSON: %w", cat, id, err)
 	}
 	gt, err := getItem(answerV, "ground_truth")
 	if err != nil {
-		return verdict.Verdict{}, fmt.Errorf("score %s entry %s: possible-answer line has no ground_truth: %w", category, id, err)
+		return verdict.Verdict{}, fmt.Errorf("score %s entry %s: possible-answer line has no ground_truth: %w", cat, id, err)
 	}
-	funcs, skimmed := neededDocs(category, entry, gt)
+	funcs, skimmed := neededDocs(cat, entry, gt)
 	if !skimmed {
 		entryV, err := pyval.FromJSON(entry)
 		if err != nil {
-			return verdict.Verdict{}, fmt.Errorf("score %s entry %s: dataset entry is not JSON: %w", category, id, err)
+			return verdict.Verdict{}, fmt.Errorf("score %s entry %s: dataset entry is not JSON: %w", cat, id, err)
 		}
 		funcs, err = getItem(entryV, "function")
 		if err != nil {
-			return verdict.Verdict{}, fmt.Errorf("score %s entry %s: dataset entry has no \"function\" list: %w", category, id, err)
+			return verdict.Verdict{}, fmt.Errorf("score %s entry %s: dataset entry has no \"function\" list: %w", cat, id, err)
 		}
 	}
-	return ScoreValues(category, id, entry, funcs, gt, result, opts)
+	return ScoreValues(cat, id, entry, funcs, gt, result, opts)
 }
 
 // ScoreValues is ScoreEntry for parsed values: funcs is the entry's
 // function list, groundTruth the possible answer's ground_truth, result
 // the result field. entry (the raw dataset line) only feeds the verdict's
 // "prompt" detail and may be nil.
-func ScoreValues(category, id string, entry json.RawMessage, funcs, groundTruth, result pyval.Value, opts decode.Options) (verdict.Verdict, error) {
-	lang := LanguageOf(category)
-	if relevance.IsRelevanceCategory(category) {
-		v := relevance.Check(id, category, result, opts)
+func ScoreValues(cat category.Category, id string, entry json.RawMessage, funcs, groundTruth, result pyval.Value, opts decode.Options) (verdict.Verdict, error) {
+	lang := LanguageOf(cat)
+	if cat.IsRelevanceOrIrrelevance() {
+		v := relevance.Check(id, cat, result, opts)
 		if !v.Valid && entry != nil {
 			v.Detail = append(verdict.Fields{{Key: "prompt", Value: entry}}, v.Detail...)
 		}
@@ -100,10 +101,10 @@ func ScoreValues(category, id string, entry json.RawMessage, funcs, groundTruth,
 	if err != nil {
 		exc, isExc := err.(*pyval.Exception)
 		if !isExc {
-			return verdict.Verdict{}, fmt.Errorf("score %s entry %s: %w", category, id, err)
+			return verdict.Verdict{}, fmt.Errorf("score %s entry %s: %w", cat, id, err)
 		}
 		return verdict.Verdict{
-			ID: id, Category: category, ErrorType: ErrTypeDecoderFailed,
+			ID: id, Category: cat, ErrorType: ErrTypeDecoderFailed,
 			Errors: []string{msgDecoderFailedPrefix + exc.Msg},
 			Detail: append(details,
 				verdict.Field{Key: "model_result_raw", Value: PyJSON{V: result}},
@@ -113,7 +114,7 @@ func ScoreValues(category, id string, entry json.RawMessage, funcs, groundTruth,
 	calls, inFormat := decode.Calls(decoded)
 	if !inFormat {
 		return verdict.Verdict{
-			ID: id, Category: category, ErrorType: ErrTypeDecoderWrongFormat,
+			ID: id, Category: cat, ErrorType: ErrTypeDecoderWrongFormat,
 			Errors: []string{msgWrongFormat},
 			Detail: append(details,
 				verdict.Field{Key: "model_result_raw", Value: pyval.StrOf(result)},
@@ -122,7 +123,7 @@ func ScoreValues(category, id string, entry json.RawMessage, funcs, groundTruth,
 		}, nil
 	}
 	v, err := CheckValues(ValueInput{
-		ID: id, Category: category, Functions: funcs, PossibleAnswer: groundTruth,
+		ID: id, Category: cat, Functions: funcs, PossibleAnswer: groundTruth,
 		Decoded: calls, Language: lang, UnderscoreToDot: opts.UnderscoreToDot,
 	})
 	if err != nil {

@@ -3,6 +3,7 @@ package astcheck
 import (
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
@@ -145,7 +146,7 @@ func arrayElems(b []byte) ([][]byte, bool) {
 // use, in their original order. ok is false when skimming is not safe
 // (a doc without a plain string name, keys with escapes, odd JSON); the
 // caller then parses the whole entry.
-func neededDocs(category string, entry []byte, groundTruth pyval.Value) (pyval.Value, bool) {
+func neededDocs(c category.Category, entry []byte, groundTruth pyval.Value) (pyval.Value, bool) {
 	fnRaw, ok := objectField(entry, "function")
 	if !ok || fnRaw == nil {
 		return nil, false
@@ -154,7 +155,7 @@ func neededDocs(category string, entry []byte, groundTruth pyval.Value) (pyval.V
 	if !ok {
 		return nil, false
 	}
-	simpleCat := !strings.Contains(category, "parallel") && !strings.Contains(category, "multiple")
+	simpleCat := !c.IsParallel() && !c.IsMultiple()
 	want := map[string]bool{}
 	if !simpleCat {
 		answers, isList := groundTruth.(*pyval.List)

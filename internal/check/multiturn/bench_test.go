@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
@@ -38,7 +39,7 @@ func BenchmarkScoreMultiTurn(b *testing.B) {
 	}
 	var jobs []job
 	for _, cat := range []string{"multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param"} {
-		entries, err := src.Load(cat)
+		entries, err := src.Load(category.Category(cat))
 		if err != nil {
 			b.Fatal(err)
 		}

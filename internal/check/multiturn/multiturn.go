@@ -149,13 +149,15 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 	truth := engine.New(env, engine.Config{ModelName: o.ModelName + "_ground_truth_eval", EntryID: e.ID, Involved: e.InvolvedClasses, InitialConfig: cfg, LongContext: longContext})
 
 	// The ground truth's results of every turn are recorded in the verdict
-	// (for reports), also of the turns after the one the checker stopped at.
+	// (for reports), also of the turns after the one the checker stopped at,
+	// and so are the turns passed before it.
 	var gtResults [][]string
-	finish := func(v verdict.Verdict) (verdict.Verdict, error) {
+	finish := func(v verdict.Verdict, passed int) (verdict.Verdict, error) {
 		for t := len(gtResults); t < len(gt); t++ {
 			gtResults = append(gtResults, nonNil(truth.Execute(gt[t])))
 		}
 		v.GroundTruthResults = gtResults
+		v.Turns = &verdict.TurnOutcome{Turns: len(gt), Checked: true, Passed: passed}
 		return v, nil
 	}
 	var allModel []string
@@ -183,17 +185,17 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 
 		if len(gtCalls) > 0 && len(steps) == 0 {
 			return finish(fail(e, ErrEmptyTurn, []string{fmt.Sprintf("Model response list is empty for turn %d", t)},
-				field("details", verdict.Fields{{Key: "execution_result", Value: execLog}})))
+				field("details", verdict.Fields{{Key: "execution_result", Value: execLog}})), t)
 		}
 		if len(gtCalls) == 0 {
 			if o.CheckIrrelevance && len(steps) > 0 {
 				return finish(fail(e, ErrIrrelevance, []string{fmt.Sprintf("Model outputs valid function calls when it should not for turn %d.", t)},
-					field("details", verdict.Fields{{Key: "model response decoded", Value: steps}})))
+					field("details", verdict.Fields{{Key: "model response decoded", Value: steps}})), t)
 			}
 			continue
 		}
 		if v, bad := stateCheck(e, model, truth, execLog); bad {
-			return finish(v)
+			return finish(v, t)
 		}
 		missing := missingUnordered(gtOut, allModel)
 		if len(missing) > 0 {
@@ -203,20 +205,21 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 					{Key: "missing_items", Value: missing},
 					{Key: "model_response (including all previous turns)", Value: nonNil(allModel)},
 					{Key: "ground_truth_response (only the current turn)", Value: nonNil(gtOut)},
-				})))
+				})), t)
 		}
 	}
-	return finish(verdict.Verdict{ID: e.ID, Category: e.Category, Valid: true})
+	return finish(verdict.Verdict{ID: e.ID, Category: e.Category, Valid: true}, len(gt))
 }
 
 // withGroundTruth records the ground truth's results in a verdict the
-// checker reached without executing anything.
+// checker reached without executing anything (no turn checked).
 func withGroundTruth(e *dataset.Entry, gt [][]string, o Options, res Result) (Result, error) {
 	r, err := executeGroundTruth(e, gt, o.LongContext, o.ModelName+"_ground_truth_eval")
 	if err != nil {
 		return Result{}, err
 	}
 	res.Verdict.GroundTruthResults = r
+	res.Verdict.Turns = &verdict.TurnOutcome{Turns: len(gt)}
 	return res, nil
 }
 

@@ -12,10 +12,12 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
+	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -127,7 +129,7 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 			Expect(err).NotTo(HaveOccurred())
 			lc, err := longcontext.Parse(b)
 			Expect(err).NotTo(HaveOccurred())
-			entries, err := src.Load(cat)
+			entries, err := src.Load(category.Category(cat))
 			Expect(err).NotTo(HaveOccurred())
 			recs, err := results.Read(filepath.Join(ref, "results", "results", refRun, "result", refModel, "multi_turn", "BFCL_v4_"+cat+"_result.json"))
 			Expect(err).NotTo(HaveOccurred())
@@ -148,6 +150,20 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 				Expect(err).NotTo(HaveOccurred(), e.ID)
 				if r.Verdict.Valid {
 					valid++
+				}
+				// The turns the checker records are those a score file's
+				// line gives back.
+				o := r.Verdict.Turns
+				Expect(o).NotTo(BeNil(), e.ID)
+				if r.Verdict.Valid {
+					Expect(o.Passed).To(Equal(o.Turns), e.ID)
+				} else {
+					line, err := report.FailedEntryLine(refModel, e.Category, r.Verdict)
+					Expect(err).NotTo(HaveOccurred(), e.ID)
+					derived, typ, err := multiturn.ScoreLineTurns(line)
+					Expect(err).NotTo(HaveOccurred(), e.ID)
+					Expect(derived).To(Equal(*o), e.ID)
+					Expect(typ).To(Equal(r.Verdict.ErrorType), e.ID)
 				}
 				if d := compare(r, want[i]); len(d) == 0 {
 					agree++

@@ -8,8 +8,8 @@ package relevance
 
 import (
 	"encoding/json"
-	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -23,24 +23,18 @@ const (
 	msgRelevancePrefix = "Invalid syntax. Failed to decode AST when it should have. "
 )
 
-// IsRelevanceCategory reports whether eval_runner scores category with the
-// relevance runner ("relevance" or "irrelevance" in the name).
-func IsRelevanceCategory(category string) bool {
-	return strings.Contains(category, "relevance")
-}
-
 // Check judges one entry. result is the parsed "result" field of the
 // result line. For a failed entry, Detail holds upstream's model_result
 // (the raw result) and decoded_result (the decoded output, or None when
 // decoding failed).
-func Check(id, category string, result pyval.Value, opts decode.Options) verdict.Verdict {
+func Check(id string, c category.Category, result pyval.Value, opts decode.Options) verdict.Verdict {
 	has, decoded, decErr := decode.HasCall(result, opts)
 	success := has
-	irrelevance := strings.Contains(category, "irrelevance")
+	irrelevance := c.IsIrrelevance()
 	if irrelevance {
 		success = !has
 	}
-	v := verdict.Verdict{ID: id, Category: category, Valid: success}
+	v := verdict.Verdict{ID: id, Category: c, Valid: success}
 	if success {
 		return v
 	}
@@ -67,12 +61,12 @@ func Check(id, category string, result pyval.Value, opts decode.Options) verdict
 }
 
 // CheckRaw is Check for the raw JSON result field.
-func CheckRaw(id, category string, raw json.RawMessage, opts decode.Options) (verdict.Verdict, error) {
+func CheckRaw(id string, c category.Category, raw json.RawMessage, opts decode.Options) (verdict.Verdict, error) {
 	result, err := decode.ParseResult(raw)
 	if err != nil {
 		return verdict.Verdict{}, err
 	}
-	return Check(id, category, result, opts), nil
+	return Check(id, c, result, opts), nil
 }
 
 // PyJSON wraps a Python value so that encoding/json writes it as

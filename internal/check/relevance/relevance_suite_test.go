@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/relevance"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 )
@@ -19,8 +20,8 @@ func TestRelevance(t *testing.T) {
 var fc = decode.Options{Spec: decode.Spec{Mode: decode.ModeFC}}
 var prompt = decode.Options{Spec: decode.Spec{Mode: decode.ModePrompt}}
 
-func check(category, raw string, opts decode.Options) (bool, string, []string) {
-	v, err := relevance.CheckRaw("x", category, json.RawMessage(raw), opts)
+func check(cat category.Category, raw string, opts decode.Options) (bool, string, []string) {
+	v, err := relevance.CheckRaw("x", cat, json.RawMessage(raw), opts)
 	Expect(err).NotTo(HaveOccurred())
 	return v.Valid, v.ErrorType, v.Errors
 }
@@ -72,12 +73,5 @@ var _ = Describe("relevance runner", func() {
 		b, err := json.Marshal(v.Detail[1].Value)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(string(b)).To(Equal(`[{"f":{"a":1}}]`))
-	})
-
-	It("dispatches by substring of the category", func() {
-		Expect(relevance.IsRelevanceCategory("live_relevance")).To(BeTrue())
-		Expect(relevance.IsRelevanceCategory("irrelevance")).To(BeTrue())
-		Expect(relevance.IsRelevanceCategory("live_irrelevance")).To(BeTrue())
-		Expect(relevance.IsRelevanceCategory("live_multiple")).To(BeFalse())
 	})
 })

@@ -76,7 +76,7 @@ func formatSensitivity(e *dataset.Entry, rec results.Record, o Options) (verdict
 	if err != nil {
 		return verdict.Verdict{}, fmt.Errorf("ground truth: %w", err)
 	}
-	v, err := astcheck.ScoreValues(string(srcCat), e.ID, e.Raw, funcs, gt, result,
+	v, err := astcheck.ScoreValues(srcCat, e.ID, e.Raw, funcs, gt, result,
 		decode.Options{Spec: o.Spec.WithMode(decode.ModePrompt), Language: cfg.ReturnFormat, ToolCallTag: cfg.ToolCallTag})
 	if err != nil {
 		return verdict.Verdict{}, err

@@ -61,7 +61,7 @@ func Supported(c category.Category) (bool, string) {
 
 // Entry scores rec (the model's record for e).
 func Entry(e *dataset.Entry, rec results.Record, opts Options) (verdict.Verdict, error) {
-	c := category.Category(e.Category)
+	c := e.Category
 	ck, err := checkerFor(c)
 	if err != nil {
 		return verdict.Verdict{}, err

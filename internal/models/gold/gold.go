@@ -19,8 +19,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
@@ -41,16 +41,16 @@ func New(e *dataset.Entry) (*Driver, error) {
 	d := &Driver{entry: e}
 	var err error
 	switch {
-	case strings.HasPrefix(e.Category, "multi_turn"):
+	case e.Category.IsMultiTurn():
 		err = d.prepareMultiTurn()
-	case e.Category == "irrelevance" || e.Category == "live_irrelevance":
+	case e.Category.IsIrrelevance():
 		d.turns = [][]driver.ToolCall{nil}
 		d.text = []string{"None of the offered functions fits this request."}
-	case e.Category == "live_relevance":
+	case e.Category == category.LiveRelevance:
 		err = d.prepareRelevance()
-	case e.Category == prompt.FormatSensitivityCategory:
+	case e.Category.IsFormatSensitivity():
 		err = d.prepareSingleTurn()
-	case strings.HasPrefix(e.Category, "memory_") || strings.HasPrefix(e.Category, "web_search_"):
+	case e.Category.IsAgentic():
 		err = d.prepareAgentic()
 	default:
 		err = d.prepareSingleTurn()
@@ -152,10 +152,10 @@ func (d *Driver) prepareSingleTurn() error {
 				continue
 			}
 			v = firstValue(v)
-			switch {
-			case strings.Contains(d.entry.Category, "javascript"):
+			switch d.entry.Category.Language() {
+			case category.JavaScript:
 				v = pyval.Str(jsLiteral(v, sc.types[pname]))
-			case strings.Contains(d.entry.Category, "java"):
+			case category.Java:
 				v = pyval.Str(javaLiteral(v, sc.types[pname]))
 			}
 			args.Set(kv.Key, v)
@@ -167,7 +167,7 @@ func (d *Driver) prepareSingleTurn() error {
 		}
 		calls = append(calls, driver.ToolCall{ID: fmt.Sprintf("gold_%d", i), Name: pyval.StrOf(name), Arguments: js})
 	}
-	if d.entry.Category == prompt.FormatSensitivityCategory {
+	if d.entry.Category.IsFormatSensitivity() {
 		// Prompt mode: the calls as text in the entry's configured format.
 		cfg, err := prompt.ConfigOfEntry(d.entry.ID)
 		if err != nil {
@@ -253,7 +253,7 @@ func (d *Driver) prepareAgentic() error {
 	d.turns = make([][]driver.ToolCall, n)
 	d.text = make([]string, n)
 	answer := "Noted."
-	if !strings.Contains(d.entry.ID, "prereq") {
+	if !category.IsMemoryPrereqID(d.entry.ID) {
 		var gt []string
 		if err := json.Unmarshal(d.entry.Answer, &gt); err != nil || len(gt) == 0 {
 			return fmt.Errorf("gold: %s: ground truth is not a list of answers", d.entry.Where())

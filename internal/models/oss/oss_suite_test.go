@@ -14,6 +14,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -118,7 +119,7 @@ func entryOf(id string) *dataset.Entry {
 	defer dataMu.Unlock()
 	byID, ok := loaded[cat]
 	if !ok {
-		entries, err := dataSrc.Load(cat)
+		entries, err := dataSrc.Load(category.Category(cat))
 		Expect(err).NotTo(HaveOccurred())
 		byID = map[string]*dataset.Entry{}
 		for _, e := range entries {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 )
 
@@ -48,6 +49,6 @@ func FormatSensitivityEntries(src *dataset.Source) ([]*dataset.Entry, error) {
 
 // LoadCategory is the entries of any category (src.LoadCategory, loaded
 // once per data set).
-func LoadCategory(src *dataset.Source, category string) ([]*dataset.Entry, error) {
-	return src.LoadCategory(category)
+func LoadCategory(src *dataset.Source, c category.Category) ([]*dataset.Entry, error) {
+	return src.LoadCategory(c)
 }

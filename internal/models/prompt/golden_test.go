@@ -75,7 +75,7 @@ var _ = Describe("system prompts against upstream's output", func() {
 				e := entries[r*len(configs)+c]
 				idx, want, _ := strings.Cut(row[1+c], ":")
 				Expect(e.ID).To(Equal(prompt.FormatSensitivityID(atoi(idx), configs[c], row[0])))
-				Expect(e.Category).To(Equal("format_sensitivity"))
+				Expect(e.Category).To(Equal(category.FormatSensitivity))
 				view, err := dataset.InferenceView(e)
 				Expect(err).NotTo(HaveOccurred())
 				cfg, err := prompt.ConfigOfEntry(e.ID)
@@ -105,7 +105,7 @@ var _ = Describe("system prompts against upstream's output", func() {
 			Expect(err).NotTo(HaveOccurred())
 			entries, ok := byCat[string(cat)]
 			if !ok {
-				entries, err = src.Load(string(cat))
+				entries, err = src.Load(cat)
 				Expect(err).NotTo(HaveOccurred())
 				byCat[string(cat)] = entries
 			}

@@ -7,6 +7,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/prompt"
@@ -48,7 +49,7 @@ func findEntry(src *dataset.Source, id string) *dataset.Entry {
 	if _, _, _, ferr := prompt.SplitFormatSensitivityID(id); ferr == nil {
 		entries, err = prompt.FormatSensitivityEntries(src)
 	} else {
-		entries, err = src.Load(id[:len(id)-len(lastPart(id))-1])
+		entries, err = src.Load(category.Category(id[:len(id)-len(lastPart(id))-1]))
 	}
 	Expect(err).NotTo(HaveOccurred())
 	for _, e := range entries {

@@ -9,6 +9,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
@@ -155,7 +156,7 @@ func BenchmarkReplayAllTraces(b *testing.B) {
 	entries := map[string]*dataset.Entry{}
 	for _, f := range traceFiles {
 		cat := strings.TrimSuffix(strings.TrimPrefix(f, "BFCL_v4_"), "_trace.jsonl")
-		list, err := src.Load(cat)
+		list, err := src.Load(category.Category(cat))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -15,6 +15,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
@@ -158,7 +159,7 @@ func loadTraceFixture(cats []string) ([]trace, map[string]*dataset.Entry, *longc
 	Expect(err).NotTo(HaveOccurred())
 	entries := map[string]*dataset.Entry{}
 	for _, cat := range cats {
-		list, err := src.Load(cat)
+		list, err := src.Load(category.Category(cat))
 		Expect(err).NotTo(HaveOccurred())
 		for _, e := range list {
 			entries[e.ID] = e

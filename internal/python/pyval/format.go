@@ -10,35 +10,16 @@ import (
 
 // FormatPercent is Python's printf-style `format % args` for str formats:
 // flags "-+ #0", width and precision (also "*"), mapping keys "(name)",
-// conversions s r a d i u f F e E g G x X o c and "%%".
+// conversions s r a d i u f F e E g G x X o c and "%%". Each conversion
+// spec is parsed (parsePercentSpec, which also takes the "*" arguments and
+// a mapping key's value), its argument fetched, converted (convertPercent)
+// and padded (padPercent).
 func FormatPercent(format string, args Value) (Value, error) {
-	var list []Value
-	var mapping *Dict
-	switch x := args.(type) {
-	case Tuple:
-		list = x
-	case *Dict:
-		mapping = x
-		list = []Value{x}
-	default:
-		list = []Value{args}
-	}
-	_, isTuple := args.(Tuple)
-	argi := 0
-	next := func() (Value, error) {
-		if argi >= len(list) {
-			return nil, NewTypeError("not enough arguments for format string")
-		}
-		v := list[argi]
-		argi++
-		return v, nil
-	}
-	usedMapping := false
+	pa := newPercentArgs(args)
 	var b strings.Builder
 	i := 0
 	for i < len(format) {
-		c := format[i]
-		if c != '%' {
+		if format[i] != '%' {
 			j := strings.IndexByte(format[i:], '%')
 			if j < 0 {
 				b.WriteString(format[i:])
@@ -48,241 +29,324 @@ func FormatPercent(format string, args Value) (Value, error) {
 			i += j
 			continue
 		}
-		start := i
-		i++
-		if i >= len(format) {
-			return nil, NewValueError("incomplete format")
+		sp, next, err := parsePercentSpec(format, i+1, pa)
+		if err != nil {
+			return nil, err
 		}
-		var arg Value
-		if format[i] == '(' {
-			if mapping == nil {
-				return nil, NewTypeError("format requires a mapping")
-			}
-			depth := 1
-			j := i + 1
-			for j < len(format) && depth > 0 {
-				if format[j] == '(' {
-					depth++
-				} else if format[j] == ')' {
-					depth--
-				}
-				j++
-			}
-			if depth > 0 {
-				return nil, NewValueError("incomplete format key")
-			}
-			key := format[i+1 : j-1]
-			v, ok := mapping.Get(Str(key))
-			if !ok {
-				return nil, NewKeyError(Str(key))
-			}
-			arg = v
-			usedMapping = true
-			i = j
+		i = next
+		if sp.conv == '%' {
+			b.WriteByte('%')
+			continue
 		}
-		var minus, plus, space, alt, zero bool
-	flags:
-		for i < len(format) {
-			switch format[i] {
-			case '-':
-				minus = true
-			case '+':
-				plus = true
-			case ' ':
-				space = true
-			case '#':
-				alt = true
-			case '0':
-				zero = true
-			default:
-				break flags
-			}
-			i++
-		}
-		width, prec := -1, -1
-		// starArg is the int argument a '*' width or precision takes.
-		starArg := func() (int, error) {
-			v, err := next()
-			if err != nil {
-				return 0, err
-			}
-			n, ok := asInt64(v)
-			if !ok {
-				return 0, NewTypeError("* wants int")
-			}
-			return int(n), nil
-		}
-		if i < len(format) && format[i] == '*' {
-			var err error
-			if width, err = starArg(); err != nil {
+		if sp.arg == nil {
+			if sp.arg, err = pa.next(); err != nil {
 				return nil, err
 			}
-			if width < 0 {
-				minus = true
-				width = -width
+		}
+		body, sign, numeric, err := convertPercent(sp)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(padPercent(sp, body, sign, numeric))
+	}
+	if pa.unconverted() {
+		return nil, NewTypeError("not all arguments converted during string formatting")
+	}
+	return Str(b.String()), nil
+}
+
+// percentArgs are the right operand of %: the positional arguments (a
+// tuple's items, else the one value) and the mapping (a dict operand).
+type percentArgs struct {
+	list        []Value
+	mapping     *Dict
+	isTuple     bool
+	used        int  // positional arguments taken
+	usedMapping bool // a "(key)" spec read the mapping
+}
+
+func newPercentArgs(args Value) *percentArgs {
+	pa := &percentArgs{}
+	switch x := args.(type) {
+	case Tuple:
+		pa.list, pa.isTuple = x, true
+	case *Dict:
+		pa.mapping = x
+		pa.list = []Value{x}
+	default:
+		pa.list = []Value{args}
+	}
+	return pa
+}
+
+// next takes the next positional argument.
+func (pa *percentArgs) next() (Value, error) {
+	if pa.used >= len(pa.list) {
+		return nil, NewTypeError("not enough arguments for format string")
+	}
+	v := pa.list[pa.used]
+	pa.used++
+	return v, nil
+}
+
+// unconverted reports CPython's "not all arguments converted": positional
+// arguments left over, unless the operand was a mapping a key read (or a
+// non-tuple mapping-like operand).
+func (pa *percentArgs) unconverted() bool {
+	return pa.used < len(pa.list) && !pa.usedMapping && (pa.isTuple || pa.mapping == nil)
+}
+
+// percentSpec is one parsed conversion spec: "%(key)flags width.prec conv".
+type percentSpec struct {
+	minus, plus, space, alt, zero bool
+	width, prec                   int // -1: not given
+	conv                          byte
+	at                            int   // index of conv in the format, for errors
+	arg                           Value // the mapping key's value; nil until fetched
+}
+
+// parsePercentSpec parses the spec that starts at format[i] (just after '%') and
+// returns it with the index after its conversion character. A mapping key
+// reads the mapping; "*" width and precision take their positional
+// arguments, in CPython's order.
+func parsePercentSpec(format string, i int, pa *percentArgs) (percentSpec, int, error) {
+	sp := percentSpec{width: -1, prec: -1}
+	if i >= len(format) {
+		return sp, i, NewValueError("incomplete format")
+	}
+	if format[i] == '(' {
+		v, next, err := mappingKey(format, i, pa)
+		if err != nil {
+			return sp, i, err
+		}
+		sp.arg, i = v, next
+	}
+flags:
+	for i < len(format) {
+		switch format[i] {
+		case '-':
+			sp.minus = true
+		case '+':
+			sp.plus = true
+		case ' ':
+			sp.space = true
+		case '#':
+			sp.alt = true
+		case '0':
+			sp.zero = true
+		default:
+			break flags
+		}
+		i++
+	}
+	// starArg is the int argument a '*' width or precision takes.
+	starArg := func() (int, error) {
+		v, err := pa.next()
+		if err != nil {
+			return 0, err
+		}
+		n, ok := asInt64(v)
+		if !ok {
+			return 0, NewTypeError("* wants int")
+		}
+		return int(n), nil
+	}
+	if i < len(format) && format[i] == '*' {
+		var err error
+		if sp.width, err = starArg(); err != nil {
+			return sp, i, err
+		}
+		if sp.width < 0 {
+			sp.minus = true
+			sp.width = -sp.width
+		}
+		i++
+	} else {
+		for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+			if sp.width < 0 {
+				sp.width = 0
+			}
+			sp.width = sp.width*10 + int(format[i]-'0')
+			i++
+		}
+	}
+	if i < len(format) && format[i] == '.' {
+		i++
+		sp.prec = 0
+		if i < len(format) && format[i] == '*' {
+			var err error
+			if sp.prec, err = starArg(); err != nil {
+				return sp, i, err
 			}
 			i++
 		} else {
 			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-				if width < 0 {
-					width = 0
-				}
-				width = width*10 + int(format[i]-'0')
+				sp.prec = sp.prec*10 + int(format[i]-'0')
 				i++
 			}
 		}
-		if i < len(format) && format[i] == '.' {
-			i++
-			prec = 0
-			if i < len(format) && format[i] == '*' {
-				var err error
-				if prec, err = starArg(); err != nil {
-					return nil, err
-				}
-				i++
-			} else {
-				for i < len(format) && format[i] >= '0' && format[i] <= '9' {
-					prec = prec*10 + int(format[i]-'0')
-					i++
-				}
-			}
-		}
-		for i < len(format) && (format[i] == 'h' || format[i] == 'l' || format[i] == 'L') {
-			i++
-		}
-		if i >= len(format) {
-			return nil, NewValueError("incomplete format")
-		}
-		conv := format[i]
+	}
+	for i < len(format) && (format[i] == 'h' || format[i] == 'l' || format[i] == 'L') {
 		i++
-		if conv == '%' {
-			b.WriteByte('%')
-			continue
+	}
+	if i >= len(format) {
+		return sp, i, NewValueError("incomplete format")
+	}
+	sp.conv, sp.at = format[i], i
+	return sp, i + 1, nil
+}
+
+// mappingKey reads the "(key)" at format[i] (parentheses nest) and
+// returns the mapping's value for it and the index after the key.
+func mappingKey(format string, i int, pa *percentArgs) (Value, int, error) {
+	if pa.mapping == nil {
+		return nil, i, NewTypeError("format requires a mapping")
+	}
+	depth := 1
+	j := i + 1
+	for j < len(format) && depth > 0 {
+		if format[j] == '(' {
+			depth++
+		} else if format[j] == ')' {
+			depth--
 		}
-		if arg == nil {
-			v, err := next()
-			if err != nil {
-				return nil, err
-			}
-			arg = v
+		j++
+	}
+	if depth > 0 {
+		return nil, i, NewValueError("incomplete format key")
+	}
+	key := format[i+1 : j-1]
+	v, ok := pa.mapping.Get(Str(key))
+	if !ok {
+		return nil, i, NewKeyError(Str(key))
+	}
+	pa.usedMapping = true
+	return v, j, nil
+}
+
+// convertPercent renders the spec's argument: the body (precision applied) and,
+// for numeric conversions, the sign split off it for padding.
+func convertPercent(sp percentSpec) (body, sign string, numeric bool, err error) {
+	arg, prec := sp.arg, sp.prec
+	switch sp.conv {
+	case 's':
+		body = StrOf(arg)
+	case 'r':
+		body = Repr(arg)
+	case 'a':
+		body = asciiRepr(Repr(arg))
+	case 'd', 'i', 'u':
+		n, err := percentInt(arg, sp.conv)
+		if err != nil {
+			return "", "", false, err
 		}
-		var body, sign string
-		numeric := false
-		switch conv {
-		case 's':
-			body = StrOf(arg)
-		case 'r':
-			body = Repr(arg)
-		case 'a':
-			body = asciiRepr(Repr(arg))
-		case 'd', 'i', 'u':
-			n, err := percentInt(arg, conv)
-			if err != nil {
-				return nil, err
-			}
-			numeric = true
-			sign, body = splitSign(n.String())
-			if prec >= 0 && len(body) < prec {
-				body = strings.Repeat("0", prec-len(body)) + body
-			}
-		case 'x', 'X', 'o':
-			n, err := percentInt(arg, conv)
-			if err != nil {
-				return nil, err
-			}
-			numeric = true
-			base := 16
-			if conv == 'o' {
-				base = 8
-			}
-			sign, body = splitSign(n.Text(base))
-			if prec >= 0 && len(body) < prec {
-				body = strings.Repeat("0", prec-len(body)) + body
-			}
-			if conv == 'X' {
-				body = strings.ToUpper(body)
-			}
-			if alt {
-				switch conv {
-				case 'x':
-					body = "0x" + body
-				case 'X':
-					body = "0X" + body
-				default:
-					body = "0o" + body
-				}
-			}
-		case 'f', 'F', 'e', 'E', 'g', 'G':
-			fv, err := percentFloat(arg)
-			if err != nil {
-				return nil, err
-			}
-			numeric = true
-			if prec < 0 {
-				prec = 6
-			}
-			sign, body = splitSign(formatFloatConv(fv, conv, prec, alt))
-		case 'c':
-			switch x := arg.(type) {
-			case Str:
-				if len([]rune(string(x))) != 1 {
-					return nil, NewTypeError("%c requires int or char")
-				}
-				body = string(x)
+		sign, body = splitSign(n.String())
+		return zeroExtend(body, prec), sign, true, nil
+	case 'x', 'X', 'o':
+		n, err := percentInt(arg, sp.conv)
+		if err != nil {
+			return "", "", false, err
+		}
+		base := 16
+		if sp.conv == 'o' {
+			base = 8
+		}
+		sign, body = splitSign(n.Text(base))
+		body = zeroExtend(body, prec)
+		if sp.conv == 'X' {
+			body = strings.ToUpper(body)
+		}
+		if sp.alt {
+			switch sp.conv {
+			case 'x':
+				body = "0x" + body
+			case 'X':
+				body = "0X" + body
 			default:
-				n, ok := asInt64(arg)
-				if !ok || n < 0 || n > 0x10ffff {
-					if !ok {
-						return nil, NewTypeError("%c requires int or char")
-					}
-					return nil, NewOverflowError("%c arg not in range(0x110000)")
-				}
-				body = string(rune(n))
-			}
-		default:
-			return nil, NewValueError("unsupported format character '%c' (0x%x) at index %d", rune(conv), conv, i-1)
-		}
-		_ = start
-		if !numeric && prec >= 0 && (conv == 's' || conv == 'r' || conv == 'a') {
-			r := []rune(body)
-			if len(r) > prec {
-				body = string(r[:prec])
+				body = "0o" + body
 			}
 		}
-		if numeric {
-			if sign == "" {
-				if plus {
-					sign = "+"
-				} else if space {
-					sign = " "
-				}
-			}
-			if zero && !minus && width > 0 {
-				pad := width - len(sign) - len(body)
-				if pad > 0 {
-					prefix := ""
-					if alt && (conv == 'x' || conv == 'X' || conv == 'o') {
-						prefix, body = body[:2], body[2:]
-					}
-					body = prefix + strings.Repeat("0", pad) + body
-				}
-			}
-			body = sign + body
+		return body, sign, true, nil
+	case 'f', 'F', 'e', 'E', 'g', 'G':
+		fv, err := percentFloat(arg)
+		if err != nil {
+			return "", "", false, err
 		}
-		n := len([]rune(body))
-		if width > n {
-			if minus {
-				body += strings.Repeat(" ", width-n)
-			} else {
-				body = strings.Repeat(" ", width-n) + body
-			}
+		if prec < 0 {
+			prec = 6
 		}
-		b.WriteString(body)
+		sign, body = splitSign(formatFloatConv(fv, sp.conv, prec, sp.alt))
+		return body, sign, true, nil
+	case 'c':
+		if body, err = percentChar(arg); err != nil {
+			return "", "", false, err
+		}
+	default:
+		return "", "", false, NewValueError("unsupported format character '%c' (0x%x) at index %d", rune(sp.conv), sp.conv, sp.at)
 	}
-	if argi < len(list) && !usedMapping && (isTuple || mapping == nil) {
-		return nil, NewTypeError("not all arguments converted during string formatting")
+	if prec >= 0 && sp.conv != 'c' {
+		if r := []rune(body); len(r) > prec {
+			body = string(r[:prec])
+		}
 	}
-	return Str(b.String()), nil
+	return body, "", false, nil
+}
+
+// zeroExtend left-pads an integer's digits with zeros to prec digits.
+func zeroExtend(digits string, prec int) string {
+	if prec >= 0 && len(digits) < prec {
+		return strings.Repeat("0", prec-len(digits)) + digits
+	}
+	return digits
+}
+
+// percentChar is %c: a one-character str, or an int code point.
+func percentChar(arg Value) (string, error) {
+	if x, ok := arg.(Str); ok {
+		if len([]rune(string(x))) != 1 {
+			return "", NewTypeError("%c requires int or char")
+		}
+		return string(x), nil
+	}
+	n, ok := asInt64(arg)
+	if !ok {
+		return "", NewTypeError("%c requires int or char")
+	}
+	if n < 0 || n > 0x10ffff {
+		return "", NewOverflowError("%c arg not in range(0x110000)")
+	}
+	return string(rune(n)), nil
+}
+
+// padPercent applies sign flags and zero padding (numeric conversions), then the
+// width.
+func padPercent(sp percentSpec, body, sign string, numeric bool) string {
+	if numeric {
+		if sign == "" {
+			if sp.plus {
+				sign = "+"
+			} else if sp.space {
+				sign = " "
+			}
+		}
+		if sp.zero && !sp.minus && sp.width > 0 {
+			if n := sp.width - len(sign) - len(body); n > 0 {
+				prefix := ""
+				if sp.alt && (sp.conv == 'x' || sp.conv == 'X' || sp.conv == 'o') {
+					prefix, body = body[:2], body[2:]
+				}
+				body = prefix + strings.Repeat("0", n) + body
+			}
+		}
+		body = sign + body
+	}
+	if n := len([]rune(body)); sp.width > n {
+		if sp.minus {
+			return body + strings.Repeat(" ", sp.width-n)
+		}
+		return strings.Repeat(" ", sp.width-n) + body
+	}
+	return body
 }
 
 func splitSign(s string) (string, string) {
@@ -374,6 +438,14 @@ func formatFloatConv(f float64, conv byte, prec int, alt bool) string {
 			if !alt && strings.Contains(s, ".") {
 				s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 			}
+		}
+	}
+	if alt && !strings.Contains(s, ".") {
+		// "#": the decimal point stays even without digits after it.
+		if ei := strings.IndexByte(s, 'e'); ei >= 0 {
+			s = s[:ei] + "." + s[ei:]
+		} else {
+			s += "."
 		}
 	}
 	if upper {

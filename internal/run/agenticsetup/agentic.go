@@ -31,6 +31,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 	"github.com/bfcl-go/bfcl/internal/services/embed"
@@ -132,7 +133,7 @@ func Configure(inst sim.Instance, o Options) error {
 // MEMORY_BACKEND_INSTRUCTION_CORE_ARCHIVAL, filled with the scenario's
 // MEMORY_AGENT_SETTINGS sentence and the backend's
 // _dump_core_memory_to_context.
-func MemorySystemPrompt(category, scenario string, mem sim.MemoryBackend) (string, error) {
+func MemorySystemPrompt(c category.Category, scenario string, mem sim.MemoryBackend) (string, error) {
 	setting, ok := memoryAgentSettings()[scenario]
 	if !ok {
 		return "", pyval.NewKeyError(pyval.Str(scenario))
@@ -142,7 +143,7 @@ func MemorySystemPrompt(category, scenario string, mem sim.MemoryBackend) (strin
 		return "", err
 	}
 	tmpl := MemoryBackendInstructionCoreArchival
-	if strings.Contains(category, "rec_sum") {
+	if strings.Contains(string(c), "rec_sum") {
 		tmpl = MemoryBackendInstructionUnified
 	}
 	return pyval.FormatFields(tmpl, map[string]pyval.Value{"scenario_setting": pyval.Str(setting), "memory_content": pyval.Str(content)})
@@ -155,11 +156,11 @@ func MemorySystemPrompt(category, scenario string, mem sim.MemoryBackend) (strin
 // before its content, separated by a blank line; otherwise (prerequisite
 // conversations) it becomes a new first system message. question is not
 // modified.
-func AddMemorySystemPrompt(question [][]dataset.Message, category, scenario string, mem sim.MemoryBackend) ([][]dataset.Message, error) {
+func AddMemorySystemPrompt(question [][]dataset.Message, c category.Category, scenario string, mem sim.MemoryBackend) ([][]dataset.Message, error) {
 	if len(question) == 0 {
 		return nil, fmt.Errorf("agentic: memory entry without turns")
 	}
-	prompt, err := MemorySystemPrompt(category, scenario, mem)
+	prompt, err := MemorySystemPrompt(c, scenario, mem)
 	if err != nil {
 		return nil, err
 	}
@@ -214,13 +215,19 @@ func Finish(e *dataset.Entry, inst sim.Instance) error {
 // for concurrent use (entries of one scenario must still run in order).
 type Snapshots struct {
 	mu sync.Mutex
-	m  map[string]*pyval.Dict
+	m  map[snapKey]*pyval.Dict
 }
 
 // NewSnapshots returns an empty store.
-func NewSnapshots() *Snapshots { return &Snapshots{m: map[string]*pyval.Dict{}} }
+func NewSnapshots() *Snapshots { return &Snapshots{m: map[snapKey]*pyval.Dict{}} }
 
-func snapKey(e *dataset.Entry) string { return e.Category + "\x00" + e.Scenario }
+// snapKey names a memory snapshot: the category and the scenario.
+type snapKey struct {
+	c        category.Category
+	scenario string
+}
+
+func snapKeyOf(e *dataset.Entry) snapKey { return snapKey{e.Category, e.Scenario} }
 
 // Load gives mem the memory e starts from: empty for the first
 // prerequisite of a scenario (id ending in "-0"), else the latest saved
@@ -231,7 +238,7 @@ func (s *Snapshots) Load(e *dataset.Entry, mem sim.MemoryBackend) (ok bool, err 
 		return true, nil
 	}
 	s.mu.Lock()
-	snap, found := s.m[snapKey(e)]
+	snap, found := s.m[snapKeyOf(e)]
 	s.mu.Unlock()
 	if !found {
 		return false, nil
@@ -244,6 +251,6 @@ func (s *Snapshots) Load(e *dataset.Entry, mem sim.MemoryBackend) (ok bool, err 
 func (s *Snapshots) Save(e *dataset.Entry, mem sim.MemoryBackend) {
 	snap := mem.Snapshot()
 	s.mu.Lock()
-	s.m[snapKey(e)] = snap
+	s.m[snapKeyOf(e)] = snap
 	s.mu.Unlock()
 }

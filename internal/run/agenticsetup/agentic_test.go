@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 	"github.com/bfcl-go/bfcl/internal/run/agenticsetup"
@@ -143,10 +144,10 @@ var _ = Describe("memory across a scenario's entries (real data set)", func() {
 			}
 			src, err := dataset.Open(dataDir)
 			Expect(err).NotTo(HaveOccurred())
-			pre, err := src.MemoryPrereqs(cat, "notetaker")
+			pre, err := src.MemoryPrereqs(category.Category(cat), "notetaker")
 			Expect(err).NotTo(HaveOccurred())
 			Expect(len(pre)).To(BeNumerically(">=", 2))
-			entries, err := src.Load(cat)
+			entries, err := src.Load(category.Category(cat))
 			Expect(err).NotTo(HaveOccurred())
 			var question *dataset.Entry
 			for _, e := range entries {
@@ -180,7 +181,7 @@ var _ = Describe("memory across a scenario's entries (real data set)", func() {
 			// each prerequisite "remembers" one fact (as a model would with the tools)
 			for i, p := range pre {
 				inst := newInst(p)
-				mirror := newInst(&dataset.Entry{ID: "memory_x_scratch", Category: cat, Scenario: "scratch", InvolvedClasses: p.InvolvedClasses})
+				mirror := newInst(&dataset.Entry{ID: "memory_x_scratch", Category: category.Category(cat), Scenario: "scratch", InvolvedClasses: p.InvolvedClasses})
 				_, err := snaps.Load(p, mirror)
 				Expect(err).NotTo(HaveOccurred())
 				Expect(pyval.JSONDumps(mirror.Snapshot())).To(Equal(mustDumps(inst.Snapshot())), "file and in-memory chains agree before %s", p.ID)
@@ -207,7 +208,7 @@ var _ = Describe("memory across a scenario's entries (real data set)", func() {
 			if class != "MemoryAPI_vector" || last < 7 {
 				Expect(q[0][0].Content).To(ContainSubstring(fact(last)))
 			}
-			mirror := newInst(&dataset.Entry{ID: "memory_x_scratch2", Category: cat, Scenario: "scratch", InvolvedClasses: question.InvolvedClasses})
+			mirror := newInst(&dataset.Entry{ID: "memory_x_scratch2", Category: category.Category(cat), Scenario: "scratch", InvolvedClasses: question.InvolvedClasses})
 			_, err = snaps.Load(question, mirror)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(mustDumps(mirror.Snapshot())).To(Equal(mustDumps(inst.Snapshot())))

@@ -45,7 +45,7 @@ func Turns(e *dataset.Entry) []int {
 		}
 		return out
 	}
-	cat := category.Category(e.Category)
+	cat := e.Category
 	switch {
 	case cat.IsMemory() && category.IsMemoryPrereqID(e.ID):
 		return per(PrereqSteps)

@@ -207,10 +207,10 @@ func (a *agenticExecutor) Finish() error {
 // in upstream's prerequisite result file. Stored records are reused. Across
 // Ginkgo processes a lock file serialises the work.
 func (h *Harness) ensurePrereqs(ctx context.Context, e *dataset.Entry) error {
-	key := e.Category + "/" + e.Scenario
+	key := prereqKey{e.Category, e.Scenario}
 	h.mu.Lock()
 	if h.prereqs == nil {
-		h.prereqs = map[string]*prereqState{}
+		h.prereqs = map[prereqKey]*prereqState{}
 	}
 	st, ok := h.prereqs[key]
 	if !ok {
@@ -230,6 +230,12 @@ func (h *Harness) ensurePrereqs(ctx context.Context, e *dataset.Entry) error {
 	return st.err
 }
 
+// prereqKey names one memory category's scenario.
+type prereqKey struct {
+	c        category.Category
+	scenario string
+}
+
 type prereqState struct {
 	mu   sync.Mutex
 	done bool
@@ -237,8 +243,8 @@ type prereqState struct {
 }
 
 func (h *Harness) runPrereqs(ctx context.Context, e *dataset.Entry) error {
-	cat := category.Category(e.Category)
-	pre, err := h.cfg.Source.MemoryPrereqs(e.Category, e.Scenario)
+	cat := e.Category
+	pre, err := h.cfg.Source.MemoryPrereqs(cat, e.Scenario)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/cache/reqcache"
@@ -213,12 +212,12 @@ func (replayProducer) produce(_ context.Context, h *Harness, e *dataset.Entry) (
 		folder = m.Name
 	}
 	src := results.NewStore(m.ReplayDir, folder)
-	rec, ok, err := src.Lookup(category.Category(e.Category), e.ID)
+	rec, ok, err := src.Lookup(e.Category, e.ID)
 	if err != nil {
 		return results.Record{}, infer.Stats{}, err
 	}
 	if !ok {
-		return results.Record{}, infer.Stats{}, fmt.Errorf("replay: %s has no result for %s", src.Path(category.Category(e.Category)), e.ID)
+		return results.Record{}, infer.Stats{}, fmt.Errorf("replay: %s has no result for %s", src.Path(e.Category), e.ID)
 	}
 	rec.Raw = nil
 	return rec, infer.Stats{}, nil

@@ -86,7 +86,7 @@ type Harness struct {
 	lcErr  error
 
 	mu      sync.Mutex
-	prereqs map[string]*prereqState // memory category/scenario -> prerequisites run
+	prereqs map[prereqKey]*prereqState // memory category/scenario -> prerequisites run
 }
 
 // New returns a harness for cfg.
@@ -155,7 +155,7 @@ func (h *Harness) Store() *results.Store { return h.store }
 
 // Entry returns the data-set entry id of category c (the data set's own
 // index: every category is loaded once per process).
-func (h *Harness) Entry(c, id string) (*dataset.Entry, error) {
+func (h *Harness) Entry(c category.Category, id string) (*dataset.Entry, error) {
 	e, err := h.cfg.Source.Entry(c, id)
 	if err != nil {
 		return nil, fmt.Errorf("harness: %w", err)
@@ -166,9 +166,8 @@ func (h *Harness) Entry(c, id string) (*dataset.Entry, error) {
 // Run runs entry id of category c: stored result or a fresh inference, then
 // scoring. Errors are infrastructure failures (no data, model unreachable
 // after retries, no checker); a wrong answer is a verdict, not an error.
-func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
+func (h *Harness) Run(ctx context.Context, cat category.Category, id string) (Outcome, error) {
 	start := time.Now()
-	cat := category.Category(c)
 	if ok, why := score.Supported(cat); !ok {
 		return Outcome{}, fmt.Errorf("%w (%s)", score.ErrNoChecker, why)
 	}
@@ -180,7 +179,7 @@ func (h *Harness) Run(ctx context.Context, c, id string) (Outcome, error) {
 	if cat.IsFormatSensitivity() && h.cfg.Model.Mode != "prompt" && !h.prod.everyFormat() {
 		return Outcome{}, fmt.Errorf("%w: format sensitivity re-runs prompt-mode models under 26 prompt formats; %s is an FC model (upstream skips those too)", score.ErrNotApplicable, h.cfg.Model.Name)
 	}
-	e, err := h.Entry(c, id)
+	e, err := h.Entry(cat, id)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -277,8 +276,7 @@ func FromConfig(rc *config.Run, m registry.Model) (*Harness, error) {
 // after the turn. The entry passes when every turn does. A diagnostic of
 // ours, never an official score.
 func (h *Harness) runIsolated(ctx context.Context, e *dataset.Entry, start time.Time) (Outcome, error) {
-	cat := category.Category(e.Category)
-	if !cat.IsMultiTurn() {
+	if !e.Category.IsMultiTurn() {
 		return Outcome{}, fmt.Errorf("%w: the turn-isolated mode asks multi-turn entries only", score.ErrNotApplicable)
 	}
 	if !h.prod.usesServices() {

@@ -19,13 +19,15 @@ import (
 
 // Summary is what a batch run did.
 type Summary struct {
-	Done, Passed, Failed int               // entries stored and scored, their verdicts (skipped and stopped ones are not done)
-	Errors               int               // entries that could not be run (not stored)
-	FirstError           error             // the first of those, with its entry id
-	Skipped              map[string]string // category -> why it was skipped
-	Ran                  []category.Category
-	Calls, Tokens        int64
-	Interrupted          bool // the user stopped the run
+	// Done are the entries stored and scored (skipped, stopped and errored
+	// ones are not done); Passed and Wrong split them by verdict.
+	Done, Passed, Wrong int
+	Errors              int                          // entries that could not be run (not stored)
+	FirstError          error                        // the first of those, with its entry id
+	Skipped             map[category.Category]string // category -> why it was skipped
+	Ran                 []category.Category
+	Calls, Tokens       int64
+	Interrupted         bool // the user stopped the run
 	// Aborted: the run stopped early, FirstError says why (the model
 	// failed its probe, or the circuit breaker tripped).
 	Aborted bool
@@ -39,7 +41,7 @@ type Summary struct {
 func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress io.Writer) Summary {
 	workers := cap(h.sem) // the entries in progress (see slots)
 	if err := h.Probe(); err != nil {
-		return Summary{Skipped: map[string]string{}, Errors: len(items), FirstError: err, Aborted: true}
+		return Summary{Skipped: map[category.Category]string{}, Errors: len(items), FirstError: err, Aborted: true}
 	}
 	// A run of consecutive infrastructure failures (server gone, key
 	// revoked) stops the run instead of failing every remaining entry.
@@ -58,11 +60,11 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 		for _, it := range items {
 			if !seen[it.Category] && ctx.Err() == nil {
 				seen[it.Category] = true
-				h.cfg.Source.Index(string(it.Category)) //nolint:errcheck
+				h.cfg.Source.Index(it.Category) //nolint:errcheck
 			}
 		}
 	}()
-	t := &tally{sum: Summary{Skipped: map[string]string{}}, ran: map[category.Category]bool{}}
+	t := &tally{sum: Summary{Skipped: map[category.Category]string{}}, ran: map[category.Category]bool{}}
 	pr := newProgress(progress, len(items), t)
 	ch := make(chan selection.Item)
 	var wg sync.WaitGroup
@@ -71,7 +73,7 @@ func (h *Harness) RunAll(ctx context.Context, items []selection.Item, progress i
 		go func() {
 			defer wg.Done()
 			for it := range ch {
-				out, err := h.Run(ctx, string(it.Category), it.ID)
+				out, err := h.Run(ctx, it.Category, it.ID)
 				skipped := errors.Is(err, score.ErrNoChecker) || errors.Is(err, score.ErrNotApplicable)
 				if !skipped {
 					br.Record(err)
@@ -105,14 +107,17 @@ feed:
 // tally counts what a batch did. The counters read by the progress line
 // are atomic; the rest is under mu.
 type tally struct {
-	done, passed, calls, tokens atomic.Int64
-	errored                     atomic.Int64 // entries that could not be run (Summary.Errors)
+	// ended counts every entry that ended (a verdict, an error or a
+	// skipped category): the progress line's numerator.
+	ended                 atomic.Int64
+	passed, calls, tokens atomic.Int64
+	errored               atomic.Int64 // entries that could not be run (Summary.Errors)
 	// verdicts are the entries stored and scored: the pass rate's base and
-	// the summary's Done (done also counts skipped and failed entries)
+	// the summary's Done
 	verdicts atomic.Int64
 
 	mu  sync.Mutex
-	sum Summary // Passed, Failed (wrong answers), FirstError, Skipped
+	sum Summary // Passed, Wrong, FirstError, Skipped
 	ran map[category.Category]bool
 }
 
@@ -122,13 +127,13 @@ func (t *tally) record(ctx context.Context, it selection.Item, out Outcome, err 
 	if err != nil && !skipped && ctx.Err() != nil {
 		return // stopped, not done: neither stored nor counted
 	}
-	defer t.done.Add(1)
+	defer t.ended.Add(1)
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	switch {
 	case skipped:
-		if t.sum.Skipped[string(it.Category)] == "" {
-			t.sum.Skipped[string(it.Category)] = err.Error()
+		if t.sum.Skipped[it.Category] == "" {
+			t.sum.Skipped[it.Category] = err.Error()
 		}
 	case err != nil:
 		t.errored.Add(1)
@@ -141,7 +146,7 @@ func (t *tally) record(ctx context.Context, it selection.Item, out Outcome, err 
 			t.sum.Passed++
 			t.passed.Add(1)
 		} else {
-			t.sum.Failed++
+			t.sum.Wrong++
 		}
 		t.verdicts.Add(1)
 		t.calls.Add(int64(out.Stats.Calls))
@@ -193,7 +198,7 @@ func (p *progress) print(final bool) {
 	p.last.Store(now)
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	d := p.t.done.Load()
+	d := p.t.ended.Load()
 	rate, eta := 0.0, "?"
 	if v := p.t.verdicts.Load(); v > 0 {
 		rate = 100 * float64(p.t.passed.Load()) / float64(v)

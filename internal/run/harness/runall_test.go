@@ -25,7 +25,7 @@ var _ = Describe("RunAll against a server", func() {
 		var entries []*dataset.Entry
 		var items []selection.Item
 		for _, c := range []category.Category{category.MultiTurnBase, category.SimplePython} {
-			list, err := prompt.LoadCategory(src, string(c))
+			list, err := prompt.LoadCategory(src, c)
 			Expect(err).NotTo(HaveOccurred())
 			for _, e := range list[:12] {
 				entries = append(entries, e)
@@ -52,7 +52,7 @@ var _ = Describe("RunAll against a server", func() {
 		var entries []*dataset.Entry
 		var items []selection.Item
 		for _, c := range []category.Category{category.SimplePython, category.FormatSensitivity} {
-			list, err := prompt.LoadCategory(src, string(c))
+			list, err := prompt.LoadCategory(src, c)
 			Expect(err).NotTo(HaveOccurred())
 			for _, e := range list[:3] {
 				entries = append(entries, e)
@@ -69,8 +69,11 @@ var _ = Describe("RunAll against a server", func() {
 		var progress strings.Builder
 		sum := h.RunAll(context.Background(), items, &progress)
 		Expect(sum.FirstError).NotTo(HaveOccurred())
-		Expect(sum.Skipped).To(HaveKey("format_sensitivity"), "an FC model skips format sensitivity")
+		Expect(sum.Skipped).To(HaveKey(category.FormatSensitivity), "an FC model skips format sensitivity")
 		Expect(sum.Done).To(Equal(3), "the three simple_python entries were stored and scored")
+		Expect(sum.Passed).To(Equal(3))
+		Expect(sum.Wrong).To(BeZero(), "gold answers no entry wrong")
+		Expect(sum.Errors).To(BeZero())
 		lines := strings.Split(strings.TrimSpace(progress.String()), "\r")
 		Expect(lines[len(lines)-1]).To(HavePrefix("6/6 entries  pass 100.0%"))
 	})

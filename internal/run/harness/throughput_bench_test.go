@@ -87,7 +87,7 @@ func (m mix) entries(src *dataset.Source) ([]*dataset.Entry, error) {
 	}
 	var out []*dataset.Entry
 	for _, c := range category.SortCanonical(cats) {
-		list, err := prompt.LoadCategory(src, string(c))
+		list, err := prompt.LoadCategory(src, c)
 		if err != nil {
 			return nil, err
 		}
@@ -270,7 +270,7 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 			items := make([]shard.Item, len(entries))
 			for i, e := range entries {
-				items[i] = shard.Item{Category: category.Category(e.Category), ID: e.ID}
+				items[i] = shard.Item{Category: e.Category, ID: e.ID}
 			}
 			plan, err := shard.Plan(items, shard.Spec{}, shard.NewCosts(src).Weigh)
 			if err != nil {
@@ -278,7 +278,7 @@ func BenchmarkThroughput(b *testing.B) {
 			}
 			order := make([]selection.Item, len(plan))
 			for i, it := range plan {
-				order[i] = selection.Item{Category: category.Category(it.Category), ID: it.ID}
+				order[i] = selection.Item{Category: it.Category, ID: it.ID}
 			}
 			srv, err := startServer(placement, m, entries)
 			if err != nil {

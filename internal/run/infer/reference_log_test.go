@@ -14,6 +14,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver/replay"
@@ -159,7 +160,7 @@ var _ = Describe("the inference log, against upstream's on the same model output
 		for _, cat := range []string{"multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param"} {
 			recs, err := readResultLines(filepath.Join(resultDir, "BFCL_v4_"+cat+"_result.json"))
 			Expect(err).NotTo(HaveOccurred())
-			entries, err := src.Load(cat)
+			entries, err := src.Load(category.Category(cat))
 			Expect(err).NotTo(HaveOccurred())
 			byID := map[string]*dataset.Entry{}
 			for _, e := range entries {

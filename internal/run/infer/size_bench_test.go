@@ -41,7 +41,7 @@ func BenchmarkMultiTurnLogSize(b *testing.B) {
 	}
 	var entries []*dataset.Entry
 	for _, c := range category.MultiTurn() {
-		es, err := src.Load(string(c))
+		es, err := src.Load(c)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func BenchmarkMultiTurnLogSize(b *testing.B) {
 				if v.noLog {
 					rec.InferenceLog = nil
 				}
-				if err := store.Append(category.Category(e.Category), rec); err != nil {
+				if err := store.Append(e.Category, rec); err != nil {
 					b.Fatal(err)
 				}
 			}

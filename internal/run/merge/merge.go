@@ -299,7 +299,7 @@ func check(rep *Report, opts Options, byPath map[string]*resultSet) error {
 	}
 	sort.Strings(models)
 	for _, c := range selected {
-		want, err := prompt.LoadCategory(opts.Source, string(c))
+		want, err := prompt.LoadCategory(opts.Source, c)
 		if err != nil {
 			return err
 		}
@@ -324,7 +324,7 @@ func check(rep *Report, opts Options, byPath map[string]*resultSet) error {
 				if opts.IDs != nil && !scenarios[sc] {
 					continue
 				}
-				p, err := opts.Source.MemoryPrereqs(string(c), sc)
+				p, err := opts.Source.MemoryPrereqs(c, sc)
 				if err != nil {
 					return err
 				}

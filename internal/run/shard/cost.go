@@ -29,7 +29,7 @@ func (c *Costs) Weigh(it Item) (Weight, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	cat := it.Category
-	m, err := c.src.Index(string(cat))
+	m, err := c.src.Index(cat)
 	if err != nil {
 		return Weight{}, err
 	}
@@ -42,7 +42,7 @@ func (c *Costs) Weigh(it Item) (Weight, error) {
 		key := string(cat) + "/" + e.Scenario
 		cc, ok := c.chains[key]
 		if !ok {
-			pre, err := c.src.MemoryPrereqs(string(cat), e.Scenario)
+			pre, err := c.src.MemoryPrereqs(cat, e.Scenario)
 			if err != nil {
 				return Weight{}, err
 			}

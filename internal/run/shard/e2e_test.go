@@ -48,7 +48,7 @@ func e2eSelection(src *dataset.Source) ([]shard.Item, []*dataset.Entry, error) {
 	var items []shard.Item
 	var entries []*dataset.Entry
 	for _, t := range e2eTake {
-		list, err := prompt.LoadCategory(src, string(t.c))
+		list, err := prompt.LoadCategory(src, t.c)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -59,7 +59,7 @@ func e2eSelection(src *dataset.Source) ([]shard.Item, []*dataset.Entry, error) {
 		entries = append(entries, list...)
 		if t.c.IsMemory() {
 			for _, sc := range dataset.MemoryScenarios() {
-				pre, err := src.MemoryPrereqs(string(t.c), sc)
+				pre, err := src.MemoryPrereqs(t.c, sc)
 				if err != nil {
 					return nil, nil, err
 				}
@@ -117,7 +117,7 @@ func TestShardWorker(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for it := range work {
-				if _, err := h.Run(context.Background(), string(it.Category), it.ID); err != nil {
+				if _, err := h.Run(context.Background(), it.Category, it.ID); err != nil {
 					mu.Lock()
 					errs = append(errs, string(it.Category)+"/"+it.ID+": "+err.Error())
 					mu.Unlock()
@@ -218,7 +218,7 @@ var _ = Describe("four shards in four processes", Label("e2e"), func() {
 		}
 		prereqs := 0
 		for _, sc := range dataset.MemoryScenarios() {
-			pre, err := src.MemoryPrereqs(string(category.MemoryKV), sc)
+			pre, err := src.MemoryPrereqs(category.MemoryKV, sc)
 			Expect(err).NotTo(HaveOccurred())
 			prereqs += len(pre)
 		}

@@ -236,7 +236,7 @@ var _ = Describe("Costs on the data set", func() {
 		Expect(err).NotTo(HaveOccurred())
 		var items []shard.Item
 		for _, c := range category.Scoring() {
-			list, err := prompt.LoadCategory(src, string(c))
+			list, err := prompt.LoadCategory(src, c)
 			Expect(err).NotTo(HaveOccurred())
 			for _, e := range list {
 				items = append(items, shard.Item{Category: c, ID: e.ID})

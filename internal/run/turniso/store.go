@@ -26,7 +26,7 @@ func RunEntry(ctx context.Context, newModel func() (driver.Driver, error), e *da
 	if err != nil {
 		return nil, total, err
 	}
-	c := category.Category(e.Category)
+	c := e.Category
 	out := make([]results.Record, 0, n)
 	for t := 0; t < n; t++ {
 		id := ID(e.ID, t)
@@ -67,14 +67,14 @@ type TurnScore struct {
 // Summary is the turn-isolated score of one category: the fraction of
 // isolated turns passed, overall and by turn index.
 type Summary struct {
-	Category     string      `json:"category"`
-	Turns        int         `json:"turns"`
-	Passed       int         `json:"passed"`
-	Accuracy     float64     `json:"turn_accuracy"`
-	ByTurn       []TurnScore `json:"by_turn"`
-	PrefixFailed []string    `json:"prefix_failed"` // turns whose ground-truth prefix itself fails (data-set oddities)
-	Missing      int         `json:"missing"`       // turns of the entries without a record
-	Note         string      `json:"note"`
+	Category     category.Category `json:"category"`
+	Turns        int               `json:"turns"`
+	Passed       int               `json:"passed"`
+	Accuracy     float64           `json:"turn_accuracy"`
+	ByTurn       []TurnScore       `json:"by_turn"`
+	PrefixFailed []string          `json:"prefix_failed"` // turns whose ground-truth prefix itself fails (data-set oddities)
+	Missing      int               `json:"missing"`       // turns of the entries without a record
+	Note         string            `json:"note"`
 }
 
 // Evaluate scores the isolated records of one category (ids ID(entry,
@@ -92,7 +92,7 @@ func Evaluate(cat category.Category, entries []*dataset.Entry, recs []results.Re
 		}
 		byID[r.ID] = r
 	}
-	sum := Summary{Category: string(cat), PrefixFailed: []string{}, Note: "turn-isolated diagnostics: not part of the official score"}
+	sum := Summary{Category: cat, PrefixFailed: []string{}, Note: "turn-isolated diagnostics: not part of the official score"}
 	var vs []verdict.Verdict
 	seen := 0
 	for _, e := range entries {

@@ -21,7 +21,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
@@ -74,7 +73,7 @@ func Turns(e *dataset.Entry) (int, error) {
 // Truncate is e cut after turn t: its first t+1 question turns and
 // ground-truth turns, and the held-out function documents of those turns.
 func Truncate(e *dataset.Entry, t int) (*dataset.Entry, error) {
-	if !category.Category(e.Category).IsMultiTurn() {
+	if !e.Category.IsMultiTurn() {
 		return nil, fmt.Errorf("turniso: %s is not a multi-turn entry", e.ID)
 	}
 	gt, err := groundTruth(e)

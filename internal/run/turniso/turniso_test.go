@@ -102,7 +102,7 @@ var _ = Describe("turn-isolated mode", Label("dataset"), Ordered, func() {
 	It("scores every turn of every entry with gold (FC), base and miss_func", func() {
 		checked := 0
 		for _, c := range []category.Category{category.MultiTurnBase, category.MultiTurnMissFunc} {
-			entries, err := src.Load(string(c))
+			entries, err := src.Load(c)
 			Expect(err).NotTo(HaveOccurred())
 			for _, e := range entries {
 				n, err := turniso.Turns(e)
@@ -121,7 +121,7 @@ var _ = Describe("turn-isolated mode", Label("dataset"), Ordered, func() {
 	})
 
 	It("fails only turn 2 of a 4-turn entry when the model fails only that turn", func() {
-		entries, err := src.Load(string(category.MultiTurnBase))
+		entries, err := src.Load(category.MultiTurnBase)
 		Expect(err).NotTo(HaveOccurred())
 		var e *dataset.Entry
 		for _, x := range entries {
@@ -158,7 +158,7 @@ var _ = Describe("turn-isolated mode", Label("dataset"), Ordered, func() {
 	})
 
 	It("builds the prompt-mode history from the ground-truth calls as text", func() {
-		entries, err := src.Load(string(category.MultiTurnMissParam))
+		entries, err := src.Load(category.MultiTurnMissParam)
 		Expect(err).NotTo(HaveOccurred())
 		for _, e := range entries[:40] {
 			g, err := gold.New(e)
@@ -175,7 +175,7 @@ var _ = Describe("turn-isolated mode", Label("dataset"), Ordered, func() {
 	})
 
 	It("stores one record per turn in its own folders, resumes, and writes an isolated score file", func() {
-		entries, err := src.Load(string(category.MultiTurnBase))
+		entries, err := src.Load(category.MultiTurnBase)
 		Expect(err).NotTo(HaveOccurred())
 		entries = entries[:5]
 		tmp := GinkgoT().TempDir()
@@ -239,7 +239,7 @@ var _ = Describe("turn-isolated mode", Label("dataset"), Ordered, func() {
 	})
 
 	It("rejects bad turns and ids", func() {
-		entries, err := src.Load(string(category.MultiTurnBase))
+		entries, err := src.Load(category.MultiTurnBase)
 		Expect(err).NotTo(HaveOccurred())
 		_, err = turniso.Truncate(entries[0], 99)
 		Expect(err).To(MatchError(ContainSubstring("no turn 99")))

@@ -111,7 +111,7 @@ var _ = Describe("compare on the reference result set and a copy with known chan
 		// multi-turn entry, a call fails an irrelevance entry), failing
 		// irrelevance entries to fix (no call passes them).
 		pick := func(c category.Category, passing bool, n int) []string {
-			entries, err := src.Load(string(c))
+			entries, err := src.Load(c)
 			Expect(err).NotTo(HaveOccurred())
 			failed := map[string]bool{}
 			for _, id := range runA.Outcomes[c].Failed {

@@ -452,7 +452,7 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 	loaded := make(chan struct{})
 	go func() {
 		defer close(loaded)
-		entries, loadErr = o.Source.LoadCategory(string(c))
+		entries, loadErr = o.Source.LoadCategory(c)
 	}()
 	recs, torn, err := results.ReadAll(path)
 	<-loaded

@@ -68,7 +68,7 @@ var _ = Describe("inference logs in multi-turn score lines", Label("reference"),
 		oursRoot := GinkgoT().TempDir()
 		store := results.NewStore(oursRoot, model)
 		for _, c := range cats {
-			entries, err := src.Load(string(c))
+			entries, err := src.Load(c)
 			Expect(err).NotTo(HaveOccurred())
 			recs, err := results.Read(results.Path(upstreamRoot, model, c))
 			Expect(err).NotTo(HaveOccurred())

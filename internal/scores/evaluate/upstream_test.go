@@ -188,7 +188,7 @@ var _ = Describe("`bfcl evaluate` on folders named after upstream registry entri
 		cats := []category.Category{"simple_python", "parallel"}
 		root, scoreRoot := GinkgoT().TempDir(), GinkgoT().TempDir()
 		for _, c := range cats {
-			entries, err := src.Load(string(c))
+			entries, err := src.Load(c)
 			Expect(err).NotTo(HaveOccurred())
 			for folder, enc := range encodings {
 				p := results.Path(root, folder, c)

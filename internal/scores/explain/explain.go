@@ -14,10 +14,10 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 )
@@ -31,12 +31,12 @@ const (
 
 // Failure is one failed entry.
 type Failure struct {
-	ID        string   `json:"id"`
-	Model     string   `json:"model"`
-	Category  string   `json:"category"`
-	ErrorType string   `json:"error_type"`
-	Messages  []string `json:"messages"` // upstream's error message(s), verbatim
-	MultiTurn bool     `json:"multi_turn"`
+	ID        string            `json:"id"`
+	Model     string            `json:"model"`
+	Category  category.Category `json:"category"`
+	ErrorType string            `json:"error_type"`
+	Messages  []string          `json:"messages"` // upstream's error message(s), verbatim
+	MultiTurn bool              `json:"multi_turn"`
 
 	// Multi-turn. FailingTurn is the 0-based turn where the checker
 	// stopped, -1 when the failure is not one turn's (force-terminated,
@@ -94,7 +94,7 @@ type Change struct {
 // the verdict is rendered as the score line report.WriteScoreFile would
 // write, then parsed.
 func FromVerdict(model string, v verdict.Verdict) (*Failure, error) {
-	cat := category.Category(v.Category)
+	cat := v.Category
 	if v.Category == "" {
 		c, err := category.FromEntryID(v.ID)
 		if err != nil {
@@ -106,11 +106,22 @@ func FromVerdict(model string, v verdict.Verdict) (*Failure, error) {
 	if err != nil {
 		return nil, fmt.Errorf("explain: %w", err)
 	}
-	return Parse(line)
+	f, err := Parse(line)
+	if err == nil && f.MultiTurn && v.Turns != nil {
+		f.setFailingTurn(*v.Turns) // the checker's own record
+	}
+	return f, err
+}
+
+// setFailingTurn sets FailingTurn from a multi-turn verdict's turns.
+func (f *Failure) setFailingTurn(o verdict.TurnOutcome) {
+	f.FailingTurn = -1
+	if t, ok := o.FailingTurn(); ok {
+		f.FailingTurn = t
+	}
 }
 
 var (
-	reTurn     = regexp.MustCompile(`for turn (\d+)`)
 	reClass    = regexp.MustCompile(`^Model instance for (\S+) does not match`)
 	reParam    = regexp.MustCompile(`[Pp]arameter:? '([^']+)'`)
 	reDictKey  = regexp.MustCompile(`dict key parameter: '([^']+)'`)
@@ -129,13 +140,13 @@ func Parse(line []byte) (*Failure, error) {
 		_ = json.Unmarshal(m[k], &s)
 		return s
 	}
-	f.ID, f.Model, f.Category = str("id"), str("model_name"), str("test_category")
+	f.ID, f.Model, f.Category = str("id"), str("model_name"), category.Category(str("test_category"))
 	if f.ID == "" {
 		return nil, fmt.Errorf("explain: score line without id")
 	}
 	if f.Category == "" {
 		if c, err := category.FromEntryID(f.ID); err == nil {
-			f.Category = string(c)
+			f.Category = c
 		}
 	}
 	var details map[string]json.RawMessage
@@ -153,10 +164,15 @@ func Parse(line []byte) (*Failure, error) {
 	} else {
 		f.ErrorType, f.Messages = str("error_type"), messages(errRaw)
 	}
-	f.MultiTurn = category.Category(f.Category).IsMultiTurn()
+	f.MultiTurn = f.Category.IsMultiTurn()
 	if f.MultiTurn {
 		if err := f.multiTurn(m, details); err != nil {
 			return nil, fmt.Errorf("explain: entry %s: %w", f.ID, err)
+		}
+		// The line's structured fields name the turn; a line they do not
+		// (an unknown error type) is shown without one.
+		if o, _, err := multiturn.ScoreLineTurns(line); err == nil {
+			f.setFailingTurn(o)
 		}
 		return f, nil
 	}
@@ -219,17 +235,6 @@ func (f *Failure) multiTurn(m, details map[string]json.RawMessage) error {
 				if s < len(execs[t].Model) {
 					tu.ModelSteps[s].Results = execs[t].Model[s]
 				}
-			}
-		}
-	}
-	switch {
-	case len(execs) > 0:
-		f.FailingTurn = len(execs) - 1
-	default:
-		for _, msg := range f.Messages {
-			if sm := reTurn.FindStringSubmatch(msg); sm != nil {
-				f.FailingTurn, _ = strconv.Atoi(sm[1])
-				break
 			}
 		}
 	}

@@ -389,7 +389,7 @@ func TestFromVerdictReal(t *testing.T) {
 	}
 	n := 0
 	for _, c := range cats {
-		es, err := src.Load(string(c))
+		es, err := src.Load(c)
 		if err != nil {
 			t.Fatal(err)
 		}

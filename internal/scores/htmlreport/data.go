@@ -44,11 +44,11 @@ type catInfo struct {
 }
 
 type modelData struct {
-	Name   string              `json:"name"`
-	Scores map[string]catScore `json:"scores"` // score-file headers
-	Rows   []row               `json:"rows"`   // entries, canonical order
-	Notes  map[string]string   `json:"notes,omitempty"`
-	Missed map[string]int      `json:"missed,omitempty"` // categories whose passed entries are unknown: count
+	Name   string                         `json:"name"`
+	Scores map[category.Category]catScore `json:"scores"` // score-file headers
+	Rows   []row                          `json:"rows"`   // entries, canonical order
+	Notes  map[string]string              `json:"notes,omitempty"`
+	Missed map[string]int                 `json:"missed,omitempty"` // categories whose passed entries are unknown: count
 }
 
 type catScore struct {
@@ -64,17 +64,17 @@ type row [6]any
 
 // ent is one data-set entry.
 type ent struct {
-	Cat       string           `json:"c"`
-	File      string           `json:"file"`
-	Line      int              `json:"line"`
-	Question  any              `json:"q"`
-	Funcs     []int            `json:"f"`            // indexes into strs
-	Answer    json.RawMessage  `json:"gt,omitempty"` // ground truth as the data set states it
-	Classes   []string         `json:"cls,omitempty"`
-	Missed    map[int][]string `json:"miss,omitempty"`
-	GTResults [][]string       `json:"gtr,omitempty"` // multi-turn: the ground truth's execution results per turn
-	GTError   string           `json:"gterr,omitempty"`
-	Initial   json.RawMessage  `json:"init,omitempty"`
+	Cat       category.Category `json:"c"`
+	File      string            `json:"file"`
+	Line      int               `json:"line"`
+	Question  any               `json:"q"`
+	Funcs     []int             `json:"f"`            // indexes into strs
+	Answer    json.RawMessage   `json:"gt,omitempty"` // ground truth as the data set states it
+	Classes   []string          `json:"cls,omitempty"`
+	Missed    map[int][]string  `json:"miss,omitempty"`
+	GTResults [][]string        `json:"gtr,omitempty"` // multi-turn: the ground truth's execution results per turn
+	GTError   string            `json:"gterr,omitempty"`
+	Initial   json.RawMessage   `json:"init,omitempty"`
 }
 
 type failure struct {
@@ -83,6 +83,12 @@ type failure struct {
 	LineNo  int              `json:"n"`
 	Explain *explain.Failure `json:"x"`
 	hasLog  bool             // the score line has a non-empty inference_log
+}
+
+// modelCategory names one score file: a model's category.
+type modelCategory struct {
+	model string
+	c     category.Category
 }
 
 func build(o Options) (*payload, error) {
@@ -107,10 +113,10 @@ func build(o Options) (*payload, error) {
 	default:
 		return nil, fmt.Errorf("htmlreport: %w", err)
 	}
-	catIdx := map[string]int{}
+	catIdx := map[category.Category]int{}
 	for _, c := range category.All() {
 		g, _ := c.ScoringGroup()
-		catIdx[string(c)] = len(p.Cats)
+		catIdx[c] = len(p.Cats)
 		p.Cats = append(p.Cats, catInfo{Name: string(c), Group: string(g), Label: string(c.SpecLabel()), Size: c.EntryCount()})
 	}
 	scores, err := report.ReadScoreDir(o.ScoreDir)
@@ -118,11 +124,11 @@ func build(o Options) (*payload, error) {
 		return nil, err // names the score folder ("report: reading score folder: ...")
 	}
 	// What this process scored replaces the files it wrote.
-	mem := map[[2]string]*report.Scored{}
+	mem := map[modelCategory]*report.Scored{}
 	gtRecorded := map[string][][]string{}
 	for i := range o.Scored {
 		sc := &o.Scored[i]
-		mem[[2]string{sc.Model, string(sc.Category)}] = sc
+		mem[modelCategory{sc.Model, sc.Category}] = sc
 		for id, r := range sc.GroundTruth {
 			gtRecorded[id] = r
 		}
@@ -171,7 +177,7 @@ func build(o Options) (*payload, error) {
 			if !need[c] {
 				continue
 			}
-			es, err := o.Source.LoadCategory(string(c))
+			es, err := o.Source.LoadCategory(c)
 			if err != nil {
 				return nil, fmt.Errorf("htmlreport: data set: %w", err)
 			}
@@ -183,14 +189,14 @@ func build(o Options) (*payload, error) {
 	}
 
 	for _, m := range names {
-		md := modelData{Name: m, Scores: map[string]catScore{}}
+		md := modelData{Name: m, Scores: map[category.Category]catScore{}}
 		for _, s := range scores[m] {
-			md.Scores[string(s.Category)] = catScore{Correct: s.Correct, Total: s.Total, Accuracy: s.Accuracy,
+			md.Scores[s.Category] = catScore{Correct: s.Correct, Total: s.Total, Accuracy: s.Accuracy,
 				File: filepath.ToSlash(filepath.Join(m, s.Category.ScorePath()))}
 		}
 		for _, s := range scores[m] {
 			c := s.Category
-			sc := mem[[2]string{m, string(c)}]
+			sc := mem[modelCategory{m, c}]
 			failed, err := p.readFailures(o.ScoreDir, m, c, entries, sc)
 			if err != nil {
 				return nil, err
@@ -228,7 +234,7 @@ func build(o Options) (*payload, error) {
 					ri = len(p.Results)
 					p.Results = append(p.Results, r)
 				}
-				md.Rows = append(md.Rows, row{id, catIdx[string(c)], ok, et, fi, ri})
+				md.Rows = append(md.Rows, row{id, catIdx[c], ok, et, fi, ri})
 			}
 		}
 		p.Models = append(p.Models, md)

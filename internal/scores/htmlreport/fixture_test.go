@@ -90,7 +90,7 @@ func buildFixture(t *testing.T) fixture {
 	pick := map[category.Category]int{category.MultiTurnBase: 4, category.MultiTurnMissFunc: 2, category.SimplePython: 6}
 	for _, model := range []string{modelA, modelB} {
 		for cat, n := range pick {
-			es, err := src.Load(string(cat))
+			es, err := src.Load(cat)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -88,7 +88,7 @@ func loadFixture() []fixtureModel {
 func toVerdict(cat string, raw json.RawMessage) verdict.Verdict {
 	var e fixtureEntry
 	Expect(json.Unmarshal(raw, &e)).To(Succeed())
-	v := verdict.Verdict{ID: e.ID, Category: cat, Valid: e.Valid, ErrorType: e.ErrorType}
+	v := verdict.Verdict{ID: e.ID, Category: category.Category(cat), Valid: e.Valid, ErrorType: e.ErrorType}
 	if len(e.Error) > 0 {
 		var one string
 		if json.Unmarshal(e.Error, &one) == nil {

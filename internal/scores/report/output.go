@@ -29,8 +29,8 @@ type JSONAcc struct {
 
 // JSONCategory is one category line of summary.json.
 type JSONCategory struct {
-	Category string `json:"category"`
-	Group    string `json:"group"` // the scoring group ("" for live_relevance and format_sensitivity)
+	Category category.Category `json:"category"`
+	Group    string            `json:"group"` // the scoring group ("" for live_relevance and format_sensitivity)
 	JSONAcc
 }
 
@@ -147,7 +147,7 @@ func Summary(rows []Row) JSONSummary {
 		for _, c := range category.Scoring() {
 			g, _ := c.ScoringGroup()
 			civ, cok := r.categoryInterval(c)
-			jc := JSONCategory{Category: string(c), Group: string(g), JSONAcc: withCI(jsonAcc(r.Cat[c]), civ, cok)}
+			jc := JSONCategory{Category: c, Group: string(g), JSONAcc: withCI(jsonAcc(r.Cat[c]), civ, cok)}
 			if s, ok := r.Scores[c]; ok {
 				n := s.Correct
 				jc.Correct = &n
@@ -156,7 +156,7 @@ func Summary(rows []Row) JSONSummary {
 		}
 		if s, ok := r.Scores[category.FormatSensitivity]; ok {
 			n := s.Correct
-			m.Categories = append(m.Categories, JSONCategory{Category: string(category.FormatSensitivity),
+			m.Categories = append(m.Categories, JSONCategory{Category: category.FormatSensitivity,
 				JSONAcc: JSONAcc{Accuracy: s.Accuracy, Total: s.Total, Display: pyPercent(s.Accuracy), Present: true, Correct: &n}})
 		}
 		out.Models = append(out.Models, m)

@@ -249,7 +249,7 @@ func readVerdicts(path string, cat category.Category) []verdict.Verdict {
 	for sc.Scan() {
 		var rv refVerdict
 		Expect(json.Unmarshal(sc.Bytes(), &rv)).To(Succeed(), path)
-		v := verdict.Verdict{ID: rv.ID, Category: string(cat), Valid: rv.Valid}
+		v := verdict.Verdict{ID: rv.ID, Category: cat, Valid: rv.Valid}
 		if rv.ErrorType != nil {
 			v.ErrorType = *rv.ErrorType
 		}

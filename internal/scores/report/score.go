@@ -81,7 +81,7 @@ func sortedVerdicts(cat category.Category, verdicts []verdict.Verdict) ([]verdic
 			return nil, fmt.Errorf("report: category %s: duplicate verdict for entry %q", cat, v.ID)
 		}
 		seen[v.ID] = true
-		if v.Category != "" && v.Category != string(cat) {
+		if v.Category != "" && v.Category != cat {
 			return nil, fmt.Errorf("report: entry %q: verdict category %q, expected %q", v.ID, v.Category, cat)
 		}
 		got, err := category.FromEntryID(v.ID)

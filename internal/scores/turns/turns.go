@@ -9,77 +9,24 @@ package turns
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
+	"os"
+	"sort"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
+	"github.com/bfcl-go/bfcl/internal/store/results"
 )
-
-// Turn markers of a failed line.
-const (
-	// Unchecked: the entry failed before any turn was checked (upstream's
-	// inference-phase errors: no list of turns, or fewer turns than the
-	// ground truth because inference was force-terminated).
-	Unchecked = -1
-)
-
-var turnInMessage = regexp.MustCompile(`for turn (\d+)\b`)
-
-// FirstFailingTurn is the 0-based turn at which upstream's multi-turn
-// checker failed the entry of a failed score-file line, or Unchecked. The
-// checker's execution log ("execution_result" in the error details) holds
-// one item per turn up to and including the failing one; a response
-// mismatch carries no log, and its message names the turn ("... for turn
-// 3."). The error type is returned too.
-func FirstFailingTurn(line []byte) (turn int, errorType string, err error) {
-	var l struct {
-		ID    string          `json:"id"`
-		Error json.RawMessage `json:"error"`
-	}
-	if err := json.Unmarshal(line, &l); err != nil {
-		return 0, "", fmt.Errorf("turns: score line is not a JSON object: %w", err)
-	}
-	var e struct {
-		Message json.RawMessage `json:"error_message"`
-		Type    string          `json:"error_type"`
-		Details *struct {
-			ExecutionResult []json.RawMessage `json:"execution_result"`
-		} `json:"details"`
-	}
-	if err := json.Unmarshal(l.Error, &e); err != nil {
-		return 0, "", fmt.Errorf("turns: entry %s: the error is not a multi-turn error object: %w", l.ID, err)
-	}
-	switch e.Type {
-	case "multi_turn:inference_error", "multi_turn:force_terminated":
-		return Unchecked, e.Type, nil
-	}
-	if e.Details != nil && e.Details.ExecutionResult != nil {
-		if len(e.Details.ExecutionResult) == 0 {
-			return 0, "", fmt.Errorf("turns: entry %s: empty execution log", l.ID)
-		}
-		return len(e.Details.ExecutionResult) - 1, e.Type, nil
-	}
-	var msg string
-	if json.Unmarshal(e.Message, &msg) != nil {
-		var list []string
-		if json.Unmarshal(e.Message, &list) == nil && len(list) == 1 {
-			msg = list[0]
-		}
-	}
-	if m := turnInMessage.FindStringSubmatch(msg); m != nil {
-		t, _ := strconv.Atoi(m[1])
-		return t, e.Type, nil
-	}
-	return 0, "", fmt.Errorf("turns: entry %s: error %q names no turn", l.ID, e.Type)
-}
 
 // Category is the turn-level picture of one multi-turn category.
 type Category struct {
-	Category string `json:"category"`
-	Entries  int    `json:"entries"`
-	Passed   int    `json:"passed"` // the official correct count
+	Category category.Category `json:"category"`
+	Entries  int               `json:"entries"`
+	Passed   int               `json:"passed"` // the official correct count
 	// Turns and TurnsPassed count over the entries whose turns were
 	// checked (all but the Unchecked ones): every turn of a passed entry
 	// passed; a failed entry passed the turns before its first failing one.
@@ -98,16 +45,17 @@ type Category struct {
 }
 
 // Diagnose computes the diagnostics of one multi-turn category from its
-// score file; turnsOf gives every entry's number of ground-truth turns (the
+// score file (each failed line's turns as multiturn.ScoreLineTurns derives
+// them); turnsOf gives every entry's number of ground-truth turns (the
 // data set's, keyed by id) and must cover exactly the scored entries.
 func Diagnose(scoreFile string, cat category.Category, turnsOf map[string]int) (Category, error) {
 	if !cat.IsMultiTurn() {
 		return Category{}, fmt.Errorf("turns: %s is not a multi-turn category", cat)
 	}
-	out := Category{Category: string(cat), UncheckedTypes: map[string]int{}}
-	first := map[string]int{}
+	out := Category{Category: cat, UncheckedTypes: map[string]int{}}
+	failed := map[string]verdict.TurnOutcome{}
 	s, err := report.VisitScoreFile(scoreFile, cat, func(id string, line []byte) error {
-		t, typ, err := FirstFailingTurn(line)
+		o, typ, err := multiturn.ScoreLineTurns(line)
 		if err != nil {
 			return err
 		}
@@ -115,13 +63,13 @@ func Diagnose(scoreFile string, cat category.Category, turnsOf map[string]int) (
 		if !ok {
 			return fmt.Errorf("entry %s is not in the data set", id)
 		}
-		if t >= n {
-			return fmt.Errorf("entry %s: first failing turn %d of %d turns", id, t, n)
+		if o.Turns != n {
+			return fmt.Errorf("entry %s: the score line's possible answer has %d turns, the data set's %d", id, o.Turns, n)
 		}
-		if t == Unchecked {
+		if !o.Checked {
 			out.UncheckedTypes[typ]++
 		}
-		first[id] = t
+		failed[id] = o
 		return nil
 	})
 	if err != nil {
@@ -139,23 +87,28 @@ func Diagnose(scoreFile string, cat category.Category, turnsOf map[string]int) (
 		maxTurns = max(maxTurns, n)
 	}
 	out.FirstFailing = make([]int, maxTurns)
-	for id, n := range turnsOf {
-		t, failed := first[id]
-		switch {
-		case !failed:
-			out.Turns += n
-			out.TurnsPassed += n
-			progress++
-			checked++
-		case t == Unchecked:
-			out.Unchecked++
-		default:
-			out.Turns += n
-			out.TurnsPassed += t
-			progress += float64(t) / float64(n)
-			out.FirstFailing[t]++
-			checked++
+	ids := make([]string, 0, len(turnsOf))
+	for id := range turnsOf {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids) // one order of the sum: the same MeanProgress every time
+	for _, id := range ids {
+		n := turnsOf[id]
+		o, isFailed := failed[id]
+		if !isFailed {
+			o = verdict.TurnOutcome{Turns: n, Checked: true, Passed: n}
 		}
+		if !o.Checked {
+			out.Unchecked++
+			continue
+		}
+		out.Turns += n
+		out.TurnsPassed += o.Passed
+		progress += float64(o.Passed) / float64(n)
+		if t, ok := o.FailingTurn(); ok {
+			out.FirstFailing[t]++
+		}
+		checked++
 	}
 	if out.Turns > 0 {
 		out.TurnAccuracy = float64(out.TurnsPassed) / float64(out.Turns)
@@ -165,6 +118,75 @@ func Diagnose(scoreFile string, cat category.Category, turnsOf map[string]int) (
 	}
 	for len(out.FirstFailing) > 0 && out.FirstFailing[len(out.FirstFailing)-1] == 0 {
 		out.FirstFailing = out.FirstFailing[:len(out.FirstFailing)-1]
+	}
+	return out, nil
+}
+
+// Note is the note every model's diagnostics carry.
+const Note = "diagnostics: not part of the official score"
+
+// Model is the diagnostics of one model's multi-turn score files.
+type Model struct {
+	Model      string     `json:"model"`
+	Note       string     `json:"note"`
+	Categories []Category `json:"categories"`
+}
+
+// Report diagnoses the multi-turn score files under scoreDir: of model
+// (a model name or its folder), or of every model folder when model is "",
+// each category that has a score file, in upstream's order. Models without
+// one are left out; none at all is an error naming the folder.
+func Report(src *dataset.Source, scoreDir, model string) ([]Model, error) {
+	models, err := results.ModelDirs(scoreDir, model)
+	if err != nil {
+		return nil, err
+	}
+	var out []Model
+	turnsOf := map[category.Category]map[string]int{}
+	for _, m := range models {
+		mt := Model{Model: m, Note: Note}
+		for _, c := range category.MultiTurn() {
+			path := report.ScoreFilePath(scoreDir, m, c)
+			if _, err := os.Stat(path); err != nil {
+				continue
+			}
+			if turnsOf[c] == nil {
+				n, err := TurnCounts(src, c)
+				if err != nil {
+					return nil, err
+				}
+				turnsOf[c] = n
+			}
+			d, err := Diagnose(path, c, turnsOf[c])
+			if err != nil {
+				return nil, err
+			}
+			mt.Categories = append(mt.Categories, d)
+		}
+		if len(mt.Categories) > 0 {
+			out = append(out, mt)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("turns: no multi-turn score file under " + scoreDir)
+	}
+	return out, nil
+}
+
+// TurnCounts is every entry's number of ground-truth turns of a
+// multi-turn category, by id.
+func TurnCounts(src *dataset.Source, c category.Category) (map[string]int, error) {
+	entries, err := src.Load(c)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int, len(entries))
+	for _, e := range entries {
+		var gt [][]string
+		if err := json.Unmarshal(e.Answer, &gt); err != nil {
+			return nil, fmt.Errorf("turns: %s: ground truth is not a list of call lists: %w", e.ID, err)
+		}
+		out[e.ID] = len(gt)
 	}
 	return out, nil
 }

@@ -12,29 +12,12 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/scores/turns"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
-
-var _ = Describe("FirstFailingTurn", func() {
-	DescribeTable("reads the turn from the execution log or the message",
-		func(line string, turn int, typ string) {
-			t, ty, err := turns.FirstFailingTurn([]byte(line))
-			Expect(err).NotTo(HaveOccurred())
-			Expect(t).To(Equal(turn))
-			Expect(ty).To(Equal(typ))
-		},
-		Entry("state mismatch: log of three turns", `{"id": "multi_turn_base_1", "error": {"error_message": "Model instance for X does not match", "error_type": "multi_turn:instance_state_mismatch", "details": {"differences": {}, "execution_result": [{}, {}, {}]}}}`, 2, "multi_turn:instance_state_mismatch"),
-		Entry("response mismatch: the message names the turn", `{"id": "multi_turn_base_1", "error": {"error_message": "Model response execution results so far does not contain all the ground truth response execution results for turn 3.", "error_type": "multi_turn:execution_response_mismatch", "details": {"missing_items": []}}}`, 3, "multi_turn:execution_response_mismatch"),
-		Entry("inference error", `{"id": "multi_turn_base_1", "error": {"error_message": ["Error during inference phase."], "error_type": "multi_turn:inference_error"}}`, turns.Unchecked, "multi_turn:inference_error"),
-	)
-	It("rejects lines that name no turn", func() {
-		_, _, err := turns.FirstFailingTurn([]byte(`{"id": "multi_turn_base_1", "error": {"error_message": "?", "error_type": "multi_turn:other"}}`))
-		Expect(err).To(MatchError(ContainSubstring("names no turn")))
-	})
-})
 
 var _ = Describe("Diagnose on the reference multi-turn results", Label("reference"), func() {
 	It("finds the turn where upstream's checker stopped (its execution logs) and adds up", func() {
@@ -52,12 +35,16 @@ var _ = Describe("Diagnose on the reference multi-turn results", Label("referenc
 		scoreRoot := GinkgoT().TempDir()
 		u2d := true
 		cats := []category.Category{category.MultiTurnBase, category.MultiTurnMissFunc, category.MultiTurnMissParam}
+		reported, err := turns.Report(src, scoreRoot, model)
+		Expect(err).To(MatchError(ContainSubstring("no multi-turn score file under")))
+		Expect(reported).To(BeEmpty())
 		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: filepath.Join(ref, "results", "results", run, "result"),
 			ScoreRoot: scoreRoot, Models: []string{model}, Categories: cats, Mode: "fc", UnderscoreToDot: &u2d})
 		Expect(err).NotTo(HaveOccurred())
 		compared := 0
+		var diags []turns.Category
 		for _, c := range cats {
-			entries, err := src.Load(string(c))
+			entries, err := src.Load(c)
 			Expect(err).NotTo(HaveOccurred())
 			turnsOf := map[string]int{}
 			for _, e := range entries {
@@ -65,6 +52,7 @@ var _ = Describe("Diagnose on the reference multi-turn results", Label("referenc
 				Expect(json.Unmarshal(e.Answer, &gt)).To(Succeed())
 				turnsOf[e.ID] = len(gt)
 			}
+			Expect(turns.TurnCounts(src, c)).To(Equal(turnsOf))
 			// Upstream's execution log per entry: one item per turn run.
 			logTurns := map[string]int{}
 			f, err := os.Open(filepath.Join(ref, "multi_turn_verdicts", run, model, "BFCL_v4_"+string(c)+"_execlog.jsonl"))
@@ -82,11 +70,12 @@ var _ = Describe("Diagnose on the reference multi-turn results", Label("referenc
 			f.Close()
 			path := report.ScoreFilePath(scoreRoot, model, c)
 			_, err = report.VisitScoreFile(path, c, func(id string, line []byte) error {
-				t, _, err := turns.FirstFailingTurn(line)
+				o, _, err := multiturn.ScoreLineTurns(line)
 				if err != nil {
 					return err
 				}
-				if t == turns.Unchecked {
+				t, ok := o.FailingTurn()
+				if !ok {
 					return nil
 				}
 				n, ok := logTurns[id]
@@ -102,6 +91,7 @@ var _ = Describe("Diagnose on the reference multi-turn results", Label("referenc
 			Expect(err).NotTo(HaveOccurred())
 			d, err := turns.Diagnose(path, c, turnsOf)
 			Expect(err).NotTo(HaveOccurred())
+			diags = append(diags, d)
 			sum := d.Unchecked
 			for _, n := range d.FirstFailing {
 				sum += n
@@ -113,5 +103,8 @@ var _ = Describe("Diagnose on the reference multi-turn results", Label("referenc
 				c, d.Passed, d.Entries, d.TurnAccuracy, d.MeanProgress, d.FirstFailing, d.Unchecked)
 		}
 		Expect(compared).To(BeNumerically(">", 200))
+		reported, err = turns.Report(src, scoreRoot, "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(reported).To(Equal([]turns.Model{{Model: model, Note: turns.Note, Categories: diags}}))
 	})
 })

@@ -91,6 +91,26 @@ func (r Record) MarshalJSON() ([]byte, error) {
 // ModelDir is the folder name upstream uses for a model: "/" becomes "_".
 func ModelDir(model string) string { return strings.ReplaceAll(model, "/", "_") }
 
+// ModelDirs is the model folders a command reads below root: model's
+// (ModelDir) when model is named, else every folder below root, by name.
+// The error is os.ReadDir's.
+func ModelDirs(root, model string) ([]string, error) {
+	if model != "" {
+		return []string{ModelDir(model)}, nil
+	}
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out, nil // os.ReadDir sorts by name
+}
+
 // Path is the result file of one category of one model below root.
 func Path(root, model string, c category.Category) string {
 	return filepath.Join(root, ModelDir(model), filepath.FromSlash(c.ResultPath()))

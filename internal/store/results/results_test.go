@@ -144,3 +144,17 @@ var _ = Describe("a line with an inference log", func() {
 		Expect(string(r.ReasoningContent)).To(Equal(`[["why"]]`))
 	})
 })
+
+var _ = Describe("ModelDirs", func() {
+	It("is the named model's folder, or every folder below the root by name", func() {
+		root := GinkgoT().TempDir()
+		for _, d := range []string{"b-model", "a_model", "c"} {
+			Expect(os.MkdirAll(filepath.Join(root, d), 0o755)).To(Succeed())
+		}
+		Expect(os.WriteFile(filepath.Join(root, "summary.json"), []byte("{}"), 0o644)).To(Succeed())
+		Expect(results.ModelDirs(root, "")).To(Equal([]string{"a_model", "b-model", "c"}))
+		Expect(results.ModelDirs(root, "org/name")).To(Equal([]string{"org_name"}))
+		_, err := results.ModelDirs(filepath.Join(root, "missing"), "")
+		Expect(err).To(MatchError(os.ErrNotExist))
+	})
+})

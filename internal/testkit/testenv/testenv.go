@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/config"
 )
 
@@ -40,6 +41,17 @@ func locate(env, rel string) (string, bool) {
 
 // DataDir returns the BFCL data set folder and whether it exists.
 func DataDir() (string, bool) { return locate("BFCL_DATA_DIR", filepath.Join("shared", "bfcl")) }
+
+// DataSet opens the BFCL data set of DataDir. When it is absent, skip is
+// the message the test skips with (MissingMessage) and src is nil.
+func DataSet() (src *dataset.Source, skip string, err error) {
+	dir, ok := DataDir()
+	if !ok {
+		return nil, MissingMessage("BFCL data set", dir, dataset.EnvDataDir), nil
+	}
+	src, err = dataset.Open(dir)
+	return src, "", err
+}
 
 // ReferenceDir returns the reference-output folder and whether it exists.
 func ReferenceDir() (string, bool) {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
@@ -93,7 +94,9 @@ func DescribeUpstreamRun(class, base string, spec decode.Spec, newDriver func(ur
 				}
 				src, err := dataset.Open(dir)
 				Expect(err).NotTo(HaveOccurred())
-				e, err := src.Entry(categoryOf(c.ID), c.ID)
+				cat, err := category.FromEntryID(c.ID)
+				Expect(err).NotTo(HaveOccurred())
+				e, err := src.Entry(cat, c.ID)
 				Expect(err).NotTo(HaveOccurred())
 
 				var mu sync.Mutex
@@ -151,15 +154,4 @@ func jsonValue(b []byte) any {
 	var v any
 	ExpectWithOffset(1, d.Decode(&v)).To(Succeed(), "not JSON: %s", b)
 	return v
-}
-
-// categoryOf is the category of a data-set entry id (its name up to the
-// last "_", as upstream's extract_test_category_from_id).
-func categoryOf(id string) string {
-	for i := len(id) - 1; i >= 0; i-- {
-		if id[i] == '_' {
-			return id[:i]
-		}
-	}
-	return id
 }
