@@ -85,7 +85,7 @@ func dataSetDocs(src *dataset.Source) (ids []string, docs map[string]json.RawMes
 		docs[id] = d
 	}
 	for _, c := range category.Scoring() {
-		entries, err := src.Load(string(c))
+		entries, err := src.Load(c)
 		Expect(err).NotTo(HaveOccurred())
 		for _, e := range entries {
 			v, err := dataset.InferenceView(e)
@@ -198,7 +198,7 @@ var _ = Describe("MiniCPMFCHandler's function listing against upstream (datamode
 					}
 				}
 			}
-			e, err := src.Entry(cat, id)
+			e, err := src.Entry(category.Category(cat), id)
 			Expect(err).NotTo(HaveOccurred(), id)
 			v, err := dataset.InferenceView(e)
 			Expect(err).NotTo(HaveOccurred())
