@@ -10,16 +10,30 @@ MODEL ?= gold
 GINKGO_FLAGS ?=
 # Ginkgo parallel processes for the suites.
 PROCS ?= 2
-BFCL_DATA_DIR ?= $(shell $(GO) run ./cmd/bfcl data --print-dir 2>/dev/null)
+# Looked up once (an exported recursive variable would run `go run` again
+# for every recipe line).
+ifeq ($(origin BFCL_DATA_DIR),undefined)
+BFCL_DATA_DIR := $(shell $(GO) run ./cmd/bfcl data --print-dir 2>/dev/null)
+endif
 export BFCL_DATA_DIR
+
+# How recipes run the CLI. make eval builds it once (bin/bfcl) for the data
+# check and the run, instead of a `go run` (a build check) for each.
+BFCL = $(GO) run ./cmd/bfcl
+BFCL_BUILD =
 
 # Categories for make eval (upstream's names and groups, comma-separated).
 CATEGORIES ?= all
 
-.PHONY: eval specs test data generate check-generated vet fmt-check unit suites race bench fuzz clean
+.PHONY: eval cli specs test data generate check-generated vet fmt-check unit suites race bench fuzz clean
 
+eval: BFCL = bin/bfcl
+eval: BFCL_BUILD = $(GO) build -o bin/bfcl ./cmd/bfcl
 eval: data
-	$(GO) run ./cmd/bfcl generate --model $(MODEL) --test-category $(CATEGORIES)
+	$(BFCL) generate --model $(MODEL) --test-category $(CATEGORIES)
+
+cli:
+	$(BFCL_BUILD)
 
 # The six suites (one per group) of generated specs.
 SUITES = ./suites/non_live ./suites/live ./suites/irrelevance ./suites/multi_turn ./suites/agentic ./suites/format_sensitivity
@@ -37,11 +51,11 @@ specs: data
 
 test: fmt-check vet check-generated unit race suites
 
-data:
+data: cli
 	@if [ -n "$$BFCL_DATA_DIR" ] && [ -d "$$BFCL_DATA_DIR/data" ]; then \
-		$(GO) run ./cmd/bfcl data --verify --dir "$$BFCL_DATA_DIR"; \
+		$(BFCL) data --verify --dir "$$BFCL_DATA_DIR"; \
 	else \
-		$(GO) run ./cmd/bfcl data; \
+		$(BFCL) data; \
 	fi
 
 generate:

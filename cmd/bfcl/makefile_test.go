@@ -43,3 +43,24 @@ var _ = Describe("make specs", Label("e2e"), func() {
 		Expect(got[len(got)-1]).To(Equal("./suites/format_sensitivity"))
 	})
 })
+
+// Issue 27: `make eval` builds the CLI once and runs the data check and
+// the run with that binary (a `go run` costs a build check each).
+var _ = Describe("make eval", Label("e2e"), func() {
+	It("builds bin/bfcl once and runs the data check and generate with it", func() {
+		if _, err := exec.LookPath("make"); err != nil {
+			Skip("no make on PATH")
+		}
+		dir := GinkgoT().TempDir()
+		cmd := exec.Command("make", "-n", "eval", "GO=go", "BFCL_DATA_DIR="+dir, "MODEL=gold", "CATEGORIES=simple_python")
+		cmd.Dir = testenv.ModuleRoot()
+		out, err := cmd.Output()
+		Expect(err).NotTo(HaveOccurred())
+		text := string(out)
+		Expect(strings.Count(text, "go build -o bin/bfcl ./cmd/bfcl")).To(Equal(1), text)
+		Expect(text).NotTo(ContainSubstring("go run"))
+		Expect(text).To(ContainSubstring("bin/bfcl data --verify"))
+		Expect(text).To(ContainSubstring("bin/bfcl generate --model gold --test-category simple_python"))
+		Expect(strings.Index(text, "go build")).To(BeNumerically("<", strings.Index(text, "bin/bfcl generate")))
+	})
+})

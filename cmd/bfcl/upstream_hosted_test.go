@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -103,16 +104,22 @@ func (f *upstreamFake) unanswered() []string {
 
 // bfcl generate with upstream registry names of the Writer and Gorilla
 // APIs and of OpenAI-compatible subclasses that change the request
-// (FireworksHandler, NanbeigeAPIHandler, NemotronHandler): the requests equal those
+// (FireworksHandler, NanbeigeAPIHandler, NemotronHandler; MiningHandler's
+// FC mode and DMCitoHandler's prompt mode): the requests equal those
 // upstream's handler classes sent for the same entries and replies, the
 // stored results too.
-var _ = Describe("bfcl generate with upstream's Writer, Gorilla, Fireworks, Nanbeige and Nemotron models", Label("e2e"), func() {
+var _ = Describe("bfcl generate with upstream's Writer, Gorilla, Fireworks, Nanbeige, Nemotron, Mining and DM-Cito models", Label("e2e"), func() {
 	for _, c := range []struct {
 		class, model, urlEnv, urlPath, yaml string
 		env                                 []string
+		// then checks more of the run in work (its results in work/result)
+		then func(work string, env []string)
 	}{
 		{class: "WriterHandler", model: "palmyra-x-004", urlEnv: "WRITER_BASE_URL", env: []string{"WRITER_API_KEY=wk"}},
 		{class: "MiningHandler", model: "xiaoming-14B", urlEnv: "MINING_BASE_URL", urlPath: "/v1", env: []string{"MINING_API_KEY=mk"}},
+		// prompt mode: MiningHandler's system prompt and <tool_calls> parser
+		{class: "DMCitoHandler", model: "DM-Cito-8B-v3", urlEnv: "DMCITO_BASE_URL", urlPath: "/v1", env: []string{"DMCITO_API_KEY=dk"},
+			then: dmCitoScores},
 		// no variable moves these handlers' servers: a models.yaml entry of
 		// the registry name with its own base_url (and key variable)
 		{class: "GorillaHandler", model: "gorilla-local", yaml: "- {name: gorilla-local, upstream: gorilla-openfunctions-v2, base_url: %s/v1}"},
@@ -172,6 +179,9 @@ var _ = Describe("bfcl generate with upstream's Writer, Gorilla, Fireworks, Nanb
 				}
 				Expect(found).To(BeTrue(), k.ID)
 			}
+			if c.then != nil {
+				c.then(work, cliEnv(data, extra...))
+			}
 		})
 	}
 
@@ -198,3 +208,34 @@ var _ = Describe("bfcl generate with upstream's Writer, Gorilla, Fireworks, Nanb
 		GinkgoWriter.Printf("palmyra-x-004 without a key: failed in %v: %s", took, r.stderr)
 	})
 })
+
+// dmCitoScores: DMCitoHandler's stored answers keep no reasoning (upstream's
+// parser drops the reply's reasoning_content) and score through the
+// name_arguments decoders.
+func dmCitoScores(work string, env []string) {
+	r := bfcl(work, env, "evaluate", "--model", "DM-Cito-8B-v3", "--result-dir", filepath.Join(work, "result"),
+		"--score-dir", filepath.Join(work, "score"), "--partial-eval")
+	GinkgoWriter.Println(r.stdout, r.stderr)
+	Expect(r.exit).To(Equal(0), r.stderr)
+	// right calls (simple_python_0, parallel_0's dotted names), an <answer>
+	// text (irrelevance_0: no call), the wrong city (live_simple_58-27-0),
+	// multi_turn_base_100's calls; multi_turn_miss_func_100 answers nothing
+	// at its first turn
+	for cat, score := range map[string]string{"simple_python": "100.00%  (1/1)", "parallel": "100.00%  (1/1)", "irrelevance": "100.00%  (1/1)",
+		"live_simple": "0.00%  (0/1)", "multi_turn_base": "100.00%  (1/1)", "multi_turn_miss_func": "0.00%  (0/1)"} {
+		Expect(r.stdout+r.stderr).To(MatchRegexp(`DM-Cito-8B-v3 %s +%s`, cat, regexp.QuoteMeta(score)), cat)
+	}
+	summary, err := os.ReadFile(filepath.Join(work, "score", "summary.json"))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(string(summary)).NotTo(ContainSubstring("not upstream's requests"))
+	recs, err := results.Read(results.Path(filepath.Join(work, "result"), "DM-Cito-8B-v3", mustCategory("simple_python_0")))
+	Expect(err).NotTo(HaveOccurred())
+	Expect(recs).To(HaveLen(1))
+	Expect(recs[0].ReasoningContent).To(BeEmpty(), "the reply's reasoning_content is not stored")
+}
+
+func mustCategory(id string) category.Category {
+	c, err := category.FromEntryID(id)
+	Expect(err).NotTo(HaveOccurred(), id)
+	return c
+}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
@@ -151,9 +152,12 @@ func (s *Source) readAnswers(file string) (map[string]json.RawMessage, error) {
 	name := s.relName(p)
 	out := map[string]json.RawMessage{}
 	err := s.jsonLines(p, name, func(line int, b []byte) error {
-		var r rawAnswer
-		if err := json.Unmarshal(b, &r); err != nil {
-			return fmt.Errorf("dataset: %s:%d (%s): malformed answer: %v", name, line, idOf(b), err)
+		r, ok := decodeAnswer(b)
+		if !ok {
+			r = rawAnswer{}
+			if err := json.Unmarshal(b, &r); err != nil {
+				return fmt.Errorf("dataset: %s:%d (%s): malformed answer: %v", name, line, idOf(b), err)
+			}
 		}
 		if r.ID == "" || len(r.GroundTruth) == 0 {
 			return fmt.Errorf("dataset: %s:%d (%s): answer line needs id and ground_truth", name, line, idOf(b))
@@ -227,8 +231,16 @@ func decodeEntry(b []byte) (rawEntry, error) {
 	err := jsonscan.ObjectMembers(b, func(key, v []byte) {
 		switch string(key) {
 		case `"id"`:
+			if str, ok := plainString(v); ok {
+				r.ID = str
+				return
+			}
 			dec(key, v, &r.ID)
 		case `"question"`:
+			if q, ok := decodeQuestion(v); ok {
+				r.Question = q
+				return
+			}
 			dec(key, v, &r.Question)
 		case `"function"`:
 			elems, err := jsonscan.ArrayElements(v)
@@ -260,4 +272,228 @@ func decodeEntry(b []byte) (rawEntry, error) {
 		return r, err
 	}
 	return r, firstErr
+}
+
+// The data set's lines are decoded with encoding/json's semantics; the
+// common shapes (plain strings, a question of role/content messages, an
+// answer line of id and ground_truth) are read directly, and anything else
+// goes through encoding/json, which then decides (and reports errors).
+
+// plainString returns the Go string of a JSON string literal that has no
+// escape, no control character and only valid UTF-8: its bytes, as
+// encoding/json decodes it. ok is false for any other value.
+func plainString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	ascii := true
+	for _, c := range body {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return "", false
+		}
+		ascii = ascii && c < utf8.RuneSelf
+	}
+	if !ascii && !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
+}
+
+// jsonString decodes the JSON string literal v (plainString, else
+// encoding/json for escapes); ok is false when v is not a valid string.
+func jsonString(v []byte) (string, bool) {
+	if s, ok := plainString(v); ok {
+		return s, true
+	}
+	var s string
+	if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// decodeQuestion reads a question value of the usual shape, an array of
+// arrays of objects whose members are exactly "role" and "content" with
+// string values, as encoding/json decodes it into [][]Message (empty
+// arrays as empty slices, a repeated key's last value). ok is false for
+// anything else (other keys, nulls, other types, malformed JSON): the
+// caller then decodes with encoding/json.
+func decodeQuestion(v []byte) ([][]Message, bool) {
+	p := strictScanner{b: v}
+	out := [][]Message{}
+	ok := p.array(func() bool {
+		turn := []Message{}
+		ok := p.array(func() bool {
+			var m Message
+			ok := p.object(func(key string, val []byte) bool {
+				s, ok := jsonString(val)
+				if !ok {
+					return false
+				}
+				switch key {
+				case "role":
+					m.Role = s
+				case "content":
+					m.Content = s
+				default:
+					return false
+				}
+				return true
+			})
+			turn = append(turn, m)
+			return ok
+		})
+		out = append(out, turn)
+		return ok
+	})
+	if !ok || p.ws() != len(v) {
+		return nil, false
+	}
+	return out, true
+}
+
+// decodeAnswer reads a possible-answer line of the usual shape, an object
+// with a plain string "id" and a "ground_truth" (any valid JSON but
+// null), besides keys encoding/json would not map onto rawAnswer; the
+// line must be valid JSON. ok is false for anything else.
+func decodeAnswer(b []byte) (rawAnswer, bool) {
+	var r rawAnswer
+	if !json.Valid(b) {
+		return r, false
+	}
+	ok := true
+	err := jsonscan.ObjectMembers(b, func(key, val []byte) {
+		k, isPlain := plainString(key)
+		switch {
+		case !isPlain:
+			ok = false
+		case k == "id":
+			id, isStr := plainString(val)
+			r.ID, ok = id, ok && isStr && id != ""
+		case k == "ground_truth":
+			if string(val) == "null" {
+				ok = false
+			}
+			r.GroundTruth = json.RawMessage(val)
+		case strings.EqualFold(k, "id") || strings.EqualFold(k, "ground_truth"):
+			ok = false // encoding/json matches keys case-insensitively
+		}
+	})
+	if err != nil || !ok || r.ID == "" || len(r.GroundTruth) == 0 {
+		return rawAnswer{}, false
+	}
+	return r, true
+}
+
+// strictScanner walks JSON arrays and objects whose scalar values are
+// strings, validating what it reads as encoding/json would.
+type strictScanner struct {
+	b []byte
+	i int
+}
+
+// ws skips whitespace and returns the position.
+func (p *strictScanner) ws() int {
+	for p.i < len(p.b) {
+		switch p.b[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return p.i
+		}
+	}
+	return p.i
+}
+
+// array reads "[" elem ("," elem)* "]" (or "[]"), calling elem at each
+// element's start.
+func (p *strictScanner) array(elem func() bool) bool {
+	if p.ws() >= len(p.b) || p.b[p.i] != '[' {
+		return false
+	}
+	p.i++
+	if p.ws() < len(p.b) && p.b[p.i] == ']' {
+		p.i++
+		return true
+	}
+	for {
+		if !elem() {
+			return false
+		}
+		if p.ws() >= len(p.b) {
+			return false
+		}
+		switch p.b[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// str reads a string literal (structure only: its end) and returns it.
+func (p *strictScanner) str() ([]byte, bool) {
+	if p.ws() >= len(p.b) || p.b[p.i] != '"' {
+		return nil, false
+	}
+	start := p.i
+	for j := p.i + 1; j < len(p.b); j++ {
+		switch p.b[j] {
+		case '\\':
+			j++
+		case '"':
+			p.i = j + 1
+			return p.b[start:p.i], true
+		}
+	}
+	return nil, false
+}
+
+// object reads "{" key ":" string ("," ...)* "}" (or "{}"), calling member
+// with each raw key (quotes removed; keys with escapes are refused) and
+// raw string value, which member validates.
+func (p *strictScanner) object(member func(key string, val []byte) bool) bool {
+	if p.ws() >= len(p.b) || p.b[p.i] != '{' {
+		return false
+	}
+	p.i++
+	if p.ws() < len(p.b) && p.b[p.i] == '}' {
+		p.i++
+		return true
+	}
+	for {
+		k, ok := p.str()
+		if !ok {
+			return false
+		}
+		key, ok := plainString(k)
+		if !ok {
+			return false
+		}
+		if p.ws() >= len(p.b) || p.b[p.i] != ':' {
+			return false
+		}
+		p.i++
+		v, ok := p.str()
+		if !ok || !member(key, v) {
+			return false
+		}
+		if p.ws() >= len(p.b) {
+			return false
+		}
+		switch p.b[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return true
+		default:
+			return false
+		}
+	}
 }

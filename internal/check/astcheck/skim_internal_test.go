@@ -7,6 +7,81 @@ import (
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
+// The two-pass skim entryDocs replaced, kept as the reference of its
+// test: objectField(entry, "function"), arrayElems, objectField(doc, "name").
+
+// objectField returns the raw value of key in the JSON object b (the last
+// occurrence wins, as in json.loads; nil when absent). ok is false when b
+// is not an object this skimmer can walk.
+func objectField(b []byte, key string) (out []byte, ok bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '{' {
+		return nil, false
+	}
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return out, true
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return nil, false
+		}
+		ke := skipValue(b, i)
+		if ke < 0 {
+			return nil, false
+		}
+		k := b[i+1 : ke-1]
+		i = skipSpace(b, ke)
+		if i >= len(b) || b[i] != ':' {
+			return nil, false
+		}
+		i = skipSpace(b, i+1)
+		ve := skipValue(b, i)
+		if ve < 0 {
+			return nil, false
+		}
+		if string(k) == key {
+			out = b[i:ve]
+		}
+		i = skipSpace(b, ve)
+		if i < len(b) && b[i] == '}' {
+			return out, true
+		}
+		if i >= len(b) || b[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(b, i+1)
+	}
+}
+
+// arrayElems splits the raw JSON array b into its raw elements.
+func arrayElems(b []byte) ([][]byte, bool) {
+	i := skipSpace(b, 0)
+	if i >= len(b) || b[i] != '[' {
+		return nil, false
+	}
+	var out [][]byte
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return out, true
+	}
+	for {
+		e := skipValue(b, i)
+		if e < 0 {
+			return nil, false
+		}
+		out = append(out, b[i:e])
+		i = skipSpace(b, e)
+		if i < len(b) && b[i] == ']' {
+			return out, true
+		}
+		if i >= len(b) || b[i] != ',' {
+			return nil, false
+		}
+		i = skipSpace(b, i+1)
+	}
+}
+
 var _ = Describe("entry skimming", func() {
 	gt := func(s string) pyval.Value {
 		v, err := pyval.FromJSON([]byte(s))
@@ -36,6 +111,44 @@ var _ = Describe("entry skimming", func() {
 		Expect(names(v)).To(Equal([]string{"a", "c"}))
 		first := v.(*pyval.List).Items[0].(*pyval.Dict)
 		Expect(first.Has(pyval.Str("x"))).To(BeFalse(), "the first 'a' doc, not the second")
+	})
+
+	It("splits docs and names in one pass as the field-by-field skim does", func() {
+		inputs := []string{
+			string(entry),
+			`{"function": [{"name": "a"}, 3, "s", {"name": "b", "name": "c"}], "function": [{"x": {"name": "no"}, "name": "d"}]}`,
+			`{"function": [{"name": "a\\"}, {"name": "q\\\"x"}, {"bad" 1}]}`,
+			`{"function": []}`, `{"function": "oops"}`, `{"id": 1}`, `[1]`, `{"function": [{"name": "a"}`,
+			`{"a": "\\\\", "function": [{"description": "\\\"}]\\\\", "name": "z"}]}`,
+		}
+		for _, in := range inputs {
+			b := []byte(in)
+			fn, refOK := objectField(b, "function")
+			docs, ok := entryDocs(b)
+			if !refOK {
+				Expect(ok).To(BeFalse(), in)
+				continue
+			}
+			if fn == nil {
+				Expect(ok && docs == nil).To(BeTrue(), in)
+				continue
+			}
+			elems, elemsOK := arrayElems(fn)
+			if !elemsOK {
+				Expect(ok).To(BeFalse(), in)
+				continue
+			}
+			Expect(ok).To(BeTrue(), in)
+			Expect(docs.list).To(HaveLen(len(elems)), in)
+			for i, e := range elems {
+				Expect(string(docs.list[i].raw)).To(Equal(string(e)), in)
+				name, nameOK := objectField(e, "name")
+				Expect(docs.list[i].object).To(Equal(nameOK), in)
+				if nameOK {
+					Expect(string(docs.list[i].name)).To(Equal(string(name)), in)
+				}
+			}
+		}
 	})
 
 	It("gives up (full parse) on names it cannot read verbatim", func() {

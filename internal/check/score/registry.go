@@ -3,6 +3,7 @@ package score
 import (
 	"encoding/json"
 	"fmt"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
@@ -32,6 +33,10 @@ func registry() map[category.Category]Checker {
 	}
 	return m
 }
+
+// checkers is registry(), built once per process (it was built for every
+// entry scored).
+var checkers = sync.OnceValue(registry)
 
 // agenticEntry is upstream's agentic checker: the final answer text must
 // contain an accepted answer (the backends play no part in scoring).

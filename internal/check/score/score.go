@@ -45,7 +45,7 @@ type Checker func(e *dataset.Entry, rec results.Record, opts Options) (verdict.V
 // checkerFor returns the checker of a category, or ErrNoChecker with the
 // reason.
 func checkerFor(c category.Category) (Checker, error) {
-	if ck, ok := registry()[c]; ok {
+	if ck, ok := checkers()[c]; ok {
 		return ck, nil
 	}
 	return nil, fmt.Errorf("%w: %s (checker not implemented in this build)", ErrNoChecker, c)

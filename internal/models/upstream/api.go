@@ -39,10 +39,6 @@ type Transport struct {
 	// reasoning_content without it before it goes back into the history
 	// (_add_reasoning_content_if_available_FC / _prompting).
 	StripReasoning bool
-	// Differs says where upstream's class changes the request or the
-	// history beyond its base class in ways bfcl-go does not reproduce
-	// (its methods); "" when bfcl-go's requests are the class's.
-	Differs string
 }
 
 // The OpenAI SDK's variables, read by OpenAICompletionsHandler and
@@ -63,8 +59,8 @@ const LocalServerPort = "1053"
 
 // compatible is an OpenAI-compatible subclass of OpenAICompletionsHandler
 // with its own address and key variable.
-func compatible(class, base, keyEnv, differs string) Transport {
-	return Transport{Class: class, Provider: "openai", BaseURL: base, KeyEnv: keyEnv, Differs: differs}
+func compatible(class, base, keyEnv string) Transport {
+	return Transport{Class: class, Provider: "openai", BaseURL: base, KeyEnv: keyEnv}
 }
 
 var transports = func() map[string]Transport {
@@ -81,21 +77,22 @@ var transports = func() map[string]Transport {
 		// no store; prompt mode: no temperature, consecutive user messages combined (chat driver)
 		{Class: "DeepSeekAPIHandler", Provider: "openai", BaseURL: "https://api.deepseek.com", KeyEnv: "DEEPSEEK_API_KEY", StripReasoning: true},
 		{Class: "GrokHandler", Provider: "openai", BaseURL: "https://api.x.ai/v1", KeyEnv: "GROK_API_KEY", StripReasoning: true},
-		compatible("GLMAPIHandler", "https://open.bigmodel.cn/api/paas/v4/", "GLM_API_KEY", ""), // glm-4.6 FC: thinking, no temperature (chat driver)
-		compatible("KimiHandler", "https://api.moonshot.ai/v1", "KIMI_API_KEY", ""),
-		compatible("FireworksHandler", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY", ""), // FC: FIREWORK_AI tools, no store, its history (chat driver)
-		compatible("NovitaHandler", "https://api.novita.ai/v3/openai", "NOVITA_API_KEY", ""),             // no store, NOVITA_AI tools (chat driver)
-		compatible("GoGoAgentHandler", "https://api.gogoagent.ai", "GOGOAGENT_API_KEY", ""),
-		compatible("NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "NBG_API_KEY", ""), // FC: no temperature or store, tools always, its history (chat driver)
-		compatible("NemotronHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""),                     // FC: its system prompt, prompting's query (chat driver)
-		compatible("NvidiaHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY", ""),                       // prompt mode: consecutive user messages combined (chat driver)
+		compatible("GLMAPIHandler", "https://open.bigmodel.cn/api/paas/v4/", "GLM_API_KEY"), // glm-4.6 FC: thinking, no temperature (chat driver)
+		compatible("KimiHandler", "https://api.moonshot.ai/v1", "KIMI_API_KEY"),
+		compatible("FireworksHandler", "https://api.fireworks.ai/inference/v1", "FIREWORKS_API_KEY"), // FC: FIREWORK_AI tools, no store, its history (chat driver)
+		compatible("NovitaHandler", "https://api.novita.ai/v3/openai", "NOVITA_API_KEY"),             // no store, NOVITA_AI tools (chat driver)
+		compatible("GoGoAgentHandler", "https://api.gogoagent.ai", "GOGOAGENT_API_KEY"),
+		compatible("NanbeigeAPIHandler", "https://nanbeige.zhipin.com/api/gpt/open/chat/openai/v1", "NBG_API_KEY"), // FC: no temperature or store, tools always, its history (chat driver)
+		compatible("NemotronHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY"),                     // FC: its system prompt, prompting's query (chat driver)
+		compatible("NvidiaHandler", "https://integrate.api.nvidia.com/v1", "NVIDIA_API_KEY"),                       // prompt mode: consecutive user messages combined (chat driver)
 		// prompt: its API's model name, no temperature or store, consecutive user messages combined (chat driver)
 		{Class: "LingAPIHandler", Provider: "openai", BaseURL: "https://bailingchat.alipay.com", KeyEnv: "LING_API_KEY", StripReasoning: true},
 		// FC: the base class's methods; its prompting methods (its own
-		// system prompt and <tool_calls> parser) are DMCitoHandler's, whose
-		// registry entries are the prompt-mode ones.
+		// system prompt and <tool_calls> parser: prompt.FirstTurnOf,
+		// prompt.MiningAnswer) are DMCitoHandler's, whose registry entries
+		// are the prompt-mode ones.
 		{Class: "MiningHandler", Provider: "openai", BaseURLEnv: "MINING_BASE_URL", KeyEnv: "MINING_API_KEY"},
-		{Class: "DMCitoHandler", Provider: "openai", BaseURLEnv: "DMCITO_BASE_URL", KeyEnv: "DMCITO_API_KEY", Differs: "_pre_query_processing_prompting, _parse_query_response_prompting (MiningHandler's)"},
+		{Class: "DMCitoHandler", Provider: "openai", BaseURLEnv: "DMCITO_BASE_URL", KeyEnv: "DMCITO_API_KEY"},
 		{Class: "FunctionaryHandler", Provider: "openai", BaseURL: "http://localhost:8000/v1", Key: "functionary"},
 		// Their own drivers (their SDKs, streaming or own APIs).
 		{Class: "MistralHandler", Provider: "mistral", KeyEnv: "MISTRAL_API_KEY"},

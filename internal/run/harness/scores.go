@@ -45,8 +45,8 @@ func (h *Harness) Compact(cats []category.Category) error {
 }
 
 // requestsNote says when a model tied to an upstream registry entry does
-// not send that entry's requests: its handler class changes them in ways
-// bfcl-go does not reproduce, or the entry names another provider.
+// not send that entry's requests: the entry names another provider (every
+// handler class's own requests are reproduced by its provider's driver).
 func requestsNote(m registry.Model) string {
 	e, ok := upstream.Lookup(m.Upstream)
 	if !ok {
@@ -58,8 +58,6 @@ func requestsNote(m registry.Model) string {
 		return ""
 	case t.Provider != m.Provider:
 		return fmt.Sprintf("not upstream's requests: %s's handler %s speaks %s, this model %s", e.Name, e.Handler, t.Provider, m.Provider)
-	case t.Differs != "":
-		return fmt.Sprintf("not upstream's requests: %s changes them beyond OpenAICompletionsHandler (%s), which bfcl-go does not reproduce", e.Handler, t.Differs)
 	}
 	return ""
 }

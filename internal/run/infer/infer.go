@@ -130,7 +130,7 @@ func Run(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (
 		return runSingleTurnFC(ctx, d, view, opts)
 	case "prompt":
 		if multi {
-			return runMultiTurn(ctx, d, view, opts, promptStyle{})
+			return runMultiTurn(ctx, d, view, opts, promptStyle{handler: opts.Handler})
 		}
 		return runSingleTurnPrompt(ctx, d, view, opts)
 	}
@@ -145,6 +145,7 @@ type style interface {
 	holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error)
 	functions(funcs []json.RawMessage) []json.RawMessage
 	stored(resp driver.Response, opts Options) (json.RawMessage, error)
+	kept(resp driver.Response) driver.Response
 	assistant(resp driver.Response) driver.Message
 	decode(stored json.RawMessage, opts Options) ([]string, error)
 	results(resp driver.Response, calls, out []string) []driver.Message
@@ -165,6 +166,7 @@ func (fcStyle) functions(funcs []json.RawMessage) []json.RawMessage { return fun
 func (s fcStyle) stored(r driver.Response, o Options) (json.RawMessage, error) {
 	return fcResult(r, s.objectArgs, o)
 }
+func (fcStyle) kept(r driver.Response) driver.Response { return r }
 func (fcStyle) assistant(r driver.Response) driver.Message {
 	return driver.Message{Role: "assistant", Content: r.Text, ToolCalls: r.ToolCalls, Reasoning: r.Reasoning, Replay: r.Replay}
 }
@@ -184,10 +186,13 @@ func (fcStyle) results(r driver.Response, _ []string, out []string) []driver.Mes
 
 // promptStyle: upstream's system prompt with the functions in it, answers
 // as text in the entry's return format, results returned as a user message.
-type promptStyle struct{}
+// handler is the upstream class, whose own prompting methods
+// (MiningHandler's, DMCitoHandler's) replace the system prompt and the
+// stored form of an answer.
+type promptStyle struct{ handler string }
 
-func (promptStyle) first(e *dataset.Entry) ([]driver.Message, error) {
-	return prompt.FirstTurn(e.ID, e.Functions, e.Question[0])
+func (s promptStyle) first(e *dataset.Entry) ([]driver.Message, error) {
+	return prompt.FirstTurnOf(s.handler, e.ID, e.Functions, e.Question[0])
 }
 func (promptStyle) next(ms []dataset.Message) []driver.Message { return prompt.Messages(ms) }
 func (promptStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.RawMessage, error) {
@@ -195,8 +200,30 @@ func (promptStyle) holdout(docs []json.RawMessage) ([]driver.Message, []json.Raw
 	return []driver.Message{m}, nil, err
 }
 func (promptStyle) functions([]json.RawMessage) []json.RawMessage { return nil }
-func (promptStyle) stored(r driver.Response, _ Options) (json.RawMessage, error) {
+func (s promptStyle) stored(r driver.Response, _ Options) (json.RawMessage, error) {
+	return promptResult(r, s.handler)
+}
+func (s promptStyle) kept(r driver.Response) driver.Response { return promptKept(r, s.handler) }
+
+// promptResult is the stored form of a prompt-mode answer: its text, or
+// for MiningHandler's and DMCitoHandler's _parse_query_response_prompting
+// the <tool_calls> content parsed (prompt.MiningAnswer).
+func promptResult(r driver.Response, handler string) (json.RawMessage, error) {
+	if prompt.HasMiningPrompt(handler) {
+		return prompt.MiningAnswer(r.Text)
+	}
 	return json.Marshal(r.Text)
+}
+
+// promptKept is the answer as the loop records it: MiningHandler's parser
+// keeps no reasoning (no reasoning_content in the result line or the
+// inference log); the message still goes back into the history as the
+// server returned it.
+func promptKept(r driver.Response, handler string) driver.Response {
+	if prompt.HasMiningPrompt(handler) {
+		r.Reasoning = ""
+	}
+	return r
 }
 func (promptStyle) assistant(r driver.Response) driver.Message {
 	m := prompt.AssistantMessage(r.Text)
@@ -315,7 +342,7 @@ func singleTurnRecord(e *dataset.Entry, res json.RawMessage, resp driver.Respons
 }
 
 func runSingleTurnPrompt(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options) (results.Record, Stats, error) {
-	msgs, err := prompt.FirstTurn(e.ID, e.Functions, e.Question[0])
+	msgs, err := prompt.FirstTurnOf(opts.Handler, e.ID, e.Functions, e.Question[0])
 	if err != nil {
 		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
 	}
@@ -323,7 +350,12 @@ func runSingleTurnPrompt(ctx context.Context, d driver.Driver, e *dataset.Entry,
 	if err != nil {
 		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
 	}
-	return singleTurnRecord(e, mustJSON(resp.Text), resp, opts)
+	resp = promptKept(resp, opts.Handler)
+	res, err := promptResult(resp, opts.Handler)
+	if err != nil {
+		return results.Record{}, Stats{}, fmt.Errorf("infer: %s: %w", e.ID, err)
+	}
+	return singleTurnRecord(e, res, resp, opts)
 }
 
 func runMultiTurn(ctx context.Context, d driver.Driver, e *dataset.Entry, opts Options, sty style) (results.Record, Stats, error) {
@@ -387,9 +419,10 @@ func (c *conversation) step(ctx context.Context, turn, step int) (stepLog []any,
 	if err != nil {
 		return nil, false, fmt.Errorf("infer: %s turn %d step %d: %w", c.e.ID, turn, step, err)
 	}
+	resp = c.sty.kept(resp)
 	res, err := c.sty.stored(resp, c.opts)
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("infer: %s turn %d step %d: %w", c.e.ID, turn, step, err)
 	}
 	stepLog = c.answered(resp, res, resp.Reasoning, inputLog(resp))
 	c.msgs = append(c.msgs, c.sty.assistant(resp))

@@ -18,6 +18,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
@@ -467,7 +468,7 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 		fmt.Fprintf(o.Log, "evaluate: warning: %s:%d: the last line has no newline (a run stopped mid-write?); it is not scored: rerun generate to redo that entry\n", path, torn)
 	}
 	for _, r := range recs {
-		if err := out.usage.AddResultLine(r.Raw); err != nil {
+		if err := out.usage.AddRecord(r); err != nil {
 			return out, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
 		}
 	}
@@ -501,29 +502,80 @@ func evaluateFile(o Options, c category.Category, path string, opts score.Option
 	if !o.Partial && len(recs) != len(entries) {
 		return out, fmt.Errorf("evaluate: %s holds %d results but %s has %d entries; pass --partial-eval to score only the entries present", path, len(recs), c, len(entries))
 	}
-	for _, e := range entries {
-		r, ok := byID[e.ID]
-		if !ok {
+	// Entries are scored concurrently (one worker per CPU; a file's
+	// entries are independent), then taken in data-set order: the verdicts
+	// and the first error are those of scoring them one by one.
+	type scored struct {
+		rec    results.Record
+		found  bool
+		reused bool
+		v      verdict.Verdict
+		err    error
+	}
+	res := make([]scored, len(entries))
+	for i, e := range entries {
+		res[i].rec, res[i].found = byID[e.ID]
+	}
+	parallelFor(len(entries), func(i int) {
+		x := &res[i]
+		if !x.found {
+			return
+		}
+		if v, ok := o.Kept.Get(x.rec, opts); ok {
+			x.v, x.reused = v, true
+			return
+		}
+		x.v, x.err = score.Entry(entries[i], x.rec, opts)
+	})
+	out.verdicts = make([]verdict.Verdict, 0, len(entries))
+	for i, e := range entries {
+		x := &res[i]
+		if !x.found {
 			if o.Partial {
 				continue
 			}
 			return out, fmt.Errorf("evaluate: %s: no result for %s", path, e.ID)
 		}
-		if v, ok := o.Kept.Get(r, opts); ok {
-			out.verdicts = append(out.verdicts, v)
-			out.reused++
-			continue
-		}
-		v, err := score.Entry(e, r, opts)
-		if err != nil {
-			if errors.Is(err, score.ErrNoChecker) {
-				return out, fmt.Errorf("evaluate: %s: %w", c, err)
+		if x.err != nil {
+			if errors.Is(x.err, score.ErrNoChecker) {
+				return out, fmt.Errorf("evaluate: %s: %w", c, x.err)
 			}
-			return out, fmt.Errorf("evaluate: %s:%d: %w", path, r.Line, err)
+			return out, fmt.Errorf("evaluate: %s:%d: %w", path, x.rec.Line, x.err)
 		}
-		out.verdicts = append(out.verdicts, v)
+		out.verdicts = append(out.verdicts, x.v)
+		if x.reused {
+			out.reused++
+		}
 	}
 	return out, nil
+}
+
+// parallelFor calls fn(i) for i in [0, n) on up to GOMAXPROCS goroutines
+// and returns when every call has.
+func parallelFor(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // RefreshSummary rebuilds the leaderboard CSVs and summary.json of the

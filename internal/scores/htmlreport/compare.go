@@ -30,6 +30,9 @@ func comparisons(scoreDir string, models []string, scored []report.Scored) ([]pa
 	if len(models) > MaxComparedModels {
 		models = models[:MaxComparedModels]
 	}
+	if len(models) < 2 {
+		return nil, nil // no pair: nothing to load
+	}
 	runs := make([]compare.Run, len(models))
 	inMemory := map[string]bool{}
 	for _, sc := range scored {

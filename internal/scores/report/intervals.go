@@ -2,7 +2,10 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/scores/stats"
@@ -94,12 +97,17 @@ func (r Row) Evaluated() []category.Category {
 // computes it, and every other cell is the row's. It is how a bootstrap
 // resample becomes group scores.
 func (r Row) RegroupCounts(cats []category.Category, correct []int) Groups {
-	cells := make(map[category.Category]Acc, len(r.Cat))
-	for c, a := range r.Cat {
-		cells[c] = a
+	return regroupInto(maps.Clone(r.Cat), r.Cat, cats, correct)
+}
+
+// regroupInto is RegroupCounts on cells, a copy of base whose entries other
+// than cats are base's: it sets the cells of cats and returns GroupsOf.
+func regroupInto(cells, base map[category.Category]Acc, cats []category.Category, correct []int) Groups {
+	if cells == nil {
+		cells = map[category.Category]Acc{}
 	}
 	for i, c := range cats {
-		a := cells[c]
+		a := base[c]
 		a.Accuracy = float64(correct[i]) / float64(a.Total)
 		cells[c] = a
 	}
@@ -125,20 +133,48 @@ func ComputeIntervals(r Row, o stats.Options) (*Intervals, error) {
 	if len(cats) == 0 {
 		return iv, nil
 	}
+	// Each resample is RegroupCounts of its counts, on a copy of the cells
+	// per worker (pooled) instead of a new map per resample: a resample
+	// sets the cell of every stratum, the other cells never change.
+	type scratch struct {
+		cells map[category.Category]Acc
+		g     Groups
+	}
+	pool := sync.Pool{New: func() any { return &scratch{cells: maps.Clone(r.Cat)} }}
 	d, err := stats.Bootstrap(strata, 1, len(groupFields), func(correct [][]int, out []float64) {
-		for i, a := range GroupValues(r.RegroupCounts(cats, correct[0])) {
-			out[i] = a.Accuracy
+		w := pool.Get().(*scratch)
+		w.g = regroupInto(w.cells, r.Cat, cats, correct[0])
+		for i, f := range groupFields {
+			out[i] = f.get(&w.g).Accuracy
 		}
+		pool.Put(w)
 	}, o)
 	if err != nil {
 		return nil, fmt.Errorf("report: model %s: %w", r.Model.Name, err)
 	}
-	for i, a := range GroupValues(r.Groups) {
-		lo, hi, err := d.Interval(i, Level)
-		if err != nil {
-			return nil, err
+	// The percentile intervals (a sort of each statistic's resamples) are
+	// computed concurrently, one statistic per CPU.
+	vals := GroupValues(r.Groups)
+	ivs := make([]Interval, len(vals))
+	errs := make([]error, len(vals))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, a := range vals {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			lo, hi, err := d.Interval(i, Level)
+			ivs[i], errs[i] = Interval{Lo: lo, Hi: hi, N: a.Total}, err
+		}()
+	}
+	wg.Wait()
+	for i := range vals {
+		if errs[i] != nil {
+			return nil, errs[i]
 		}
-		iv.Group[groupFields[i].name] = Interval{Lo: lo, Hi: hi, N: a.Total}
+		iv.Group[groupFields[i].name] = ivs[i]
 	}
 	return iv, nil
 }

@@ -309,66 +309,231 @@ func appendPyString(buf []byte, s string) []byte { return pyval.AppendJSONString
 
 // appendRespaced re-emits a JSON text with Python's separators, keeping
 // the key order and re-formatting non-integer numbers as Python floats.
-// A valid text is re-spaced byte by byte (respaceValid); anything else
-// goes through the decoder, which reports the error (or, as before, reads
-// the first value of several).
+// A valid text is re-spaced byte by byte as it is validated (respace);
+// anything else goes through the decoder, which reports the error (or, as
+// before, reads the first value of several).
 func appendRespaced(buf []byte, raw []byte) ([]byte, error) {
-	if json.Valid(raw) {
-		return respaceValid(buf, raw), nil
+	n := len(buf)
+	r := respacer{b: raw, buf: buf}
+	if r.text() {
+		return r.buf, nil
 	}
-	return appendRespacedDecoder(buf, raw)
+	return appendRespacedDecoder(buf[:n], raw)
 }
 
-// respaceValid is appendRespaced of a valid JSON text: whitespace dropped,
-// ", " and ": " as separators, strings as json.dumps(ensure_ascii=False)
-// writes them (unchanged when they hold no escape and are valid UTF-8),
+// maxJSONDepth is encoding/json's nesting limit: a text with deeper
+// arrays and objects is not valid to json.Valid.
+const maxJSONDepth = 10000
+
+// respacer validates a JSON text as json.Valid does and writes it as
+// json.dumps(ensure_ascii=False) would re-write it: whitespace dropped,
+// ", " and ": " as separators, strings unchanged when they hold no escape
+// and are valid UTF-8 (else decoded and written by appendPyString),
 // numbers through appendJSONNumber, literals as they are.
-func respaceValid(buf, b []byte) []byte {
-	for i := 0; i < len(b); {
-		switch c := b[i]; c {
+type respacer struct {
+	b, buf []byte
+	i      int
+}
+
+// text reads one value and nothing else but whitespace.
+func (r *respacer) text() bool {
+	r.ws()
+	if !r.value(0) {
+		return false
+	}
+	r.ws()
+	return r.i == len(r.b)
+}
+
+func (r *respacer) ws() {
+	for r.i < len(r.b) {
+		switch r.b[r.i] {
 		case ' ', '\t', '\n', '\r':
-			i++
-		case ',':
-			buf = append(buf, ", "...)
-			i++
-		case ':':
-			buf = append(buf, ": "...)
-			i++
-		case '{', '}', '[', ']':
-			buf = append(buf, c)
-			i++
-		case '"':
-			j, escaped := i+1, false
-			for b[j] != '"' {
-				if b[j] == '\\' {
-					escaped = true
-					j++
-				}
-				j++
-			}
-			j++
-			if lit := b[i:j]; !escaped && utf8.Valid(lit) {
-				buf = append(buf, lit...)
-			} else {
-				var str string
-				_ = json.Unmarshal(lit, &str) // valid: checked by the caller
-				buf = appendPyString(buf, str)
-			}
-			i = j
+			r.i++
 		default:
-			j := i
-			for j < len(b) && !strings.ContainsRune(" \t\n\r,:]}", rune(b[j])) {
-				j++
-			}
-			if c == 't' || c == 'f' || c == 'n' {
-				buf = append(buf, b[i:j]...)
-			} else {
-				buf = appendJSONNumber(buf, string(b[i:j]))
-			}
-			i = j
+			return
 		}
 	}
-	return buf
+}
+
+// value reads the value at r.i, inside depth arrays and objects.
+func (r *respacer) value(depth int) bool {
+	if r.i >= len(r.b) {
+		return false
+	}
+	switch c := r.b[r.i]; {
+	case c == '{' || c == '[':
+		if depth+1 > maxJSONDepth {
+			return false
+		}
+		closing := byte(']')
+		if c == '{' {
+			closing = '}'
+		}
+		r.buf = append(r.buf, c)
+		r.i++
+		r.ws()
+		if r.i < len(r.b) && r.b[r.i] == closing {
+			r.buf = append(r.buf, closing)
+			r.i++
+			return true
+		}
+		for {
+			if c == '{' {
+				if r.i >= len(r.b) || r.b[r.i] != '"' || !r.str() {
+					return false
+				}
+				r.ws()
+				if r.i >= len(r.b) || r.b[r.i] != ':' {
+					return false
+				}
+				r.buf = append(r.buf, ": "...)
+				r.i++
+				r.ws()
+			}
+			if !r.value(depth + 1) {
+				return false
+			}
+			r.ws()
+			if r.i >= len(r.b) {
+				return false
+			}
+			switch r.b[r.i] {
+			case ',':
+				r.buf = append(r.buf, ", "...)
+				r.i++
+				r.ws()
+			case closing:
+				r.buf = append(r.buf, closing)
+				r.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case c == '"':
+		return r.str()
+	case c == 't':
+		return r.literal("true")
+	case c == 'f':
+		return r.literal("false")
+	case c == 'n':
+		return r.literal("null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return r.number()
+	}
+	return false
+}
+
+func (r *respacer) literal(lit string) bool {
+	if !bytes.HasPrefix(r.b[r.i:], []byte(lit)) {
+		return false
+	}
+	r.buf = append(r.buf, lit...)
+	r.i += len(lit)
+	return true
+}
+
+// number reads -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+func (r *respacer) number() bool {
+	start := r.i
+	digits := func() bool {
+		j := r.i
+		for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
+			r.i++
+		}
+		return r.i > j
+	}
+	if r.b[r.i] == '-' {
+		r.i++
+	}
+	switch {
+	case r.i < len(r.b) && r.b[r.i] == '0':
+		r.i++
+	case !digits():
+		return false
+	}
+	if r.i < len(r.b) && r.b[r.i] == '.' {
+		r.i++
+		if !digits() {
+			return false
+		}
+	}
+	if r.i < len(r.b) && (r.b[r.i] == 'e' || r.b[r.i] == 'E') {
+		r.i++
+		if r.i < len(r.b) && (r.b[r.i] == '+' || r.b[r.i] == '-') {
+			r.i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	r.buf = appendJSONNumber(r.buf, string(r.b[start:r.i]))
+	return true
+}
+
+// strPlain marks the bytes a string literal may hold as they are: not a
+// quote, a backslash, a control character or a non-ASCII byte.
+var strPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// str reads a string literal: no control character, valid escapes.
+func (r *respacer) str() bool {
+	start := r.i
+	escaped, ascii := false, true
+	for j := r.i + 1; j < len(r.b); j++ {
+		for j < len(r.b) && strPlain[r.b[j]] {
+			j++
+		}
+		if j >= len(r.b) {
+			break
+		}
+		switch c := r.b[j]; {
+		case c == '"':
+			r.i = j + 1
+			lit := r.b[start:r.i]
+			if !escaped && (ascii || utf8.Valid(lit)) {
+				r.buf = append(r.buf, lit...)
+			} else {
+				var s string
+				if json.Unmarshal(lit, &s) != nil {
+					return false
+				}
+				r.buf = appendPyString(r.buf, s)
+			}
+			return true
+		case c < 0x20:
+			return false
+		case c == '\\':
+			escaped = true
+			j++
+			if j >= len(r.b) {
+				return false
+			}
+			switch r.b[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(r.b) {
+					return false
+				}
+				for _, h := range r.b[j+1 : j+5] {
+					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+						return false
+					}
+				}
+				j += 4
+			default:
+				return false
+			}
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+	}
+	return false
 }
 
 // appendRespacedDecoder is appendRespaced through encoding/json's decoder.

@@ -3,6 +3,8 @@ package report
 import (
 	"encoding/json"
 	"math"
+	"math/big"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,6 +76,53 @@ var _ = Describe("Python statistics", func() {
 		Expect(err).To(HaveOccurred())
 		sd, _ = pyStdev([]float64{2, 2, 2})
 		Expect(sd).To(Equal(0.0))
+	})
+	It("sums exactly as rationals do (dyadic integers, one fraction)", func() {
+		// the reference: one rational addition per element
+		ratMean := func(xs []float64) *big.Rat {
+			sum := new(big.Rat)
+			for _, x := range xs {
+				sum.Add(sum, new(big.Rat).SetFloat64(x))
+			}
+			return sum.Quo(sum, new(big.Rat).SetInt64(int64(len(xs))))
+		}
+		ratVar := func(xs []float64) *big.Rat {
+			mean := ratMean(xs)
+			ss := new(big.Rat)
+			for _, x := range xs {
+				d := new(big.Rat).Sub(new(big.Rat).SetFloat64(x), mean)
+				ss.Add(ss, d.Mul(d, d))
+			}
+			return ss.Quo(ss, new(big.Rat).SetInt64(int64(len(xs)-1)))
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		cases := [][]float64{xs, {0, 0}, {0, 1e-310, -5e-324}, {1e300, -1e-300, 3}, {2, 2, 2}}
+		for range 200 {
+			n := 2 + rng.IntN(40)
+			c := make([]float64, n)
+			for i := range c {
+				switch rng.IntN(4) {
+				case 0:
+					c[i] = rng.Float64() * 100
+				case 1:
+					c[i] = math.Ldexp(rng.Float64()-0.5, rng.IntN(200)-100)
+				case 2:
+					c[i] = float64(rng.IntN(5000))
+				default:
+					c[i] = 0
+				}
+			}
+			cases = append(cases, c)
+		}
+		for _, c := range cases {
+			v, err := sampleVarianceRat(c)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(v.Cmp(ratVar(c))).To(Equal(0), "%v", c)
+			m, err := pyMean(c)
+			Expect(err).NotTo(HaveOccurred())
+			want, _ := ratMean(c).Float64()
+			Expect(m).To(Equal(want), "%v", c)
+		}
 	})
 	It("computes numpy's linear percentile", func() {
 		Expect(npPercentile([]float64{1, 2, 3, 4}, 95)).To(BeNumerically("~", 3.85, 1e-12))

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -30,6 +31,15 @@ var _ = Describe("re-spacing JSON as json.dumps", func() {
 			Expect(string(got)).To(Equal(string(want)), c)
 		}
 	})
+	It("validates as json.Valid does", func() {
+		deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+		for _, c := range append([]string{`{`, `[1,]`, `{"a" 1}`, `tru`, `truex`, `01`, `1.`, `-`, `.5`, `1e`, `"\x"`, `"\u12g4"`,
+			"\"a\tb\"", `"\u00e9`, `{"a":1}x`, `[1 2]`, `{,}`, `{"a":1,}`, ` `, ``, `nul`, `[-0.0e+00]`, deep(10000), deep(10001)},
+			respaceCases...) {
+			r := respacer{b: []byte(c)}
+			Expect(r.text()).To(Equal(json.Valid([]byte(c))), c)
+		}
+	})
 	It("reports invalid JSON as the decoder does", func() {
 		for _, c := range []string{`{`, `[1,]`, `{"a" 1}`, `tru`} {
 			_, err := appendRespaced(nil, []byte(c))
@@ -43,6 +53,10 @@ func FuzzRespace(f *testing.F) {
 		f.Add([]byte(c))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		r := respacer{b: b}
+		if ok := r.text(); ok != json.Valid(b) {
+			t.Fatalf("respacer on %q: valid %v, json.Valid %v", b, ok, !ok)
+		}
 		if !json.Valid(b) {
 			return
 		}
@@ -50,8 +64,25 @@ func FuzzRespace(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if got := respaceValid(nil, b); !bytes.Equal(got, want) {
-			t.Fatalf("respace(%q) = %q, decoder writes %q", b, got, want)
+		if got := (respacer{b: b}); !got.text() || !bytes.Equal(got.buf, want) {
+			t.Fatalf("respace(%q) = %q, decoder writes %q", b, got.buf, want)
 		}
 	})
+}
+
+// BenchmarkRespace: an inference-log-like text of long strings.
+func BenchmarkRespace(b *testing.B) {
+	var parts []string
+	for i := 0; i < 200; i++ {
+		parts = append(parts, `{"role": "assistant", "content": "`+strings.Repeat("some words of a model's answer, ", 20)+`é", "n": 1.5, "calls": ["cd(folder='x')", 3]}`)
+	}
+	text := []byte("[" + strings.Join(parts, ", ") + "]")
+	b.SetBytes(int64(len(text)))
+	var buf []byte
+	for b.Loop() {
+		var err error
+		if buf, err = appendRespaced(buf[:0], text); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

@@ -14,8 +14,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
@@ -76,6 +78,9 @@ func sortedVerdicts(cat category.Category, verdicts []verdict.Verdict) ([]verdic
 		return nil, fmt.Errorf("report: category %s: no verdicts (upstream divides by the entry count and fails on an empty result file)", cat)
 	}
 	seen := make(map[string]bool, len(verdicts))
+	// FromEntryID depends only on the id's category part (RawFromEntryID),
+	// which the entries of a file share: it is looked up once per part.
+	byRaw := map[string]category.Category{}
 	for _, v := range verdicts {
 		if seen[v.ID] {
 			return nil, fmt.Errorf("report: category %s: duplicate verdict for entry %q", cat, v.ID)
@@ -84,16 +89,44 @@ func sortedVerdicts(cat category.Category, verdicts []verdict.Verdict) ([]verdic
 		if v.Category != "" && v.Category != cat {
 			return nil, fmt.Errorf("report: entry %q: verdict category %q, expected %q", v.ID, v.Category, cat)
 		}
-		got, err := category.FromEntryID(v.ID)
-		if err != nil {
-			return nil, fmt.Errorf("report: category %s: %w", cat, err)
+		raw := category.RawFromEntryID(v.ID)
+		got, known := byRaw[raw]
+		if !known || raw == v.ID {
+			var err error
+			if got, err = category.FromEntryID(v.ID); err != nil {
+				return nil, fmt.Errorf("report: category %s: %w", cat, err)
+			}
+			byRaw[raw] = got
 		}
 		if got != cat {
 			return nil, fmt.Errorf("report: entry %q belongs to category %s, not %s", v.ID, got, cat)
 		}
 	}
-	out := append([]verdict.Verdict(nil), verdicts...)
-	sort.SliceStable(out, func(i, j int) bool { return category.CompareIDs(out[i].ID, out[j].ID) < 0 })
+	// category.CompareIDs with each id's sort key computed once
+	type keyed struct {
+		v   verdict.Verdict
+		key category.SortKey
+		ok  bool
+	}
+	ks := make([]keyed, len(verdicts))
+	for i, v := range verdicts {
+		k, err := category.SortKeyOf(v.ID)
+		ks[i] = keyed{v, k, err == nil}
+	}
+	sort.SliceStable(ks, func(i, j int) bool {
+		a, b := &ks[i], &ks[j]
+		switch {
+		case a.ok && b.ok:
+			return a.key.Compare(b.key) < 0
+		case a.ok != b.ok:
+			return a.ok
+		}
+		return a.v.ID < b.v.ID
+	})
+	out := make([]verdict.Verdict, len(ks))
+	for i := range ks {
+		out[i] = ks[i].v
+	}
 	return out, nil
 }
 
@@ -289,38 +322,83 @@ func failedEntryFields(model string, cat category.Category, v verdict.Verdict) (
 // order, each line json.dumps(..., ensure_ascii=False) + "\n". model is the
 // model's directory name (e.g. "openai_gpt-oss-120b"). It returns the score.
 func WriteScoreFile(w io.Writer, model string, cat category.Category, verdicts []verdict.Verdict) (CategoryScore, error) {
-	vs, err := sortedVerdicts(cat, verdicts)
+	b, s, err := appendScoreFile(nil, model, cat, verdicts)
 	if err != nil {
 		return CategoryScore{}, err
 	}
-	s, err := scoreSorted(cat, vs)
-	if err != nil {
-		return CategoryScore{}, err
-	}
-	bw := bufio.NewWriter(w)
-	line, err := appendFields(nil, s.headerFields())
-	if err != nil {
-		return CategoryScore{}, err
-	}
-	bw.Write(append(line, '\n'))
-	for _, v := range vs {
-		if v.Valid {
-			continue
-		}
-		fs, err := failedEntryFields(model, cat, v)
-		if err != nil {
-			return CategoryScore{}, err
-		}
-		line, err := appendFields(line[:0], fs)
-		if err != nil {
-			return CategoryScore{}, fmt.Errorf("report: entry %q: %w", v.ID, err)
-		}
-		bw.Write(append(line, '\n'))
-	}
-	if err := bw.Flush(); err != nil {
+	if _, err := w.Write(b); err != nil {
 		return CategoryScore{}, fmt.Errorf("report: writing score file of %s: %w", cat, err)
 	}
 	return s, nil
+}
+
+// appendScoreFile appends the content WriteScoreFile writes to buf.
+func appendScoreFile(buf []byte, model string, cat category.Category, verdicts []verdict.Verdict) ([]byte, CategoryScore, error) {
+	vs, err := sortedVerdicts(cat, verdicts)
+	if err != nil {
+		return nil, CategoryScore{}, err
+	}
+	s, err := scoreSorted(cat, vs)
+	if err != nil {
+		return nil, CategoryScore{}, err
+	}
+	if buf, err = appendFields(buf, s.headerFields()); err != nil {
+		return nil, CategoryScore{}, err
+	}
+	buf = append(buf, '\n')
+	var failed []verdict.Verdict
+	for _, v := range vs {
+		if !v.Valid {
+			failed = append(failed, v)
+		}
+	}
+	// The failed entries' lines are independent: large files (multi-turn
+	// lines carry whole inference logs) are written in one chunk per CPU,
+	// joined in order; the first error in entry order is reported.
+	chunks := 1
+	if len(failed) >= 64 {
+		chunks = runtime.GOMAXPROCS(0)
+	}
+	parts := make([][]byte, chunks)
+	errs := make([]error, chunks)
+	var wg sync.WaitGroup
+	for k := range chunks {
+		lo, hi := k*len(failed)/chunks, (k+1)*len(failed)/chunks
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var b []byte
+			if k == 0 {
+				b = buf
+			}
+			for _, v := range failed[lo:hi] {
+				fs, err := failedEntryFields(model, cat, v)
+				if err == nil {
+					b, err = appendFields(b, fs)
+					if err != nil {
+						err = fmt.Errorf("report: entry %q: %w", v.ID, err)
+					}
+				}
+				if err != nil {
+					errs[k] = err
+					return
+				}
+				b = append(b, '\n')
+			}
+			parts[k] = b
+		}()
+	}
+	wg.Wait()
+	for k := range chunks {
+		if errs[k] != nil {
+			return nil, CategoryScore{}, errs[k]
+		}
+	}
+	buf = parts[0]
+	for _, p := range parts[1:] {
+		buf = append(buf, p...)
+	}
+	return buf, s, nil
 }
 
 // ScoreFilePath is where upstream puts a category's score file:

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -34,15 +33,14 @@ func WriteScored(scoreRoot, model string, cat category.Category, verdicts []verd
 	if model == "" || strings.ContainsAny(model, `/\`) {
 		return Scored{}, fmt.Errorf("report: invalid model directory name %q", model)
 	}
-	var buf bytes.Buffer
-	s, err := WriteScoreFile(&buf, model, cat, verdicts)
+	b, s, err := appendScoreFile(nil, model, cat, verdicts)
 	if err != nil {
 		return Scored{}, err
 	}
-	if err := WriteFileAtomic(ScoreFilePath(scoreRoot, model, cat), buf.Bytes()); err != nil {
+	if err := WriteFileAtomic(ScoreFilePath(scoreRoot, model, cat), b); err != nil {
 		return Scored{}, err
 	}
-	out := Scored{Model: model, Category: cat, Score: s, File: buf.Bytes()}
+	out := Scored{Model: model, Category: cat, Score: s, File: b}
 	for _, v := range verdicts {
 		if v.GroundTruthResults == nil {
 			continue

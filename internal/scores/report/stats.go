@@ -43,19 +43,85 @@ func pyMean(xs []float64) (float64, error) {
 			return math.NaN(), nil
 		}
 	}
-	sum := new(big.Rat)
-	for _, x := range xs {
-		sum.Add(sum, exactRat(x))
-	}
-	sum.Quo(sum, new(big.Rat).SetInt64(int64(len(xs))))
-	f, _ := sum.Float64()
+	d := dyadicSums(xs, false)
+	f, _ := d.frac(d.s, big.NewInt(int64(len(xs))), 1).Float64()
 	return f, nil
+}
+
+// dyadicSum holds the exact sum (and sum of squares) of finite floats
+// written as integers times one power of two: every x is m*2^e with an
+// integer m of at most 53 bits, so with E the least e, x = X*2^E for the
+// integer X = m<<(e-E). Sums of such integers are exact, and one fraction
+// at the end replaces a rational addition (a gcd) per element.
+type dyadicSum struct {
+	s, q *big.Int // sum of X, sum of X*X
+	e    int      // E
+}
+
+// dyadicSums sums xs (all finite) exactly; squares too when squares is set.
+func dyadicSums(xs []float64, squares bool) dyadicSum {
+	d := dyadicSum{s: new(big.Int), q: new(big.Int)}
+	first := true
+	for _, x := range xs {
+		if x == 0 {
+			continue
+		}
+		_, e := mantExp(x)
+		if first || e < d.e {
+			d.e, first = e, false
+		}
+	}
+	t := new(big.Int)
+	for _, x := range xs {
+		if x == 0 {
+			continue
+		}
+		m, e := mantExp(x)
+		t.SetInt64(m)
+		t.Lsh(t, uint(e-d.e))
+		d.s.Add(d.s, t)
+		if squares {
+			t.Mul(t, t)
+			d.q.Add(d.q, t)
+		}
+	}
+	return d
+}
+
+// mantExp splits a finite non-zero x into m*2^e exactly.
+func mantExp(x float64) (int64, int) {
+	frac, exp := math.Frexp(x)
+	return int64(frac * (1 << 53)), exp - 53
+}
+
+// frac is the exact rational num*2^(scale*E)/den.
+func (d dyadicSum) frac(num, den *big.Int, scale int) *big.Rat {
+	num, den = new(big.Int).Set(num), new(big.Int).Set(den)
+	if sh := scale * d.e; sh >= 0 {
+		num.Lsh(num, uint(sh))
+	} else {
+		den.Lsh(den, uint(-sh))
+	}
+	return new(big.Rat).SetFrac(num, den)
 }
 
 // sampleVarianceRat is the exact sample variance (statistics._ss / (n-1)).
 func sampleVarianceRat(xs []float64) (*big.Rat, error) {
 	if len(xs) < 2 {
 		return nil, errors.New("variance requires at least two data points")
+	}
+	finite := true
+	for _, x := range xs {
+		finite = finite && !math.IsNaN(x) && !math.IsInf(x, 0)
+	}
+	if finite {
+		// sum((x-mean)^2) = (n*sum(X*X) - sum(X)^2)/n * 2^(2E), exactly
+		d := dyadicSums(xs, true)
+		n := big.NewInt(int64(len(xs)))
+		num := new(big.Int).Mul(n, d.q)
+		num.Sub(num, new(big.Int).Mul(d.s, d.s))
+		den := new(big.Int).Mul(n, big.NewInt(int64(len(xs)-1)))
+		return d.frac(num, den, 2), nil
 	}
 	n := new(big.Rat).SetInt64(int64(len(xs)))
 	mean := new(big.Rat)

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
+	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
 // OverallWeights are upstream's weights of the overall accuracy
@@ -82,11 +84,31 @@ func (u *Usage) AddResultLine(line []byte) error {
 	if err != nil {
 		return fmt.Errorf("report: result line is not a JSON object: %w", err)
 	}
+	return u.addUsage(lat, in, out)
+}
+
+// AddRecord is AddResultLine of a record read with results.ReadAll, whose
+// members are already split out (the line is not scanned again).
+func (u *Usage) AddRecord(r results.Record) error {
+	return u.addUsage(r.Latency, r.InputTokenCount, r.OutputTokenCount)
+}
+
+// addUsage decodes the raw "latency", "input_token_count" and
+// "output_token_count" members (nil: absent) as AddResultLine does.
+func (u *Usage) addUsage(lat, in, out []byte) error {
 	for _, f := range []struct {
 		raw []byte
 		dst *[]float64
 	}{{lat, &u.Latencies}, {in, &u.InputTokens}, {out, &u.OutputTokens}} {
 		if f.raw == nil {
+			continue
+		}
+		if x, ok := plainNumber(f.raw); ok {
+			// the common case, one number: what decoding it as a
+			// json.Number and usageNumber make of it
+			if x != 0 {
+				*f.dst = append(*f.dst, x)
+			}
 			continue
 		}
 		dec := json.NewDecoder(bytes.NewReader(f.raw))
@@ -98,6 +120,51 @@ func (u *Usage) AddResultLine(line []byte) error {
 		*f.dst = appendUsage(*f.dst, v)
 	}
 	return nil
+}
+
+// plainNumber reads b when it is exactly one JSON number literal
+// (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?) that parses as a finite
+// float64; ok is false for anything else, which the decoder then reads.
+func plainNumber(b []byte) (float64, bool) {
+	i := 0
+	digits := func() bool {
+		j := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i > j
+	}
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	if i < len(b) && b[i] == '0' {
+		i++
+	} else if i >= len(b) || b[i] < '1' || b[i] > '9' || !digits() {
+		return 0, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if !digits() {
+			return 0, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return 0, false
+		}
+	}
+	if i != len(b) {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
+		return 0, false
+	}
+	return f, true
 }
 
 func usageNumber(v any) (float64, bool) {

@@ -8,6 +8,7 @@
 package jsonscan
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 )
@@ -66,14 +67,25 @@ func skipValue(b []byte, i int) (int, error) {
 	}
 }
 
+// skipString returns the index just after the string starting at b[i]
+// (a quote): the next quote not escaped by an odd run of backslashes,
+// found with bytes.IndexByte (strings are most of the bytes of result and
+// question files).
 func skipString(b []byte, i int) (int, error) {
-	for j := i + 1; j < len(b); j++ {
-		switch b[j] {
-		case '\\':
-			j++
-		case '"':
-			return j + 1, nil
+	for j := i + 1; j < len(b); {
+		q := bytes.IndexByte(b[j:], '"')
+		if q < 0 {
+			break
 		}
+		q += j
+		k := q
+		for k > i+1 && b[k-1] == '\\' {
+			k--
+		}
+		if (q-k)%2 == 0 {
+			return q + 1, nil
+		}
+		j = q + 1
 	}
 	return 0, ErrMalformed
 }

@@ -1,7 +1,9 @@
 package jsonscan_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -30,6 +32,14 @@ var _ = Describe("ObjectMembers and ArrayElements", func() {
 		Expect(empty).To(BeEmpty())
 	})
 
+	It("ends strings at the first quote after an even run of backslashes", func() {
+		m, err := members(`{"a": "\\", "b": "q\\\"x\\\\", "c": "\"", "d": 1}`)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(m).To(Equal(map[string]string{`"a"`: `"\\"`, `"b"`: `"q\\\"x\\\\"`, `"c"`: `"\""`, `"d"`: `1`}))
+		_, err = members(`{"a": "\\\"}`)
+		Expect(err).To(MatchError(jsonscan.ErrMalformed))
+	})
+
 	DescribeTable("reject broken structure",
 		func(s string) {
 			_, err := members(s)
@@ -56,6 +66,40 @@ func FuzzObjectMembers(f *testing.F) {
 		var m map[string]json.RawMessage
 		if json.Unmarshal([]byte(s), &m) == nil && err == nil && n < len(m) {
 			t.Fatalf("%q: %d members, encoding/json %d", s, n, len(m))
+		}
+	})
+}
+
+// compactAsEncodingJSON is what Compact must say: valid, and unchanged by
+// json.Compact.
+func compactAsEncodingJSON(b []byte) bool {
+	var out bytes.Buffer
+	return json.Valid(b) && json.Compact(&out, b) == nil && bytes.Equal(out.Bytes(), b)
+}
+
+var compactCases = []string{
+	`{}`, `[]`, `{"a":1,"b":[true,false,null,-0.5e+3,"x\"y\\"]}`, `"\u00e9\ud83d"`, "\"\xff\"", `0`, `-0`, `1E5`,
+	`{"a": 1}`, `[1, 2]`, ` 1`, `1 `, "[1,\n2]", `{"a":1,}`, `[1,]`, `01`, `1.`, `.5`, `-`, `tru`, `truex`, `nul`,
+	`"\x"`, `"\u12g4"`, "\"a\tb\"", `"abc`, `{"a"1}`, `{1:2}`, ``, `[[]]]`, `{"a":{"b":[{"c":"d"}]}}`,
+	strings.Repeat("[", 10000) + strings.Repeat("]", 10000), strings.Repeat("[", 10001) + strings.Repeat("]", 10001),
+}
+
+var _ = Describe("Compact", func() {
+	It("says what json.Valid and json.Compact say together", func() {
+		for _, c := range compactCases {
+			Expect(jsonscan.Compact([]byte(c))).To(Equal(compactAsEncodingJSON([]byte(c))), c)
+		}
+	})
+})
+
+// FuzzCompact: Compact agrees with json.Valid + json.Compact.
+func FuzzCompact(f *testing.F) {
+	for _, c := range compactCases[:len(compactCases)-2] {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := jsonscan.Compact(b), compactAsEncodingJSON(b); got != want {
+			t.Fatalf("Compact(%q) = %v, encoding/json says %v", b, got, want)
 		}
 	})
 }

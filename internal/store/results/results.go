@@ -251,13 +251,10 @@ func (s *Store) Append(c category.Category, r Record) error {
 // a gold entry's whole evaluation, and surviving a power cut is not worth
 // that.)
 func AppendFile(path string, r Record) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // the logs are full of "<Directory: ...>"
-	if err := enc.Encode(r); err != nil {
-		return nil, fmt.Errorf("results: encode %s: %w", r.ID, err)
+	line, err := encodeLine(r)
+	if err != nil {
+		return nil, err
 	}
-	line := buf.Bytes() // Encode ends it with the newline
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
@@ -277,6 +274,25 @@ func AppendFile(path string, r Record) (json.RawMessage, error) {
 		return nil, fmt.Errorf("results: append %s to %s: %w", r.ID, path, err)
 	}
 	return line[:len(line)-1], nil
+}
+
+// encodeLine is the record's line as encoding/json's Encoder (HTML not
+// escaped) writes it, newline included. Records are compact as built (their
+// raw members come from encoders), so the Encoder's validating re-compaction
+// of MarshalJSON's output is skipped when jsonscan.Compact finds nothing to
+// change; anything else goes through the Encoder, which compacts it or
+// reports the error.
+func encodeLine(r Record) ([]byte, error) {
+	if b, err := r.MarshalJSON(); err == nil && jsonscan.Compact(b) {
+		return append(b, '\n'), nil
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the logs are full of "<Directory: ...>"
+	if err := enc.Encode(r); err != nil {
+		return nil, fmt.Errorf("results: encode %s: %w", r.ID, err)
+	}
+	return buf.Bytes(), nil // Encode ends it with the newline
 }
 
 // Compact rewrites a result file sorted by id in upstream's order, keeping

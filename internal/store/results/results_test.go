@@ -1,6 +1,7 @@
 package results_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -142,6 +143,34 @@ var _ = Describe("a line with an inference log", func() {
 		Expect(r.LogFirst).To(BeFalse())
 		Expect(string(r.InferenceLog)).To(Equal(string(multi.InferenceLog)))
 		Expect(string(r.ReasoningContent)).To(Equal(`[["why"]]`))
+	})
+})
+
+var _ = Describe("AppendFile's line", func() {
+	It("is what encoding/json's Encoder writes, compact records or not", func() {
+		dir := GinkgoT().TempDir()
+		tr := true
+		for i, r := range []results.Record{
+			{ID: "simple_python_1", Result: json.RawMessage(`[{"f":{"a":1}}]`), Latency: json.RawMessage(`1.5`),
+				InputTokenCount: json.RawMessage(`10`), OutputTokenCount: json.RawMessage(`3`)},
+			{ID: "multi_turn_base_2", Result: json.RawMessage(`[[["cd(folder='a')"]]]`), InferenceLog: json.RawMessage(`[{"role":"user","content":"<Directory: x> & é"}]`), ForceTerminated: &tr},
+			{ID: "live_simple_3", Result: json.RawMessage("[ {\"f\" :\n {\"a\": [1, 2]}} ]"), ReasoningContent: json.RawMessage(`"think \u2028"`)},
+			{ID: "live_simple_4", Result: json.RawMessage(`"a string result"`), LogFirst: true, InferenceLog: json.RawMessage(`{"k": "v"}`)},
+		} {
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			Expect(enc.Encode(r)).To(Succeed())
+			p := filepath.Join(dir, fmt.Sprintf("f%d.json", i))
+			line, err := results.AppendFile(p, r)
+			Expect(err).NotTo(HaveOccurred())
+			got, err := os.ReadFile(p)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got)).To(Equal(want.String()))
+			Expect(string(line) + "\n").To(Equal(want.String()))
+		}
+		_, err := results.AppendFile(filepath.Join(dir, "bad.json"), results.Record{ID: "x_1", Result: json.RawMessage(`[1,]`)})
+		Expect(err).To(MatchError(ContainSubstring("results: encode x_1")))
 	})
 })
 

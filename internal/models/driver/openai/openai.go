@@ -383,6 +383,8 @@ func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error
 		out.Replay, err = fireworksHistory(out.Replay)
 	case d.nanbeigeFC():
 		out, err = nanbeigeAnswer(out)
+	case d.miningPrompt():
+		out, err = miningAnswer(out, d.cfg.Handler)
 	case d.cfg.StripReasoning:
 		out.Replay, err = stripReasoning(out.Replay, d.cfg.Mode)
 	}
