@@ -63,12 +63,6 @@ const overflowMaxTokens = 1000
 // tokenizer_config.json cannot be found.
 var ErrNeedsChatTemplate = errors.New("oss: this handler formats the prompt with the model's Hugging Face chat template (tokenizer.apply_chat_template), which needs the model's tokenizer_config.json")
 
-// ErrNeedsCodeGenerator is returned by MiniCPMFCHandler's formatter when
-// there are functions to describe: upstream renders each one as pydantic
-// classes with the datamodel-code-generator package, whose output is not
-// reproduced here.
-var ErrNeedsCodeGenerator = errors.New("oss: MiniCPMFCHandler renders function documents as pydantic code with datamodel-code-generator (jsonschema_to_code), which bfcl-go does not reproduce")
-
 // Format is one upstream local-inference handler class, bound to a model.
 type Format interface {
 	// Class is upstream's class name (e.g. "QwenFCHandler").

@@ -84,15 +84,6 @@ var _ = Describe("classes whose prompt bfcl-go cannot build", func() {
 			Expect(errors.Is(err, oss.ErrNeedsChatTemplate)).To(BeTrue(), class)
 		}
 	})
-
-	It("says that MiniCPMFCHandler's function listing needs datamodel-code-generator, and formats without functions", func() {
-		f, _ := oss.ForClass("MiniCPMFCHandler", "openbmb/MiniCPM3-4B")
-		_, err := f.Prompt(msgs, fns)
-		Expect(errors.Is(err, oss.ErrNeedsCodeGenerator)).To(BeTrue())
-		p, err := f.Prompt([]oss.Message{oss.Text(oss.RoleUser, "  hi ")}, nil)
-		Expect(err).NotTo(HaveOccurred())
-		Expect(p).To(Equal("<|im_start|>system\n<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"))
-	})
 })
 
 var _ = Describe("conversation", func() {
