@@ -73,23 +73,34 @@ type KeyedAPI struct {
 	HTTP *http.Client
 }
 
-// NewKeyedAPI checks cfg (a model, an http(s) root, defaultBase when none
-// is given) and reads the key as upstream's handler does (KeyFrom).
-func NewKeyedAPI(cfg Config, provider, keyEnv, defaultBase string) (KeyedAPI, error) {
+// Endpoint checks what every HTTP driver needs of cfg (a model; an http(s)
+// API root, defaultBase when none is given) and returns the normalized
+// configuration, the root without a trailing slash and the HTTP client.
+func Endpoint(cfg Config, provider, defaultBase string) (Config, string, *http.Client, error) {
 	cfg = cfg.Normalize()
 	if cfg.Model == "" {
-		return KeyedAPI{}, fmt.Errorf("%s driver: model name is empty", provider)
+		return cfg, "", nil, fmt.Errorf("%s driver: model name is empty", provider)
 	}
 	base := strings.TrimRight(cfg.BaseURL, "/")
 	if base == "" {
-		base = defaultBase
+		base = strings.TrimRight(defaultBase, "/")
 	}
 	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return KeyedAPI{}, fmt.Errorf("%s driver: base URL %q must start with http:// or https://", provider, base)
+		return cfg, "", nil, fmt.Errorf("%s driver: base URL %q must start with http:// or https://", provider, base)
 	}
 	hc, err := NewHTTPClientFor(cfg)
 	if err != nil {
-		return KeyedAPI{}, fmt.Errorf("%s driver: %w", provider, err)
+		return cfg, "", nil, fmt.Errorf("%s driver: %w", provider, err)
+	}
+	return cfg, base, hc, nil
+}
+
+// NewKeyedAPI checks cfg (Endpoint) and reads the key as upstream's
+// handler does (KeyFrom).
+func NewKeyedAPI(cfg Config, provider, keyEnv, defaultBase string) (KeyedAPI, error) {
+	cfg, base, hc, err := Endpoint(cfg, provider, defaultBase)
+	if err != nil {
+		return KeyedAPI{}, err
 	}
 	return KeyedAPI{Cfg: cfg, Cred: KeyFrom(cfg, provider, keyEnv), Base: base, HTTP: hc}, nil
 }

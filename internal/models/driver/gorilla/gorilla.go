@@ -53,23 +53,12 @@ type Driver struct {
 // New returns a driver for cfg. BaseURL is the API root /chat/completions
 // is appended to.
 func New(cfg core.Config) (*Driver, error) {
-	cfg = cfg.Normalize()
 	if cfg.Mode == core.ModePrompt {
 		return nil, fmt.Errorf("gorilla driver: upstream's GorillaHandler has no prompt mode (BaseHandler's prompting methods raise NotImplementedError): use mode fc")
 	}
-	if cfg.Model == "" {
-		return nil, fmt.Errorf("gorilla driver: model name is empty")
-	}
-	base := strings.TrimRight(cfg.BaseURL, "/")
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, fmt.Errorf("gorilla driver: base URL %q must start with http:// or https://", base)
-	}
-	hc, err := core.NewHTTPClientFor(cfg)
+	cfg, base, hc, err := core.Endpoint(cfg, core.ProviderGorilla, DefaultBaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("gorilla driver: %w", err)
+		return nil, err
 	}
 	auth := Authorization
 	if cfg.APIKey != "" {

@@ -39,22 +39,11 @@ type Driver struct {
 // API root that /chat/completions is appended to, e.g.
 // http://127.0.0.1:11434/v1.
 func New(cfg core.Config) (*Driver, error) {
-	cfg = cfg.Normalize()
-	if cfg.Model == "" {
-		return nil, fmt.Errorf("openai driver: model name is empty")
-	}
-	base := cfg.BaseURL
-	if base == "" {
-		base = DefaultBaseURL
-	}
-	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
-		return nil, fmt.Errorf("openai driver: base URL %q must start with http:// or https://", base)
-	}
-	hc, err := core.NewHTTPClientFor(cfg)
+	cfg, base, hc, err := core.Endpoint(cfg, core.ProviderOpenAI, DefaultBaseURL)
 	if err != nil {
-		return nil, fmt.Errorf("openai driver: %w", err)
+		return nil, err
 	}
-	return &Driver{cfg: cfg, endpoint: strings.TrimRight(base, "/") + "/chat/completions", http: hc}, nil
+	return &Driver{cfg: cfg, endpoint: base + "/chat/completions", http: hc}, nil
 }
 
 // Name is "openai:<model>".

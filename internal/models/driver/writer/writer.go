@@ -27,6 +27,7 @@ package writer
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/bfcl-go/bfcl/internal/models/driver/core"
 	"github.com/bfcl-go/bfcl/internal/models/driver/openai"
@@ -94,13 +95,7 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return core.Retry(ctx, d.Cfg, core.ProviderWriter, func(ctx context.Context) (core.Response, error) {
-		ex, latency, err := d.Send(ctx, d.endpoint, "application/json", body)
-		if err != nil {
-			return core.Response{}, err
-		}
-		out, err := openai.ParseChat(core.ProviderWriter, ex.Body, latency)
-		out.Request = ex.RequestBody
-		return out, err
+	return d.Call(ctx, d.endpoint, "application/json", body, func(b []byte, latency time.Duration) (core.Response, error) {
+		return openai.ParseChat(core.ProviderWriter, b, latency)
 	})
 }
