@@ -266,82 +266,88 @@ func jsonLoads(v pyval.Value) (pyval.Value, error) {
 	return pyval.FromJSONString(string(s))
 }
 
+// eachCall walks calls as upstream's `for item in calls: for name, args in
+// item.items()` does, calling f with each name and its arguments dict; with
+// loadStr a str argument value is json.loads'ed first
+// (convert_to_function_call). A non-dict item or arguments value is
+// Python's AttributeError on .items().
+func eachCall(calls pyval.Value, loadStr bool, f func(name pyval.Value, args *pyval.Dict) error) error {
+	items, err := iterate(calls)
+	if err != nil {
+		return err
+	}
+	for it := range items {
+		d, ok := it.(*pyval.Dict)
+		if !ok {
+			return pyval.NewAttributeError("'%s' object has no attribute 'items'", typeName(it))
+		}
+		for _, kv := range d.Items() {
+			val := kv.Value
+			if _, isStr := val.(pyval.Str); isStr && loadStr {
+				if val, err = jsonLoads(val); err != nil {
+					return err
+				}
+			}
+			args, ok := val.(*pyval.Dict)
+			if !ok {
+				return pyval.NewAttributeError("'%s' object has no attribute 'items'", typeName(val))
+			}
+			if err := f(kv.Key, args); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // convertToFunctionCall is utils.convert_to_function_call.
 func convertToFunctionCall(result pyval.Value) ([]string, error) {
 	if d, ok := result.(*pyval.Dict); ok {
 		result = pyval.NewList(d)
 	}
-	items, err := iterate(result)
+	var out []string
+	err := eachCall(result, true, func(name pyval.Value, args *pyval.Dict) error {
+		b := make([]byte, 0, 64)
+		b = append(b, pyval.StrOf(name)...)
+		b = append(b, '(')
+		for i, a := range args.Items() {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, pyval.StrOf(a.Key)...)
+			b = append(b, '=')
+			b = pyval.AppendRepr(b, a.Value)
+		}
+		out = append(out, string(append(b, ')')))
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	var out []string
-	for it := range items {
-		d, ok := it.(*pyval.Dict)
-		if !ok {
-			return nil, pyval.NewAttributeError("'%s' object has no attribute 'items'", typeName(it))
-		}
-		for _, kv := range d.Items() {
-			val := kv.Value
-			if _, isStr := val.(pyval.Str); isStr {
-				val, err = jsonLoads(val)
-				if err != nil {
-					return nil, err
-				}
-			}
-			args, ok := val.(*pyval.Dict)
-			if !ok {
-				return nil, pyval.NewAttributeError("'%s' object has no attribute 'items'", typeName(val))
-			}
-			b := make([]byte, 0, 64)
-			b = append(b, pyval.StrOf(kv.Key)...)
-			b = append(b, '(')
-			for i, a := range args.Items() {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = append(b, pyval.StrOf(a.Key)...)
-				b = append(b, '=')
-				b = pyval.AppendRepr(b, a.Value)
-			}
-			b = append(b, ')')
-			out = append(out, string(b))
-		}
 	}
 	return out, nil
 }
 
 // executionList is decoded_output_to_execution_list.
 func executionList(decoded pyval.Value) ([]string, error) {
-	items, err := iterate(decoded)
+	var out []string
+	err := eachCall(decoded, false, func(name pyval.Value, args *pyval.Dict) error {
+		b := append([]byte(pyval.StrOf(name)), '(')
+		for i, a := range args.Items() {
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = append(b, pyval.StrOf(a.Key)...)
+			b = append(b, '=')
+			var err error
+			if b, err = appendNestedValue(b, a.Value); err != nil {
+				return err
+			}
+		}
+		out = append(out, string(append(b, ')')))
+		return nil
+	})
 	if err != nil {
 		return nil, err
-	}
-	var out []string
-	for it := range items {
-		d, ok := it.(*pyval.Dict)
-		if !ok {
-			return nil, pyval.NewAttributeError("'%s' object has no attribute 'items'", typeName(it))
-		}
-		for _, kv := range d.Items() {
-			args, ok := kv.Value.(*pyval.Dict)
-			if !ok {
-				return nil, pyval.NewAttributeError("'%s' object has no attribute 'items'", typeName(kv.Value))
-			}
-			b := append([]byte(pyval.StrOf(kv.Key)), '(')
-			for i, a := range args.Items() {
-				if i > 0 {
-					b = append(b, ", "...)
-				}
-				b = append(b, pyval.StrOf(a.Key)...)
-				b = append(b, '=')
-				b, err = appendNestedValue(b, a.Value)
-				if err != nil {
-					return nil, err
-				}
-			}
-			out = append(out, string(append(b, ')')))
-		}
 	}
 	return out, nil
 }

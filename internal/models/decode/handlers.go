@@ -314,7 +314,9 @@ func toolCallBlocks(r pyval.Value) ([]*pyval.Dict, error) {
 	return calls, nil
 }
 
-func decodeToolCallBlocks(r pyval.Value, _ string, _ bool) (pyval.Value, error) {
+// toolCallList is [{c["name"]: arg(c["arguments"])} for c in the tool-call
+// blocks of r], the list both of QwenFCHandler's readings build.
+func toolCallList(r pyval.Value, arg func(pyval.Value) (pyval.Value, error)) (*pyval.List, error) {
 	calls, err := toolCallBlocks(r)
 	if err != nil {
 		return nil, err
@@ -329,11 +331,10 @@ func decodeToolCallBlocks(r pyval.Value, _ string, _ bool) (pyval.Value, error) 
 		if err != nil {
 			return nil, err
 		}
-		kvs, err := items(a)
-		if err != nil {
+		if a, err = arg(a); err != nil {
 			return nil, err
 		}
-		d, err := oneCall(name, pyval.DictFromItems(kvs))
+		d, err := oneCall(name, a)
 		if err != nil {
 			return nil, err
 		}
@@ -342,26 +343,25 @@ func decodeToolCallBlocks(r pyval.Value, _ string, _ bool) (pyval.Value, error) 
 	return out, nil
 }
 
+func decodeToolCallBlocks(r pyval.Value, _ string, _ bool) (pyval.Value, error) {
+	// the arguments as a new dict of their items
+	out, err := toolCallList(r, func(a pyval.Value) (pyval.Value, error) {
+		kvs, err := items(a)
+		if err != nil {
+			return nil, err
+		}
+		return pyval.DictFromItems(kvs), nil
+	})
+	if err != nil {
+		return nil, err // no typed nil in the interface
+	}
+	return out, nil
+}
+
 func execToolCallBlocks(r pyval.Value) ([]string, error) {
-	calls, err := toolCallBlocks(r)
+	decoded, err := toolCallList(r, func(a pyval.Value) (pyval.Value, error) { return a, nil })
 	if err != nil {
 		return nil, err
-	}
-	decoded := pyval.NewList()
-	for _, c := range calls {
-		name, err := getItem(c, "name")
-		if err != nil {
-			return nil, err
-		}
-		a, err := getItem(c, "arguments")
-		if err != nil {
-			return nil, err
-		}
-		d, err := oneCall(name, a)
-		if err != nil {
-			return nil, err
-		}
-		decoded.Items = append(decoded.Items, d)
 	}
 	return convertToFunctionCall(decoded)
 }
