@@ -69,17 +69,12 @@ func javaLex(src string) ([]jtok, bool) {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
 			i++
 			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			j := strings.Index(src[i+2:], "*/")
-			if j < 0 {
+		}
+		if end, found, ok := cComment(src, i); found {
+			if !ok {
 				return nil, false
 			}
-			i += j + 4
+			i = end
 			continue
 		}
 		start := i
@@ -233,29 +228,11 @@ func javaNumber(src string, i int) (int, string, bool) {
 }
 
 type jparser struct {
-	src  string
-	toks []jtok
-	i    int
+	tokCursor[jtok, javaSyntaxError]
+	src string
 }
 
-func (p *jparser) peek() jtok { return p.toks[p.i] }
-func (p *jparser) peekN(n int) jtok {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
-	}
-	return p.toks[len(p.toks)-1]
-}
-func (p *jparser) isOp(op string) bool { t := p.peek(); return t.kind == "op" && t.text == op }
-func (p *jparser) isKw(kw string) bool { t := p.peek(); return t.kind == "kw" && t.text == kw }
-func (p *jparser) fail()               { panic(javaSyntaxError{}) }
-func (p *jparser) next() jtok {
-	t := p.peek()
-	if t.kind == "eof" {
-		p.fail()
-	}
-	p.i++
-	return t
-}
+func (p *jparser) isKw(kw string) bool { return p.peek().is("kw", kw) }
 func (p *jparser) expect(op string) *jnode {
 	if !p.isOp(op) {
 		p.fail()
@@ -909,22 +886,10 @@ func parseJavaCall(src string) (result pyval.Value, err error) {
 	if !ok {
 		return nil, syntaxErr
 	}
-	p := &jparser{src: src, toks: toks}
+	p := &jparser{tokCursor: tokCursor[jtok, javaSyntaxError]{toks: toks}, src: src}
 	var stmts []*jnode
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, isSyn := r.(javaSyntaxError); !isSyn {
-					panic(r)
-				}
-				stmts = nil
-				err = syntaxErr
-			}
-		}()
-		stmts = p.program()
-	}()
-	if err != nil {
-		return nil, err
+	if !p.attempt(func() { stmts = p.program() }) {
+		return nil, syntaxErr
 	}
 	runes := []rune(src)
 	for _, st := range stmts {

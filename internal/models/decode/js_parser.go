@@ -60,20 +60,15 @@ func jsLex(src string) ([]jsTok, bool) {
 		case c == ' ' || c == '\t' || c == '\v' || c == '\f':
 			i++
 			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '/':
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			continue
-		case c == '/' && i+1 < len(src) && src[i+1] == '*':
-			j := strings.Index(src[i+2:], "*/")
-			if j < 0 {
+		}
+		if end, found, ok := cComment(src, i); found {
+			if !ok {
 				return nil, false
 			}
-			if strings.Contains(src[i:i+2+j], "\n") {
-				nl = true
+			if strings.Contains(src[i:end], "\n") {
+				nl = true // a block comment over lines is a line break
 			}
-			i += j + 4
+			i = end
 			continue
 		}
 		start := i
@@ -224,31 +219,10 @@ func jsTemplateEnd(src string, i int) (int, bool) {
 type jsSyntaxError struct{}
 
 type jsParser struct {
-	toks []jsTok
-	i    int
+	tokCursor[jsTok, jsSyntaxError]
 }
 
-func (p *jsParser) peek() jsTok { return p.toks[p.i] }
-func (p *jsParser) peekN(n int) jsTok {
-	if p.i+n < len(p.toks) {
-		return p.toks[p.i+n]
-	}
-	return p.toks[len(p.toks)-1]
-}
-func (p *jsParser) isOp(op string) bool { t := p.peek(); return t.kind == "op" && t.text == op }
-func (p *jsParser) isWord(w string) bool {
-	t := p.peek()
-	return t.kind == "ident" && t.text == w
-}
-func (p *jsParser) fail() { panic(jsSyntaxError{}) }
-func (p *jsParser) next() jsTok {
-	t := p.peek()
-	if t.kind == "eof" {
-		p.fail()
-	}
-	p.i++
-	return t
-}
+func (p *jsParser) isWord(w string) bool { return p.peek().is("ident", w) }
 func (p *jsParser) expect(op string) jsTok {
 	if !p.isOp(op) {
 		p.fail()
@@ -686,21 +660,10 @@ func parseJSCall(src string) (result pyval.Value, err error) {
 	if !ok {
 		return nil, syntaxErr
 	}
-	p := &jsParser{toks: toks}
+	p := &jsParser{tokCursor[jsTok, jsSyntaxError]{toks: toks}}
 	var stmts []*jsNode
-	func() {
-		defer func() {
-			if r := recover(); r != nil {
-				if _, isSyn := r.(jsSyntaxError); !isSyn {
-					panic(r)
-				}
-				err = syntaxErr
-			}
-		}()
-		stmts = p.program()
-	}()
-	if err != nil {
-		return nil, err
+	if !p.attempt(func() { stmts = p.program() }) {
+		return nil, syntaxErr
 	}
 	for _, st := range stmts {
 		call := st.args[0]
