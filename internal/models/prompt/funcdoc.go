@@ -40,6 +40,28 @@ func pyIn(key string, v pyval.Value) (bool, error) {
 	return pyval.Contains(v, pyval.Str(key))
 }
 
+// pyOptItem is `v[key] if key in v`: found is false when v has no key.
+func pyOptItem(v pyval.Value, key string) (x pyval.Value, found bool, err error) {
+	if found, err = pyIn(key, v); err != nil || !found {
+		return nil, false, err
+	}
+	if x, err = pyItem(v, key); err != nil {
+		return nil, false, err
+	}
+	return x, true, nil
+}
+
+// nameAndDesc is a function's fn["name"] and fn.get("description", "").
+func nameAndDesc(fn pyval.Value) (name, desc pyval.Value, err error) {
+	if name, err = pyItem(fn, "name"); err != nil {
+		return nil, nil, err
+	}
+	if desc, err = pyGet(fn, "description", pyval.Str("")); err != nil {
+		return nil, nil, err
+	}
+	return name, desc, nil
+}
+
 // pyConcat is a += b for a str b.
 func pyConcat(a pyval.Value, b string) (pyval.Value, error) {
 	s, ok := a.(pyval.Str)
@@ -61,13 +83,12 @@ func pyItems(v pyval.Value) ([]pyval.KV, error) {
 // withEnum is upstream's `desc += f" Enum values: {meta['enum']}."` when
 // meta has an "enum" key.
 func withEnum(desc, meta pyval.Value) (pyval.Value, error) {
-	has, err := pyIn("enum", meta)
-	if err != nil || !has {
-		return desc, err
-	}
-	enum, err := pyItem(meta, "enum")
+	enum, has, err := pyOptItem(meta, "enum")
 	if err != nil {
 		return nil, err
+	}
+	if !has {
+		return desc, nil
 	}
 	return pyConcat(desc, " Enum values: "+pyval.StrOf(enum)+".")
 }
@@ -76,11 +97,7 @@ func withEnum(desc, meta pyval.Value) (pyval.Value, error) {
 func functionDocXML(fns []pyval.Value) (string, error) {
 	blocks := make([]string, 0, len(fns))
 	for _, fn := range fns {
-		name, err := pyItem(fn, "name")
-		if err != nil {
-			return "", err
-		}
-		desc, err := pyGet(fn, "description", pyval.Str(""))
+		name, desc, err := nameAndDesc(fn)
 		if err != nil {
 			return "", err
 		}
@@ -141,16 +158,12 @@ func paramXML(b *strings.Builder, name, meta, required pyval.Value, level int) e
 		return err
 	}
 	typeText := pyval.StrOf(pType)
-	hasItems, err := pyIn("items", meta)
+	items, hasItems, err := pyOptItem(meta, "items")
 	if err != nil {
 		return err
 	}
 	itemsTyped := false
 	if hasItems {
-		items, err := pyItem(meta, "items")
-		if err != nil {
-			return err
-		}
 		if itemsTyped, err = pyIn("type", items); err != nil {
 			return err
 		}
@@ -163,15 +176,11 @@ func paramXML(b *strings.Builder, name, meta, required pyval.Value, level int) e
 		}
 	}
 	if !itemsTyped {
-		hasAP, err := pyIn("additionalProperties", meta)
+		ap, hasAP, err := pyOptItem(meta, "additionalProperties")
 		if err != nil {
 			return err
 		}
 		if hasAP {
-			ap, err := pyItem(meta, "additionalProperties")
-			if err != nil {
-				return err
-			}
 			inner, err := pyGet(ap, "type", pyval.Str("string"))
 			if err != nil {
 				return err
@@ -180,15 +189,11 @@ func paramXML(b *strings.Builder, name, meta, required pyval.Value, level int) e
 		}
 	}
 	attrs := `name="` + pyval.StrOf(name) + `", type="` + typeText + `", required="` + isRequired + `"`
-	hasDefault, err := pyIn("default", meta)
+	def, hasDefault, err := pyOptItem(meta, "default")
 	if err != nil {
 		return err
 	}
 	if hasDefault {
-		def, err := pyItem(meta, "default")
-		if err != nil {
-			return err
-		}
 		attrs += ` default="` + pyval.Repr(def) + `"`
 	}
 	// Upstream deletes every comma of the joined attributes, including
@@ -228,11 +233,7 @@ func paramXML(b *strings.Builder, name, meta, required pyval.Value, level int) e
 func functionDocPython(fns []pyval.Value) (string, error) {
 	docs := make([]string, 0, 2*len(fns))
 	for _, fn := range fns {
-		name, err := pyItem(fn, "name")
-		if err != nil {
-			return "", err
-		}
-		desc, err := pyGet(fn, "description", pyval.Str(""))
+		name, desc, err := nameAndDesc(fn)
 		if err != nil {
 			return "", err
 		}
@@ -281,27 +282,19 @@ func paramDocPython(b *strings.Builder, name, meta pyval.Value, depth int) error
 		return err
 	}
 	defaultNote := ""
-	hasDefault, err := pyIn("default", meta)
+	def, hasDefault, err := pyOptItem(meta, "default")
 	if err != nil {
 		return err
 	}
 	if hasDefault {
-		def, err := pyItem(meta, "default")
-		if err != nil {
-			return err
-		}
 		defaultNote = ", default=" + pyval.Repr(def)
 	}
 	b.WriteString(indent + pyval.StrOf(name) + " (" + pyType + defaultNote + "): " + pyval.StrOf(desc) + "\n")
-	hasProps, err := pyIn("properties", meta)
+	props, hasProps, err := pyOptItem(meta, "properties")
 	if err != nil {
 		return err
 	}
 	if hasProps {
-		props, err := pyItem(meta, "properties")
-		if err != nil {
-			return err
-		}
 		items, err := pyItems(props)
 		if err != nil {
 			return err
