@@ -656,22 +656,7 @@ func (g *pydGen) fieldName(name string, excludes map[string]bool, valid func(str
 		}
 	}
 	excluded := func(n string) bool { return excludes[n] || (enum && n == "mro") }
-	if name == "" {
-		name = "_"
-	}
-	if name[0] == '#' {
-		name = name[1:]
-		if name == "" {
-			name = "_"
-		}
-	}
-	name = pydSubNonWord(name)
-	if r := []rune(name)[0]; unicode.IsNumber(r) { // str.isnumeric
-		name = "field_" + name
-	}
-	if strings.HasPrefix(name, "_") {
-		name = "field" + name
-	}
+	name = pydNameBase(name)
 	if pyKeywords[name] || !valid(name) {
 		name += "_"
 	}
@@ -707,9 +692,10 @@ func (g *pydGen) className(name string, singular bool, suffix, where string) (st
 	return unique, nil
 }
 
-// pydUpperCamelValid is default_class_name_generator:
-// get_valid_name(name, ignore_snake_case_field=True, upper_camel=True).
-func pydUpperCamelValid(name string) string {
+// pydNameBase is the start get_valid_name makes of every name: "_" for an
+// empty one, a leading "#" dropped, non-word characters replaced, and
+// "field_" before a numeric start or "field" before a leading "_".
+func pydNameBase(name string) string {
 	if name == "" {
 		name = "_"
 	}
@@ -726,6 +712,13 @@ func pydUpperCamelValid(name string) string {
 	if strings.HasPrefix(name, "_") {
 		name = "field" + name
 	}
+	return name
+}
+
+// pydUpperCamelValid is default_class_name_generator:
+// get_valid_name(name, ignore_snake_case_field=True, upper_camel=True).
+func pydUpperCamelValid(name string) string {
+	name = pydNameBase(name)
 	if pyKeywords[name] {
 		name += "_"
 	}
