@@ -262,20 +262,9 @@ var joinFilter = jinja.NewCallable("join", func(args []jinja.Value, kwargs map[s
 	if err != nil {
 		return jinja.None(), err
 	}
-	var items []jinja.Value
-	switch v := args[0]; {
-	case v.IsList():
-		items = v.AsList().Items
-	case v.IsDict():
-		for _, k := range v.AsDict().OrderedKeys() {
-			items = append(items, jinja.NewString(k))
-		}
-	case v.IsString():
-		for _, r := range v.AsString() {
-			items = append(items, jinja.NewString(string(r)))
-		}
-	default:
-		return jinja.None(), fmt.Errorf("join: %s is not iterable", v)
+	items, err := filterItems("join", args[0])
+	if err != nil {
+		return jinja.None(), err
 	}
 	parts := make([]string, len(items))
 	for i, it := range items {
@@ -293,6 +282,27 @@ var joinFilter = jinja.NewCallable("join", func(args []jinja.Value, kwargs map[s
 	}
 	return jinja.NewString(strings.Join(parts, d)), nil
 })
+
+// filterItems is what a filter iterating v goes over: a list's items, a
+// dict's keys, a string's characters; anything else is not iterable.
+func filterItems(filter string, v jinja.Value) ([]jinja.Value, error) {
+	var items []jinja.Value
+	switch {
+	case v.IsList():
+		items = v.AsList().Items
+	case v.IsDict():
+		for _, k := range v.AsDict().OrderedKeys() {
+			items = append(items, jinja.NewString(k))
+		}
+	case v.IsString():
+		for _, r := range v.AsString() {
+			items = append(items, jinja.NewString(string(r)))
+		}
+	default:
+		return nil, fmt.Errorf("%s: %s is not iterable", filter, v)
+	}
+	return items, nil
+}
 
 // sortName is the name the sort filter is bound to.
 const sortName = "__bfcl_sort"
@@ -316,21 +326,11 @@ var sortFilter = jinja.NewCallable("sort", func(args []jinja.Value, kwargs map[s
 		}
 		arg[k] = v
 	}
-	var items []jinja.Value
-	switch v := args[0]; {
-	case v.IsList():
-		items = slices.Clone(v.AsList().Items)
-	case v.IsDict():
-		for _, k := range v.AsDict().OrderedKeys() {
-			items = append(items, jinja.NewString(k))
-		}
-	case v.IsString():
-		for _, r := range v.AsString() {
-			items = append(items, jinja.NewString(string(r)))
-		}
-	default:
-		return jinja.None(), fmt.Errorf("sort: %s is not iterable", v)
+	items, err := filterItems("sort", args[0])
+	if err != nil {
+		return jinja.None(), err
 	}
+	items = slices.Clone(items) // sorted in place below
 	reverse := arg["reverse"].IsTruthy()
 	caseSensitive := arg["case_sensitive"].IsTruthy()
 	attr, hasAttr := arg["attribute"]
