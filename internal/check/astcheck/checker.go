@@ -546,24 +546,39 @@ func valueMatches(param, value, options pyval.Value, t paramType, isVar bool) (r
 // optionalsOmitted checks that every parameter the model left out may be
 // omitted ("" among its options).
 func optionalsOmitted(paramAnswers pyval.Value, modelParams *pyval.Dict) (result, *pyval.Exception) {
-	pas, isDict := paramAnswers.(*pyval.Dict)
-	if !isDict {
-		return result{}, pyval.NewAttributeError("'%s' object has no attribute 'keys'", typeName(paramAnswers))
+	missing, err := firstNotOmittable(paramAnswers, modelParams, "keys")
+	if err != nil {
+		return result{}, asException(err)
 	}
-	for _, kv := range pas.Items() {
-		if modelParams.Has(kv.Key) {
+	if missing != nil {
+		return fail("simple_function_checker:missing_optional",
+			"Optional parameter "+pyRepr(missing)+" not provided and not marked as optional."), nil
+	}
+	return ok(), nil
+}
+
+// firstNotOmittable is the first key of the possible answers opts that
+// model lacks although "" is not among its options (nil when there is
+// none). opts must be a dict: upstream walks it with its method .keys() or
+// .items(), which is Python's AttributeError on anything else.
+func firstNotOmittable(opts pyval.Value, model *pyval.Dict, method string) (pyval.Value, error) {
+	od, isDict := opts.(*pyval.Dict)
+	if !isDict {
+		return nil, pyval.NewAttributeError("'%s' object has no attribute '%s'", typeName(opts), method)
+	}
+	for _, kv := range od.Items() {
+		if model.Has(kv.Key) {
 			continue
 		}
 		hasEmpty, err := pyIn(pyval.Str(""), kv.Value)
 		if err != nil {
-			return result{}, asException(err)
+			return nil, err
 		}
 		if !hasEmpty {
-			return fail("simple_function_checker:missing_optional",
-				"Optional parameter "+pyRepr(kv.Key)+" not provided and not marked as optional."), nil
+			return kv.Key, nil
 		}
 	}
-	return ok(), nil
+	return nil, nil
 }
 
 // answerType is get_possible_answer_type: the type of the first option
@@ -758,24 +773,14 @@ func dictChecker(value, options pyval.Value) (result, error) {
 				break
 			}
 		}
-		od, isDict := opt.(*pyval.Dict)
-		if !isDict {
-			return result{}, pyval.NewAttributeError("'%s' object has no attribute 'items'", typeName(opt))
+		missing, err := firstNotOmittable(opt, model, "items")
+		if err != nil {
+			return result{}, err
 		}
-		for _, kv := range od.Items() {
-			if model.Has(kv.Key) {
-				continue
-			}
-			hasEmpty, err := pyIn(pyval.Str(""), kv.Value)
-			if err != nil {
-				return result{}, err
-			}
-			if !hasEmpty {
-				r.errs = append(r.errs, "Missing dict key parameter: '"+pyval.StrOf(kv.Key)+"'.")
-				r.errType = "value_error:dict_key"
-				flag = false
-				break
-			}
+		if missing != nil {
+			r.errs = append(r.errs, "Missing dict key parameter: '"+pyval.StrOf(missing)+"'.")
+			r.errType = "value_error:dict_key"
+			flag = false
 		}
 		if flag {
 			return ok(), nil
