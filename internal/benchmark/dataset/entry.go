@@ -409,11 +409,18 @@ func (p *strictScanner) ws() int {
 // array reads "[" elem ("," elem)* "]" (or "[]"), calling elem at each
 // element's start.
 func (p *strictScanner) array(elem func() bool) bool {
-	if p.ws() >= len(p.b) || p.b[p.i] != '[' {
+	return p.seq('[', ']', elem)
+}
+
+// seq reads open, then elem's items separated by "," (none allowed), then
+// close; elem reads one item (white space before it skipped by its own
+// reads).
+func (p *strictScanner) seq(open, close byte, elem func() bool) bool {
+	if p.ws() >= len(p.b) || p.b[p.i] != open {
 		return false
 	}
 	p.i++
-	if p.ws() < len(p.b) && p.b[p.i] == ']' {
+	if p.ws() < len(p.b) && p.b[p.i] == close {
 		p.i++
 		return true
 	}
@@ -427,7 +434,7 @@ func (p *strictScanner) array(elem func() bool) bool {
 		switch p.b[p.i] {
 		case ',':
 			p.i++
-		case ']':
+		case close:
 			p.i++
 			return true
 		default:
@@ -458,15 +465,7 @@ func (p *strictScanner) str() ([]byte, bool) {
 // with each raw key (quotes removed; keys with escapes are refused) and
 // raw string value, which member validates.
 func (p *strictScanner) object(member func(key string, val []byte) bool) bool {
-	if p.ws() >= len(p.b) || p.b[p.i] != '{' {
-		return false
-	}
-	p.i++
-	if p.ws() < len(p.b) && p.b[p.i] == '}' {
-		p.i++
-		return true
-	}
-	for {
+	return p.seq('{', '}', func() bool {
 		k, ok := p.str()
 		if !ok {
 			return false
@@ -480,20 +479,6 @@ func (p *strictScanner) object(member func(key string, val []byte) bool) bool {
 		}
 		p.i++
 		v, ok := p.str()
-		if !ok || !member(key, v) {
-			return false
-		}
-		if p.ws() >= len(p.b) {
-			return false
-		}
-		switch p.b[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
-			return true
-		default:
-			return false
-		}
-	}
+		return ok && member(key, v)
+	})
 }
