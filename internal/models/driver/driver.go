@@ -70,7 +70,34 @@ const (
 	ProviderGorilla   = core.ProviderGorilla
 )
 
-// New returns the driver of cfg.Provider: one case per provider.
+// hosted is the constructor of each provider that takes chat requests.
+var hosted = map[string]func(Config) (Driver, error){
+	ProviderOllama:    asDriver(ollama.New),
+	ProviderOpenAI:    asDriver(openai.New),
+	ProviderResponses: asDriver(openai.NewResponses),
+	ProviderAnthropic: asDriver(anthropic.New),
+	ProviderGemini:    asDriver(gemini.New),
+	ProviderMistral:   asDriver(mistral.New),
+	ProviderCohere:    asDriver(cohere.New),
+	ProviderBedrock:   asDriver(bedrock.New),
+	ProviderQwen:      asDriver(qwen.New),
+	ProviderWriter:    asDriver(writer.New),
+	ProviderGorilla:   asDriver(gorilla.New),
+}
+
+// asDriver is a provider package's New as a constructor of a Driver (nil,
+// not a nil pointer, on error).
+func asDriver[D Driver](build func(Config) (D, error)) func(Config) (Driver, error) {
+	return func(cfg Config) (Driver, error) {
+		d, err := build(cfg)
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
+	}
+}
+
+// New returns the driver of cfg.Provider (see hosted).
 func New(cfg Config) (Driver, error) {
 	if cfg.Mode != "" && cfg.Mode != ModeFC && cfg.Mode != ModePrompt {
 		return nil, fmt.Errorf("driver: unknown mode %q (want fc or prompt)", cfg.Mode)
@@ -88,30 +115,10 @@ func New(cfg Config) (Driver, error) {
 		}
 		return nil, fmt.Errorf("driver: %s is one of upstream's local-model handlers, which send formatted prompts: provider %q cannot take them (want openai or completions for an OpenAI-compatible /completions route, or ollama)", cfg.Handler, cfg.Provider)
 	}
-	switch cfg.Provider {
-	case ProviderOllama:
-		return ollama.New(cfg)
-	case ProviderOpenAI:
-		return openai.New(cfg)
-	case ProviderResponses:
-		return openai.NewResponses(cfg)
-	case ProviderAnthropic:
-		return anthropic.New(cfg)
-	case ProviderGemini:
-		return gemini.New(cfg)
-	case ProviderMistral:
-		return mistral.New(cfg)
-	case ProviderCohere:
-		return cohere.New(cfg)
-	case ProviderBedrock:
-		return bedrock.New(cfg)
-	case ProviderQwen:
-		return qwen.New(cfg)
-	case ProviderWriter:
-		return writer.New(cfg)
-	case ProviderGorilla:
-		return gorilla.New(cfg)
-	case core.ProviderCompletions:
+	if build, ok := hosted[cfg.Provider]; ok {
+		return build(cfg)
+	}
+	if cfg.Provider == core.ProviderCompletions {
 		return nil, fmt.Errorf("driver: provider completions sends the prompts of upstream's local-model handlers, and handler %q is not one of them (see `bfcl models --upstream`)", cfg.Handler)
 	}
 	return nil, fmt.Errorf("driver: unknown provider %q (want ollama, openai, responses, completions, anthropic, gemini, mistral, cohere, bedrock, qwen, writer or gorilla)", cfg.Provider)
