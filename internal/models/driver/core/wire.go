@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -57,4 +58,34 @@ func (a KeyedAPI) Call(ctx context.Context, url, accept string, body []byte, par
 		out.Request = ex.RequestBody
 		return out, err
 	})
+}
+
+// AnswerToolCall is a tool call as the chat answers of OpenAI-style APIs
+// and Ollama carry it: the arguments are kept raw (a JSON text or, in
+// Ollama's answers, an object) for the driver to read.
+type AnswerToolCall struct {
+	ID       string `json:"id"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+// ToolNameFor is the function name of the call with the given ID in the
+// latest assistant message of history ("" when that message has none):
+// the name of the call a tool message answers, for APIs whose tool results
+// carry the name rather than the ID.
+func ToolNameFor(history []Message, id string) string {
+	for i := len(history) - 1; i >= 0; i-- {
+		if history[i].Role != RoleAssistant {
+			continue
+		}
+		for _, tc := range history[i].ToolCalls {
+			if tc.ID == id {
+				return tc.Name
+			}
+		}
+		return ""
+	}
+	return ""
 }

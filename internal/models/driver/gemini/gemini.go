@@ -114,7 +114,7 @@ func (d *Driver) BuildRequest(req core.Request) ([]byte, error) {
 		case core.RoleTool:
 			name := m.Name
 			if name == "" {
-				name = toolNameFor(msgs[:i], m.ToolCallID)
+				name = core.ToolNameFor(msgs[:i], m.ToolCallID)
 			}
 			if name == "" {
 				return nil, fmt.Errorf("gemini driver: tool message %d has no function name and call ID %q matches no earlier call", i, m.ToolCallID)
@@ -256,21 +256,6 @@ func eachMember(raw json.RawMessage, fn func(json.RawMessage) (json.RawMessage, 
 		out = append(out, kv{kt.(string), v})
 	}
 	return json.Marshal(out)
-}
-
-func toolNameFor(history []core.Message, id string) string {
-	for i := len(history) - 1; i >= 0; i-- {
-		if history[i].Role != core.RoleAssistant {
-			continue
-		}
-		for _, tc := range history[i].ToolCalls {
-			if tc.ID == id {
-				return tc.Name
-			}
-		}
-		return ""
-	}
-	return ""
 }
 
 // modelContent is the model turn of the history: the Content the server

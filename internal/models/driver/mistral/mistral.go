@@ -127,14 +127,8 @@ type wireResponse struct {
 }
 
 type wireAnswer struct {
-	Content   json.RawMessage `json:"content"`
-	ToolCalls *[]struct {
-		ID       string `json:"id"`
-		Function struct {
-			Name      string          `json:"name"`
-			Arguments json.RawMessage `json:"arguments"`
-		} `json:"function"`
-	} `json:"tool_calls"`
+	Content   json.RawMessage        `json:"content"`
+	ToolCalls *[]core.AnswerToolCall `json:"tool_calls"`
 }
 
 func parseResponse(body []byte, latency time.Duration) (core.Response, error) {

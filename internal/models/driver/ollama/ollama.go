@@ -137,7 +137,7 @@ func (d *Driver) BuildRequest(req core.Request) (*api.ChatRequest, error) {
 			am.ToolCallID = m.ToolCallID
 			am.ToolName = m.Name
 			if am.ToolName == "" {
-				am.ToolName = toolNameFor(req.Messages[:i], m.ToolCallID)
+				am.ToolName = core.ToolNameFor(req.Messages[:i], m.ToolCallID)
 			}
 		default:
 			return nil, fmt.Errorf("ollama driver: message %d has unknown role %q", i, m.Role)
@@ -145,23 +145,6 @@ func (d *Driver) BuildRequest(req core.Request) (*api.ChatRequest, error) {
 		cr.Messages = append(cr.Messages, am)
 	}
 	return cr, nil
-}
-
-// toolNameFor finds the function name of a call ID in the latest assistant
-// message before a tool message.
-func toolNameFor(history []core.Message, id string) string {
-	for i := len(history) - 1; i >= 0; i-- {
-		if history[i].Role != core.RoleAssistant {
-			continue
-		}
-		for _, tc := range history[i].ToolCalls {
-			if tc.ID == id {
-				return tc.Name
-			}
-		}
-		return ""
-	}
-	return ""
 }
 
 // Complete sends one non-streaming /api/chat request, retrying retryable
@@ -203,15 +186,9 @@ func (d *Driver) attempt(ctx context.Context, cr *api.ChatRequest) (core.Respons
 
 type wireResponse struct {
 	Message struct {
-		Content   string `json:"content"`
-		Thinking  string `json:"thinking"`
-		ToolCalls []struct {
-			ID       string `json:"id"`
-			Function struct {
-				Name      string          `json:"name"`
-				Arguments json.RawMessage `json:"arguments"`
-			} `json:"function"`
-		} `json:"tool_calls"`
+		Content   string                `json:"content"`
+		Thinking  string                `json:"thinking"`
+		ToolCalls []core.AnswerToolCall `json:"tool_calls"`
 	} `json:"message"`
 	Done            bool   `json:"done"`
 	DoneReason      string `json:"done_reason"`

@@ -73,16 +73,10 @@ type wireRequest struct {
 type wireResponse struct {
 	Choices []struct {
 		Message struct {
-			Content          *string `json:"content"`
-			ReasoningContent *string `json:"reasoning_content"`
-			Reasoning        *string `json:"reasoning"`
-			ToolCalls        []struct {
-				ID       string `json:"id"`
-				Function struct {
-					Name      string          `json:"name"`
-					Arguments json.RawMessage `json:"arguments"`
-				} `json:"function"`
-			} `json:"tool_calls"`
+			Content          *string               `json:"content"`
+			ReasoningContent *string               `json:"reasoning_content"`
+			Reasoning        *string               `json:"reasoning"`
+			ToolCalls        []core.AnswerToolCall `json:"tool_calls"`
 		} `json:"message"`
 		FinishReason string `json:"finish_reason"`
 	} `json:"choices"`
