@@ -47,16 +47,8 @@ func jsonLines(path string) (map[string]map[string]any, map[string]string) {
 
 var _ = Describe("inference logs in multi-turn score lines", Label("reference"), func() {
 	It("copies each failed entry's inference_log, from upstream's result files and from ours made of the same model outputs", func() {
-		ref, ok := testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
-		}
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		ref := testenv.NeedReferenceDir(GinkgoT(), "reference results")
+		src := testenv.OpenDataSet(GinkgoT())
 		const model = "openai_gpt-oss-120b"
 		upstreamRoot := filepath.Join(ref, "results", "results", "2025-11-12-harmony-fixes-2", "result")
 		cats := []category.Category{"multi_turn_base", "multi_turn_miss_func", "multi_turn_miss_param"}
@@ -96,7 +88,7 @@ var _ = Describe("inference logs in multi-turn score lines", Label("reference"),
 		}
 
 		upstreamScores, oursScores := GinkgoT().TempDir(), GinkgoT().TempDir()
-		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: upstreamRoot, ScoreRoot: upstreamScores, Models: []string{model}, Categories: cats, Mode: "fc", UnderscoreToDot: &u2d})
+		_, err := evaluate.Run(evaluate.Options{Source: src, ResultRoot: upstreamRoot, ScoreRoot: upstreamScores, Models: []string{model}, Categories: cats, Mode: "fc", UnderscoreToDot: &u2d})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: oursRoot, ScoreRoot: oursScores, Models: []string{model}, Categories: cats, Mode: "fc", UnderscoreToDot: &u2d, Partial: true})
 		Expect(err).NotTo(HaveOccurred())

@@ -302,16 +302,8 @@ func toolCallSteps(result json.RawMessage) any {
 
 var _ = Describe("multi-turn answers stored the QwenFCHandler way", Label("reference"), func() {
 	It("score as upstream scored the same answers stored the OpenAI FC way", func() {
-		ref, ok := testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
-		}
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		ref := testenv.NeedReferenceDir(GinkgoT(), "reference results")
+		src := testenv.OpenDataSet(GinkgoT())
 		run := "2025-11-12-harmony-fixes-2"
 		root, scoreRoot := GinkgoT().TempDir(), GinkgoT().TempDir()
 		const folder = "Qwen_Qwen3-8B-FC"
@@ -333,7 +325,7 @@ var _ = Describe("multi-turn answers stored the QwenFCHandler way", Label("refer
 			cats = append(cats, c)
 		}
 		Expect(cats).NotTo(BeEmpty())
-		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats})
+		_, err := evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats})
 		Expect(err).NotTo(HaveOccurred())
 		checked := 0
 		var problems []string

@@ -11,7 +11,6 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
@@ -21,16 +20,8 @@ import (
 
 var _ = Describe("Diagnose on the reference multi-turn results", Label("reference"), func() {
 	It("finds the turn where upstream's checker stopped (its execution logs) and adds up", func() {
-		ref, ok := testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
-		}
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		ref := testenv.NeedReferenceDir(GinkgoT(), "reference results")
+		src := testenv.OpenDataSet(GinkgoT())
 		const run, model = "2025-11-12-harmony-fixes-2", "openai_gpt-oss-120b"
 		scoreRoot := GinkgoT().TempDir()
 		u2d := true
