@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"time"
 )
 
@@ -88,4 +89,20 @@ func ToolNameFor(history []Message, id string) string {
 		return ""
 	}
 	return ""
+}
+
+// PostAnswer is one attempt of an API without a keyed Credential: body
+// goes to url (Post), a non-2xx answer is HTTPError, and parse turns the
+// answer into a Response that records the request as sent.
+func PostAnswer(ctx context.Context, hc *http.Client, provider, url, key string, body []byte, parse func(body []byte, latency time.Duration) (Response, error)) (Response, error) {
+	ex, latency, err := Post(ctx, hc, provider, url, "application/json", key, body)
+	if err != nil {
+		return Response{}, err
+	}
+	if !ex.OK() {
+		return Response{}, HTTPError(provider, ex.Status, ex.Header, ex.Body)
+	}
+	out, err := parse(ex.Body, latency)
+	out.Request = ex.RequestBody
+	return out, err
 }

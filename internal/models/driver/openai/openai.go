@@ -337,15 +337,7 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 }
 
 func (d *Driver) attempt(ctx context.Context, body []byte) (core.Response, error) {
-	ex, latency, err := core.Post(ctx, d.http, core.ProviderOpenAI, d.endpoint, "application/json", d.cfg.APIKey, body)
-	if err != nil {
-		return core.Response{}, err
-	}
-	if !ex.OK() {
-		return core.Response{}, core.HTTPError(core.ProviderOpenAI, ex.Status, ex.Header, ex.Body)
-	}
-	out, err := parseResponse(ex.Body, latency)
-	out.Request = ex.RequestBody
+	out, err := core.PostAnswer(ctx, d.http, core.ProviderOpenAI, d.endpoint, d.cfg.APIKey, body, parseResponse)
 	switch {
 	case err != nil:
 	case d.fireworksFC():

@@ -164,16 +164,7 @@ func (d *Responses) Complete(ctx context.Context, req core.Request) (core.Respon
 		return core.Response{}, err
 	}
 	return core.Retry(ctx, d.cfg, core.ProviderResponses, func(ctx context.Context) (core.Response, error) {
-		ex, latency, err := core.Post(ctx, d.http, core.ProviderResponses, d.endpoint, "application/json", d.cfg.APIKey, body)
-		if err != nil {
-			return core.Response{}, err
-		}
-		if !ex.OK() {
-			return core.Response{}, core.HTTPError(core.ProviderResponses, ex.Status, ex.Header, ex.Body)
-		}
-		out, err := parseResponses(ex.Body, latency)
-		out.Request = ex.RequestBody
-		return out, err
+		return core.PostAnswer(ctx, d.http, core.ProviderResponses, d.endpoint, d.cfg.APIKey, body, parseResponses)
 	})
 }
 
