@@ -203,6 +203,34 @@ func upperSchemaTypes(raw json.RawMessage, inSchema bool) (json.RawMessage, erro
 	if t != json.Delim('{') {
 		return raw, nil
 	}
+	return rewriteMembers(dec, func(k string, v json.RawMessage) (json.RawMessage, error) {
+		switch {
+		case k == "parameters" && !inSchema, k == "items" && inSchema:
+			return upperSchemaTypes(v, true)
+		case k == "type" && inSchema:
+			var s string
+			if json.Unmarshal(v, &s) == nil {
+				v, _ = json.Marshal(strings.ToUpper(s))
+			}
+		case k == "properties" && inSchema:
+			return eachMember(v, func(p json.RawMessage) (json.RawMessage, error) { return upperSchemaTypes(p, true) })
+		}
+		return v, nil
+	})
+}
+
+// eachMember applies fn to every member value of a JSON object.
+func eachMember(raw json.RawMessage, fn func(json.RawMessage) (json.RawMessage, error)) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return raw, nil
+	}
+	return rewriteMembers(dec, func(_ string, v json.RawMessage) (json.RawMessage, error) { return fn(v) })
+}
+
+// rewriteMembers reads the members of the object dec has entered, in
+// order, and writes them again with the values fn gives.
+func rewriteMembers(dec *json.Decoder, fn func(key string, v json.RawMessage) (json.RawMessage, error)) (json.RawMessage, error) {
 	var out orderedJSON
 	for dec.More() {
 		kt, err := dec.Token()
@@ -214,46 +242,10 @@ func upperSchemaTypes(raw json.RawMessage, inSchema bool) (json.RawMessage, erro
 		if err := dec.Decode(&v); err != nil {
 			return nil, err
 		}
-		switch {
-		case k == "parameters" && !inSchema, k == "items" && inSchema:
-			if v, err = upperSchemaTypes(v, true); err != nil {
-				return nil, err
-			}
-		case k == "type" && inSchema:
-			var s string
-			if json.Unmarshal(v, &s) == nil {
-				v, _ = json.Marshal(strings.ToUpper(s))
-			}
-		case k == "properties" && inSchema:
-			if v, err = eachMember(v, func(p json.RawMessage) (json.RawMessage, error) { return upperSchemaTypes(p, true) }); err != nil {
-				return nil, err
-			}
+		if v, err = fn(k, v); err != nil {
+			return nil, err
 		}
 		out = append(out, kv{k, v})
-	}
-	return json.Marshal(out)
-}
-
-// eachMember applies fn to every member value of a JSON object.
-func eachMember(raw json.RawMessage, fn func(json.RawMessage) (json.RawMessage, error)) (json.RawMessage, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return raw, nil
-	}
-	var out orderedJSON
-	for dec.More() {
-		kt, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		if v, err = fn(v); err != nil {
-			return nil, err
-		}
-		out = append(out, kv{kt.(string), v})
 	}
 	return json.Marshal(out)
 }
