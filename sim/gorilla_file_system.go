@@ -599,50 +599,65 @@ func (g *GorillaFileSystem) navigate(path pyval.Value) (*Directory, *pyval.Dict,
 	return temp, nil, nil
 }
 
-// Mkdir is upstream's mkdir(dir_name).
-func (g *GorillaFileSystem) Mkdir(args stubs.GorillaFileSystemMkdirArgs) (pyval.Value, error) {
-	dirName := args.DirName.V
-	ok, err := validName(dirName)
-	if err != nil {
+// invalidName is upstream's _validate_file_or_directory_name check as the
+// commands report it: the error dict "<prefix>'<name>': Invalid character"
+// for an invalid name, nil for a valid one.
+func invalidName(name pyval.Value, prefix string) (*pyval.Dict, error) {
+	ok, err := validName(name)
+	if err != nil || ok {
 		return nil, err
 	}
-	if !ok {
-		return gfsError("mkdir: cannot create directory '%s': Invalid character", pyval.StrOf(dirName)), nil
+	return gfsError("%s'%s': Invalid character", prefix, pyval.StrOf(name)), nil
+}
+
+// lookup is `name in self._current_dir.contents` followed by
+// `self._current_dir._get_item(name)`: the item, or the error dict
+// "<prefix>'<name>': <missing>" when the current directory lacks name.
+func (g *GorillaFileSystem) lookup(name pyval.Value, prefix, missing string) (pyval.Value, *pyval.Dict, error) {
+	exists, err := g.currentDir.has(name)
+	if err != nil {
+		return nil, nil, err
 	}
-	exists, err := g.currentDir.has(dirName)
+	if !exists {
+		return nil, gfsError("%s'%s': %s", prefix, pyval.StrOf(name), missing), nil
+	}
+	item, err := g.currentDir.getItem(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return item, nil, nil
+}
+
+// create is the body mkdir and touch share: validate name, refuse one the
+// current directory already holds ("<prefix>'<name>': File exists"), then
+// add it with add.
+func (g *GorillaFileSystem) create(name pyval.Value, prefix string, add func(name pyval.Value) error) (pyval.Value, error) {
+	if d, err := invalidName(name, prefix); err != nil || d != nil {
+		return dictOrNil(d), err
+	}
+	exists, err := g.currentDir.has(name)
 	if err != nil {
 		return nil, err
 	}
 	if exists {
-		return gfsError("mkdir: cannot create directory '%s': File exists", pyval.StrOf(dirName)), nil
+		return gfsError("%s'%s': File exists", prefix, pyval.StrOf(name)), nil
 	}
-	if err := g.currentDir.addDirectory(dirName); err != nil {
+	if err := add(name); err != nil {
 		return nil, err
 	}
 	return pyval.None, nil
 }
 
+// Mkdir is upstream's mkdir(dir_name).
+func (g *GorillaFileSystem) Mkdir(args stubs.GorillaFileSystemMkdirArgs) (pyval.Value, error) {
+	return g.create(args.DirName.V, "mkdir: cannot create directory ", g.currentDir.addDirectory)
+}
+
 // Touch is upstream's touch(file_name).
 func (g *GorillaFileSystem) Touch(args stubs.GorillaFileSystemTouchArgs) (pyval.Value, error) {
-	fileName := args.FileName.V
-	ok, err := validName(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return gfsError("touch: cannot touch '%s': Invalid character", pyval.StrOf(fileName)), nil
-	}
-	exists, err := g.currentDir.has(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if exists {
-		return gfsError("touch: cannot touch '%s': File exists", pyval.StrOf(fileName)), nil
-	}
-	if err := g.currentDir.addFile(fileName, pyval.Str("")); err != nil {
-		return nil, err
-	}
-	return pyval.None, nil
+	return g.create(args.FileName.V, "touch: cannot touch ", func(name pyval.Value) error {
+		return g.currentDir.addFile(name, pyval.Str(""))
+	})
 }
 
 // Echo is upstream's echo(content, file_name=None).
@@ -651,26 +666,16 @@ func (g *GorillaFileSystem) Echo(args stubs.GorillaFileSystemEchoArgs) (pyval.Va
 	if fileName == nil || fileName == pyval.None {
 		return oneKey("terminal_output", content), nil
 	}
-	ok, err := validName(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return gfsError("echo: cannot write to '%s': Invalid character", pyval.StrOf(fileName)), nil
+	const prefix = "echo: cannot write to "
+	if d, err := invalidName(fileName, prefix); err != nil || d != nil {
+		return dictOrNil(d), err
 	}
 	if !pyval.Truthy(fileName) {
 		return oneKey("terminal_output", content), nil
 	}
-	exists, err := g.currentDir.has(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		return gfsError("echo: cannot write to '%s': No such file", pyval.StrOf(fileName)), nil
-	}
-	item, err := g.currentDir.getItem(fileName)
-	if err != nil {
-		return nil, err
+	item, d, err := g.lookup(fileName, prefix, "No such file")
+	if err != nil || d != nil {
+		return dictOrNil(d), err
 	}
 	f, ok := item.(*File)
 	if !ok {
@@ -683,23 +688,12 @@ func (g *GorillaFileSystem) Echo(args stubs.GorillaFileSystemEchoArgs) (pyval.Va
 // Cat is upstream's cat(file_name).
 func (g *GorillaFileSystem) Cat(args stubs.GorillaFileSystemCatArgs) (pyval.Value, error) {
 	fileName := args.FileName.V
-	ok, err := validName(fileName)
-	if err != nil {
-		return nil, err
+	if d, err := invalidName(fileName, "cat: "); err != nil || d != nil {
+		return dictOrNil(d), err
 	}
-	if !ok {
-		return gfsError("cat: '%s': Invalid character", pyval.StrOf(fileName)), nil
-	}
-	exists, err := g.currentDir.has(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		return gfsError("cat: '%s': No such file or directory", pyval.StrOf(fileName)), nil
-	}
-	item, err := g.currentDir.getItem(fileName)
-	if err != nil {
-		return nil, err
+	item, d, err := g.lookup(fileName, "cat: ", "No such file or directory")
+	if err != nil || d != nil {
+		return dictOrNil(d), err
 	}
 	if f, ok := item.(*File); ok {
 		return oneKey("file_content", f.Content), nil
@@ -1006,16 +1000,9 @@ func (g *GorillaFileSystem) Diff(args stubs.GorillaFileSystemDiffArgs) (pyval.Va
 // sourceItem holds the checks mv and cp share: the source item, or
 // an error dict (missing source, or a "/" in destination).
 func (g *GorillaFileSystem) sourceItem(op, verb string, source, destination pyval.Value) (pyval.Value, *pyval.Dict, error) {
-	exists, err := g.currentDir.has(source)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !exists {
-		return nil, gfsError("%s: cannot %s '%s': No such file or directory", op, verb, pyval.StrOf(source)), nil
-	}
-	item, err := g.currentDir.getItem(source)
-	if err != nil {
-		return nil, nil, err
+	item, d, err := g.lookup(source, op+": cannot "+verb+" ", "No such file or directory")
+	if err != nil || d != nil {
+		return nil, d, err
 	}
 	switch item.(type) {
 	case *File, *Directory:
@@ -1128,16 +1115,9 @@ func (t transferOp) place(dir *Directory, name, item pyval.Value) error {
 // Rm is upstream's rm(file_name).
 func (g *GorillaFileSystem) Rm(args stubs.GorillaFileSystemRmArgs) (pyval.Value, error) {
 	fileName := args.FileName.V
-	exists, err := g.currentDir.has(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		return gfsError("rm: cannot remove '%s': No such file or directory", pyval.StrOf(fileName)), nil
-	}
-	item, err := g.currentDir.getItem(fileName)
-	if err != nil {
-		return nil, err
+	item, d, err := g.lookup(fileName, "rm: cannot remove ", "No such file or directory")
+	if err != nil || d != nil {
+		return dictOrNil(d), err
 	}
 	switch item.(type) {
 	case *File, *Directory:
@@ -1150,16 +1130,9 @@ func (g *GorillaFileSystem) Rm(args stubs.GorillaFileSystemRmArgs) (pyval.Value,
 // Rmdir is upstream's rmdir(dir_name).
 func (g *GorillaFileSystem) Rmdir(args stubs.GorillaFileSystemRmdirArgs) (pyval.Value, error) {
 	dirName := args.DirName.V
-	exists, err := g.currentDir.has(dirName)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		return gfsError("rmdir: cannot remove '%s': No such file or directory", pyval.StrOf(dirName)), nil
-	}
-	item, err := g.currentDir.getItem(dirName)
-	if err != nil {
-		return nil, err
+	item, errDict, err := g.lookup(dirName, "rmdir: cannot remove ", "No such file or directory")
+	if err != nil || errDict != nil {
+		return dictOrNil(errDict), err
 	}
 	d, ok := item.(*Directory)
 	if !ok {
