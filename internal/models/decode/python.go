@@ -208,18 +208,9 @@ func resolveByType(e pyexpr.Expr) (pyval.Value, error) {
 			if k == nil {
 				return nil, pyval.NewException("Exception", "Unsupported AST type: <class 'NoneType'>")
 			}
-			kv, err := resolveByType(k)
-			if err != nil {
+			if err := pyexpr.EvalDictItem(d, k, x.Values[i], resolveByType); err != nil {
 				return nil, err
 			}
-			vv, err := resolveByType(x.Values[i])
-			if err != nil {
-				return nil, err
-			}
-			if err := pyval.CheckHashable(kv); err != nil {
-				return nil, err
-			}
-			d.Set(kv, vv)
 		}
 		return d, nil
 	case *pyexpr.BinOp:

@@ -28,56 +28,30 @@ func LiteralEval(e Expr) (pyval.Value, error) {
 	case *Constant:
 		return x.Value, nil
 	case *Tuple:
-		out := make(pyval.Tuple, len(x.Elts))
-		for i, el := range x.Elts {
-			v, err := LiteralEval(el)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
+		out, err := literalElts(x.Elts)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		return pyval.Tuple(out), nil
 	case *List:
-		out := make([]pyval.Value, len(x.Elts))
-		for i, el := range x.Elts {
-			v, err := LiteralEval(el)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
+		out, err := literalElts(x.Elts)
+		if err != nil {
+			return nil, err
 		}
 		return pyval.NewList(out...), nil
 	case *Set:
-		s := pyval.NewSet()
-		for _, el := range x.Elts {
-			v, err := LiteralEval(el)
-			if err != nil {
-				return nil, err
-			}
-			if err := pyval.CheckHashable(v); err != nil {
-				return nil, err
-			}
-			s.Add(v)
-		}
-		return s, nil
+		// set(map(_convert, elts)): each element is hashed as it is
+		// converted, so an unhashable one fails before a later malformed one.
+		return buildSet(len(x.Elts), func(i int) (pyval.Value, error) { return LiteralEval(x.Elts[i]) })
 	case *Dict:
 		d := pyval.NewDictCap(len(x.Keys))
 		for i, k := range x.Keys {
 			if k == nil {
 				return nil, malformed(x.Values[i])
 			}
-			kv, err := LiteralEval(k)
-			if err != nil {
+			if err := EvalDictItem(d, k, x.Values[i], LiteralEval); err != nil {
 				return nil, err
 			}
-			vv, err := LiteralEval(x.Values[i])
-			if err != nil {
-				return nil, err
-			}
-			if err := pyval.CheckHashable(kv); err != nil {
-				return nil, err
-			}
-			d.Set(kv, vv)
 		}
 		return d, nil
 	case *Call:
@@ -243,14 +217,7 @@ func (ev *evaluator) eval(e Expr) (pyval.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := pyval.NewSet()
-		for _, it := range items {
-			if err := pyval.CheckHashable(it); err != nil {
-				return nil, err
-			}
-			s.Add(it)
-		}
-		return s, nil
+		return buildSet(len(items), func(i int) (pyval.Value, error) { return items[i], nil })
 	case *Dict:
 		d := pyval.NewDictCap(len(x.Keys))
 		for i, k := range x.Keys {
@@ -266,18 +233,9 @@ func (ev *evaluator) eval(e Expr) (pyval.Value, error) {
 				d.Update(md)
 				continue
 			}
-			kv, err := ev.eval(k)
-			if err != nil {
+			if err := EvalDictItem(d, k, x.Values[i], ev.eval); err != nil {
 				return nil, err
 			}
-			vv, err := ev.eval(x.Values[i])
-			if err != nil {
-				return nil, err
-			}
-			if err := pyval.CheckHashable(kv); err != nil {
-				return nil, err
-			}
-			d.Set(kv, vv)
 		}
 		return d, nil
 	case *UnaryOp:
@@ -630,3 +588,53 @@ func asciiOf(s string) string {
 }
 
 func hexdig(r rune) byte { return "0123456789abcdef"[r&15] }
+
+// EvalDictItem stores one key: value entry of a dict display in d: the key
+// and then the value evaluated by eval, TypeError ("unhashable type") for a
+// key that cannot be hashed. A dict display, ast.literal_eval and the
+// decoders' AST walks all build their dicts this way.
+func EvalDictItem(d *pyval.Dict, key, value Expr, eval func(Expr) (pyval.Value, error)) error {
+	kv, err := eval(key)
+	if err != nil {
+		return err
+	}
+	vv, err := eval(value)
+	if err != nil {
+		return err
+	}
+	if err := pyval.CheckHashable(kv); err != nil {
+		return err
+	}
+	d.Set(kv, vv)
+	return nil
+}
+
+// literalElts is literal_eval of each element, in order.
+func literalElts(elts []Expr) ([]pyval.Value, error) {
+	out := make([]pyval.Value, len(elts))
+	for i, el := range elts {
+		v, err := LiteralEval(el)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// buildSet is a set of the n values item gives for 0..n-1, each hashed
+// (TypeError "unhashable type") and added before the next is asked for.
+func buildSet(n int, item func(i int) (pyval.Value, error)) (pyval.Value, error) {
+	s := pyval.NewSet()
+	for i := 0; i < n; i++ {
+		v, err := item(i)
+		if err != nil {
+			return nil, err
+		}
+		if err := pyval.CheckHashable(v); err != nil {
+			return nil, err
+		}
+		s.Add(v)
+	}
+	return s, nil
+}
