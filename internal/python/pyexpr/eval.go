@@ -75,8 +75,10 @@ func LiteralEval(e Expr) (pyval.Value, error) {
 	return nil, malformed(e)
 }
 
-func nodeName(e Expr) string {
-	switch e.(type) {
+// NodeName is the name of the Python ast class of a node ("expr" for
+// one it does not know).
+func NodeName(e Expr) string {
+	switch x := e.(type) {
 	case *Constant:
 		return "Constant"
 	case *Name:
@@ -114,7 +116,7 @@ func nodeName(e Expr) string {
 	case *Lambda:
 		return "Lambda"
 	case *Comp:
-		switch e.(*Comp).Kind {
+		switch x.Kind {
 		case "list":
 			return "ListComp"
 		case "set":
@@ -132,7 +134,7 @@ func nodeName(e Expr) string {
 }
 
 func malformed(e Expr) error {
-	return pyval.NewValueError("malformed node or string on line 1: <ast." + nodeName(e) + " object>")
+	return pyval.NewValueError("malformed node or string on line 1: <ast." + NodeName(e) + " object>")
 }
 
 // Eval evaluates e with Python semantics. Names, calls and attributes go
@@ -358,7 +360,7 @@ func (ev *evaluator) eval(e Expr) (pyval.Value, error) {
 		}
 		return pyval.Str(s), nil
 	}
-	return nil, pyval.NewSyntaxError("cannot evaluate node " + nodeName(e))
+	return nil, pyval.NewSyntaxError("cannot evaluate node " + NodeName(e))
 }
 
 func (ev *evaluator) call(c *Call) (pyval.Value, error) {
@@ -433,7 +435,7 @@ func (ev *evaluator) assign(target Expr, v pyval.Value) error {
 		}
 		return nil
 	}
-	return pyval.NewSyntaxError("cannot assign to " + nodeName(target))
+	return pyval.NewSyntaxError("cannot assign to " + NodeName(target))
 }
 
 func (ev *evaluator) comp(c *Comp) (pyval.Value, error) {
