@@ -56,17 +56,30 @@ func (f *File) PyStr() string { return f.PyRepr() }
 
 // PyEqual is upstream's File.__eq__: name and content only.
 func (f *File) PyEqual(other pyval.Value) bool {
-	if in, ok := other.(*pyval.Instance); ok {
-		return in.PyEqual(f)
-	}
-	o, ok := other.(*File)
-	if !ok {
-		return false
-	}
-	if o == f {
-		return true
+	o, decided, eq := eqOpening(f, other)
+	if decided {
+		return eq
 	}
 	return pyval.Equal(f.Name, o.Name) && pyval.Equal(f.Content, o.Content)
+}
+
+// eqOpening is how File.__eq__ and Directory.__eq__ begin: an Instance on
+// the other side decides by its own __eq__ (Python's reflected call), an
+// object of another type is unequal, the same object is equal. Otherwise
+// decided is false and o is other as self's type, for the caller to
+// compare field by field.
+func eqOpening[T interface {
+	*File | *Directory
+	pyval.Value
+}](self T, other pyval.Value) (o T, decided, equal bool) {
+	if in, ok := other.(*pyval.Instance); ok {
+		return o, true, in.PyEqual(self)
+	}
+	o, ok := other.(T)
+	if !ok {
+		return o, true, false
+	}
+	return o, o == self, o == self
 }
 
 // PyJSON is the pyjson v1 encoding {"$File": {"name": ..., "content": ...}}.
@@ -133,15 +146,9 @@ func (d *Directory) PyEqual(other pyval.Value) bool {
 }
 
 func (d *Directory) equal(other pyval.Value, depth int) bool {
-	if in, ok := other.(*pyval.Instance); ok {
-		return in.PyEqual(d)
-	}
-	o, ok := other.(*Directory)
-	if !ok {
-		return false
-	}
-	if o == d {
-		return true
+	o, decided, eq := eqOpening(d, other)
+	if decided {
+		return eq
 	}
 	if depth > gfsMaxDepth || !pyval.Equal(d.Name, o.Name) {
 		return false
@@ -283,25 +290,25 @@ func (d *Directory) deepCopy(m *gfsCopyMemo) *Directory {
 
 // addFile is upstream's Directory._add_file.
 func (d *Directory) addFile(name, content pyval.Value) error {
-	if err := pyval.CheckHashable(name); err != nil {
-		return err
-	}
-	if d.Contents.Has(name) {
-		return pyval.NewValueError("File '%s' already exists in directory '%s'.", pyval.StrOf(name), pyval.StrOf(d.Name))
-	}
-	d.Contents.Set(name, newFile(name, content))
-	return nil
+	return d.add("File", name, newFile(name, content))
 }
 
 // addDirectory is upstream's Directory._add_directory.
 func (d *Directory) addDirectory(name pyval.Value) error {
+	return d.add("Directory", name, newDirectory(name, d))
+}
+
+// add is what _add_file and _add_directory share: item goes in under a
+// hashable name the directory does not hold yet, else ValueError
+// "<kind> '<name>' already exists in directory '<dir>'.".
+func (d *Directory) add(kind string, name, item pyval.Value) error {
 	if err := pyval.CheckHashable(name); err != nil {
 		return err
 	}
 	if d.Contents.Has(name) {
-		return pyval.NewValueError("Directory '%s' already exists in directory '%s'.", pyval.StrOf(name), pyval.StrOf(d.Name))
+		return pyval.NewValueError("%s '%s' already exists in directory '%s'.", kind, pyval.StrOf(name), pyval.StrOf(d.Name))
 	}
-	d.Contents.Set(name, newDirectory(name, d))
+	d.Contents.Set(name, item)
 	return nil
 }
 
