@@ -773,6 +773,21 @@ func (g *GorillaFileSystem) localFile(name pyval.Value) (*File, error) {
 	return f, nil
 }
 
+// fileLines is the opening sort, grep and tail share: the lines
+// (str.splitlines()) of the file name in the current directory, or the
+// error dict "<cmd>: <name>: No such file or directory".
+func (g *GorillaFileSystem) fileLines(name pyval.Value, cmd string) ([]string, *pyval.Dict, error) {
+	f, err := g.localFile(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f == nil {
+		return nil, gfsError("%s: %s: No such file or directory", cmd, pyval.StrOf(name)), nil
+	}
+	lines, err := strSplitLines(f.Content)
+	return lines, nil, err
+}
+
 // Wc is upstream's wc(file_name, mode='l').
 func (g *GorillaFileSystem) Wc(args stubs.GorillaFileSystemWcArgs) (pyval.Value, error) {
 	fileName, mode := args.FileName.V, args.Mode.V
@@ -818,47 +833,32 @@ func gfsCount(n int, typ string) *pyval.Dict {
 
 // Sort is upstream's sort(file_name).
 func (g *GorillaFileSystem) Sort(args stubs.GorillaFileSystemSortArgs) (pyval.Value, error) {
-	fileName := args.FileName.V
-	f, err := g.localFile(fileName)
-	if err != nil {
-		return nil, err
+	lines, errDict, err := g.fileLines(args.FileName.V, "sort")
+	if err != nil || errDict != nil {
+		return dictOrNil(errDict), err
 	}
-	if f != nil {
-		lines, err := strSplitLines(f.Content)
-		if err != nil {
-			return nil, err
-		}
-		sortCodePoints(lines)
-		return oneKey("sorted_content", pyval.Str(strings.Join(lines, "\n"))), nil
-	}
-	return gfsError("sort: %s: No such file or directory", pyval.StrOf(fileName)), nil
+	sortCodePoints(lines)
+	return oneKey("sorted_content", pyval.Str(strings.Join(lines, "\n"))), nil
 }
 
 // Grep is upstream's grep(file_name, pattern).
 func (g *GorillaFileSystem) Grep(args stubs.GorillaFileSystemGrepArgs) (pyval.Value, error) {
-	fileName, pattern := args.FileName.V, args.Pattern.V
-	f, err := g.localFile(fileName)
-	if err != nil {
-		return nil, err
+	pattern := args.Pattern.V
+	lines, errDict, err := g.fileLines(args.FileName.V, "grep")
+	if err != nil || errDict != nil {
+		return dictOrNil(errDict), err
 	}
-	if f != nil {
-		lines, err := strSplitLines(f.Content)
+	var out []pyval.Value
+	for _, l := range lines {
+		in, err := pyval.Contains(pyval.Str(l), pattern)
 		if err != nil {
 			return nil, err
 		}
-		var out []pyval.Value
-		for _, l := range lines {
-			in, err := pyval.Contains(pyval.Str(l), pattern)
-			if err != nil {
-				return nil, err
-			}
-			if in {
-				out = append(out, pyval.Str(l))
-			}
+		if in {
+			out = append(out, pyval.Str(l))
 		}
-		return oneKey("matching_lines", pyval.NewList(out...)), nil
 	}
-	return gfsError("grep: %s: No such file or directory", pyval.StrOf(fileName)), nil
+	return oneKey("matching_lines", pyval.NewList(out...)), nil
 }
 
 // Du is upstream's du(human_readable=False).
@@ -921,17 +921,10 @@ func (g *GorillaFileSystem) Du(args stubs.GorillaFileSystemDuArgs) (pyval.Value,
 
 // Tail is upstream's tail(file_name, lines=10).
 func (g *GorillaFileSystem) Tail(args stubs.GorillaFileSystemTailArgs) (pyval.Value, error) {
-	fileName, lines := args.FileName.V, args.Lines.V
-	f, err := g.localFile(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if f == nil {
-		return gfsError("tail: %s: No such file or directory", pyval.StrOf(fileName)), nil
-	}
-	content, err := strSplitLines(f.Content)
-	if err != nil {
-		return nil, err
+	lines := args.Lines.V
+	content, errDict, err := g.fileLines(args.FileName.V, "tail")
+	if err != nil || errDict != nil {
+		return dictOrNil(errDict), err
 	}
 	n := len(content)
 	gt, err := pyval.Greater(lines, pyval.Int(n))
