@@ -517,22 +517,22 @@ func (v *VehicleControlAPI) EstimateDriveFeasibilityByMileage(args stubs.Vehicle
 
 // LiterToGallon is upstream's liter_to_gallon.
 func (v *VehicleControlAPI) LiterToGallon(args stubs.VehicleControlAPILiterToGallonArgs) (pyval.Value, error) {
-	liter := args.Liter.V
-	g, err := pyval.Mul(liter, pyval.Float(0.264172))
-	if err != nil {
-		return nil, err
-	}
-	return dictOf("gallon", g), nil
+	return vcConvert(args.Liter.V, 0.264172, "gallon")
 }
 
 // GallonToLiter is upstream's gallon_to_liter.
 func (v *VehicleControlAPI) GallonToLiter(args stubs.VehicleControlAPIGallonToLiterArgs) (pyval.Value, error) {
-	gallon := args.Gallon.V
-	l, err := pyval.Mul(gallon, pyval.Float(3.78541))
+	return vcConvert(args.Gallon.V, 3.78541, "liter")
+}
+
+// vcConvert is the unit conversion of liter_to_gallon and gallon_to_liter:
+// {key: amount * factor}.
+func vcConvert(amount pyval.Value, factor float64, key string) (pyval.Value, error) {
+	r, err := pyval.Mul(amount, pyval.Float(factor))
 	if err != nil {
 		return nil, err
 	}
-	return dictOf("liter", l), nil
+	return dictOf(key, r), nil
 }
 
 // EstimateDistance is upstream's estimate_distance (zipcode pairs, either
