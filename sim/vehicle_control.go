@@ -244,26 +244,26 @@ func (v *VehicleControlAPI) FillFuelTank(args stubs.VehicleControlAPIFillFuelTan
 	if neg {
 		return errorDict("Fuel amount cannot be negative."), nil
 	}
-	sum, err := pyval.Add(v.fuelLevel, fuelAmount)
-	if err != nil {
-		return nil, err
-	}
-	over, err := pyval.Compare(">", sum, pyval.Int(vcMaxFuelLevel))
-	if err != nil {
-		return nil, err
-	}
-	if over {
-		return errorDict("Cannot fill gas above the tank capacity."), nil
-	}
-	if sum, err = pyval.Add(v.fuelLevel, fuelAmount); err != nil {
-		return nil, err
-	}
-	under, err := pyval.Compare("<", sum, pyval.Float(vcMinFuelLevel))
-	if err != nil {
-		return nil, err
-	}
-	if under {
-		return errorDict("Fuel tank is empty. Min fuel level is 0 gallons."), nil
+	// upstream computes self.fuelLevel + fuelAmount afresh for each bound
+	for _, bound := range []struct {
+		op    string
+		limit pyval.Value
+		msg   string
+	}{
+		{">", pyval.Int(vcMaxFuelLevel), "Cannot fill gas above the tank capacity."},
+		{"<", pyval.Float(vcMinFuelLevel), "Fuel tank is empty. Min fuel level is 0 gallons."},
+	} {
+		sum, err := pyval.Add(v.fuelLevel, fuelAmount)
+		if err != nil {
+			return nil, err
+		}
+		out, err := pyval.Compare(bound.op, sum, bound.limit)
+		if err != nil {
+			return nil, err
+		}
+		if out {
+			return errorDict(bound.msg), nil
+		}
 	}
 	if v.fuelLevel, err = pyval.Add(v.fuelLevel, fuelAmount); err != nil {
 		return nil, err
