@@ -376,13 +376,9 @@ func (t *TwitterAPI) SearchTweets(args stubs.TwitterAPISearchTweetsArgs) (pyval.
 		if err != nil {
 			return nil, err
 		}
-		lowered := make([]pyval.Value, len(items))
-		for i, tag := range items {
-			l, err := strLower(tag)
-			if err != nil {
-				return nil, err
-			}
-			lowered[i] = l
+		lowered, err := pyval.MapEach(items, strLower)
+		if err != nil {
+			return nil, err
 		}
 		for _, l := range lowered {
 			if l == kw {

@@ -28,13 +28,13 @@ func LiteralEval(e Expr) (pyval.Value, error) {
 	case *Constant:
 		return x.Value, nil
 	case *Tuple:
-		out, err := literalElts(x.Elts)
+		out, err := pyval.MapEach(x.Elts, LiteralEval)
 		if err != nil {
 			return nil, err
 		}
 		return pyval.Tuple(out), nil
 	case *List:
-		out, err := literalElts(x.Elts)
+		out, err := pyval.MapEach(x.Elts, LiteralEval)
 		if err != nil {
 			return nil, err
 		}
@@ -458,32 +458,16 @@ func (ev *evaluator) comp(c *Comp) (pyval.Value, error) {
 	run = func(level int) error {
 		if level == len(c.Generators) {
 			if dict != nil {
-				k, err := ev.eval(c.Key)
-				if err != nil {
-					return err
-				}
-				v, err := ev.eval(c.Elt)
-				if err != nil {
-					return err
-				}
-				if err := pyval.CheckHashable(k); err != nil {
-					return err
-				}
-				dict.Set(k, v)
-				return nil
+				return EvalDictItem(dict, c.Key, c.Elt, ev.eval)
 			}
 			v, err := ev.eval(c.Elt)
 			if err != nil {
 				return err
 			}
 			if set != nil {
-				if err := pyval.CheckHashable(v); err != nil {
-					return err
-				}
-				set.Add(v)
-			} else {
-				list = append(list, v)
+				return addHashable(set, v)
 			}
+			list = append(list, v)
 			return nil
 		}
 		g := c.Generators[level]
@@ -611,19 +595,6 @@ func EvalDictItem(d *pyval.Dict, key, value Expr, eval func(Expr) (pyval.Value, 
 	return nil
 }
 
-// literalElts is literal_eval of each element, in order.
-func literalElts(elts []Expr) ([]pyval.Value, error) {
-	out := make([]pyval.Value, len(elts))
-	for i, el := range elts {
-		v, err := LiteralEval(el)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
 // buildSet is a set of the n values item gives for 0..n-1, each hashed
 // (TypeError "unhashable type") and added before the next is asked for.
 func buildSet(n int, item func(i int) (pyval.Value, error)) (pyval.Value, error) {
@@ -633,10 +604,19 @@ func buildSet(n int, item func(i int) (pyval.Value, error)) (pyval.Value, error)
 		if err != nil {
 			return nil, err
 		}
-		if err := pyval.CheckHashable(v); err != nil {
+		if err := addHashable(s, v); err != nil {
 			return nil, err
 		}
-		s.Add(v)
 	}
 	return s, nil
+}
+
+// addHashable adds v to the set s, TypeError ("unhashable type") for a
+// value that cannot be hashed.
+func addHashable(s *pyval.Set, v pyval.Value) error {
+	if err := pyval.CheckHashable(v); err != nil {
+		return err
+	}
+	s.Add(v)
+	return nil
 }
