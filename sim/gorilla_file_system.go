@@ -56,17 +56,30 @@ func (f *File) PyStr() string { return f.PyRepr() }
 
 // PyEqual is upstream's File.__eq__: name and content only.
 func (f *File) PyEqual(other pyval.Value) bool {
-	if in, ok := other.(*pyval.Instance); ok {
-		return in.PyEqual(f)
-	}
-	o, ok := other.(*File)
-	if !ok {
-		return false
-	}
-	if o == f {
-		return true
+	o, decided, eq := eqOpening(f, other)
+	if decided {
+		return eq
 	}
 	return pyval.Equal(f.Name, o.Name) && pyval.Equal(f.Content, o.Content)
+}
+
+// eqOpening is how File.__eq__ and Directory.__eq__ begin: an Instance on
+// the other side decides by its own __eq__ (Python's reflected call), an
+// object of another type is unequal, the same object is equal. Otherwise
+// decided is false and o is other as self's type, for the caller to
+// compare field by field.
+func eqOpening[T interface {
+	*File | *Directory
+	pyval.Value
+}](self T, other pyval.Value) (o T, decided, equal bool) {
+	if in, ok := other.(*pyval.Instance); ok {
+		return o, true, in.PyEqual(self)
+	}
+	o, ok := other.(T)
+	if !ok {
+		return o, true, false
+	}
+	return o, o == self, o == self
 }
 
 // PyJSON is the pyjson v1 encoding {"$File": {"name": ..., "content": ...}}.
@@ -133,15 +146,9 @@ func (d *Directory) PyEqual(other pyval.Value) bool {
 }
 
 func (d *Directory) equal(other pyval.Value, depth int) bool {
-	if in, ok := other.(*pyval.Instance); ok {
-		return in.PyEqual(d)
-	}
-	o, ok := other.(*Directory)
-	if !ok {
-		return false
-	}
-	if o == d {
-		return true
+	o, decided, eq := eqOpening(d, other)
+	if decided {
+		return eq
 	}
 	if depth > gfsMaxDepth || !pyval.Equal(d.Name, o.Name) {
 		return false
@@ -283,25 +290,25 @@ func (d *Directory) deepCopy(m *gfsCopyMemo) *Directory {
 
 // addFile is upstream's Directory._add_file.
 func (d *Directory) addFile(name, content pyval.Value) error {
-	if err := pyval.CheckHashable(name); err != nil {
-		return err
-	}
-	if d.Contents.Has(name) {
-		return pyval.NewValueError("File '%s' already exists in directory '%s'.", pyval.StrOf(name), pyval.StrOf(d.Name))
-	}
-	d.Contents.Set(name, newFile(name, content))
-	return nil
+	return d.add("File", name, newFile(name, content))
 }
 
 // addDirectory is upstream's Directory._add_directory.
 func (d *Directory) addDirectory(name pyval.Value) error {
+	return d.add("Directory", name, newDirectory(name, d))
+}
+
+// add is what _add_file and _add_directory share: item goes in under a
+// hashable name the directory does not hold yet, else ValueError
+// "<kind> '<name>' already exists in directory '<dir>'.".
+func (d *Directory) add(kind string, name, item pyval.Value) error {
 	if err := pyval.CheckHashable(name); err != nil {
 		return err
 	}
 	if d.Contents.Has(name) {
-		return pyval.NewValueError("Directory '%s' already exists in directory '%s'.", pyval.StrOf(name), pyval.StrOf(d.Name))
+		return pyval.NewValueError("%s '%s' already exists in directory '%s'.", kind, pyval.StrOf(name), pyval.StrOf(d.Name))
 	}
-	d.Contents.Set(name, newDirectory(name, d))
+	d.Contents.Set(name, item)
 	return nil
 }
 
@@ -599,50 +606,65 @@ func (g *GorillaFileSystem) navigate(path pyval.Value) (*Directory, *pyval.Dict,
 	return temp, nil, nil
 }
 
-// Mkdir is upstream's mkdir(dir_name).
-func (g *GorillaFileSystem) Mkdir(args stubs.GorillaFileSystemMkdirArgs) (pyval.Value, error) {
-	dirName := args.DirName.V
-	ok, err := validName(dirName)
-	if err != nil {
+// invalidName is upstream's _validate_file_or_directory_name check as the
+// commands report it: the error dict "<prefix>'<name>': Invalid character"
+// for an invalid name, nil for a valid one.
+func invalidName(name pyval.Value, prefix string) (*pyval.Dict, error) {
+	ok, err := validName(name)
+	if err != nil || ok {
 		return nil, err
 	}
-	if !ok {
-		return gfsError("mkdir: cannot create directory '%s': Invalid character", pyval.StrOf(dirName)), nil
+	return gfsError("%s'%s': Invalid character", prefix, pyval.StrOf(name)), nil
+}
+
+// lookup is `name in self._current_dir.contents` followed by
+// `self._current_dir._get_item(name)`: the item, or the error dict
+// "<prefix>'<name>': <missing>" when the current directory lacks name.
+func (g *GorillaFileSystem) lookup(name pyval.Value, prefix, missing string) (pyval.Value, *pyval.Dict, error) {
+	exists, err := g.currentDir.has(name)
+	if err != nil {
+		return nil, nil, err
 	}
-	exists, err := g.currentDir.has(dirName)
+	if !exists {
+		return nil, gfsError("%s'%s': %s", prefix, pyval.StrOf(name), missing), nil
+	}
+	item, err := g.currentDir.getItem(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return item, nil, nil
+}
+
+// create is the body mkdir and touch share: validate name, refuse one the
+// current directory already holds ("<prefix>'<name>': File exists"), then
+// add it with add.
+func (g *GorillaFileSystem) create(name pyval.Value, prefix string, add func(name pyval.Value) error) (pyval.Value, error) {
+	if d, err := invalidName(name, prefix); err != nil || d != nil {
+		return dictOrNil(d), err
+	}
+	exists, err := g.currentDir.has(name)
 	if err != nil {
 		return nil, err
 	}
 	if exists {
-		return gfsError("mkdir: cannot create directory '%s': File exists", pyval.StrOf(dirName)), nil
+		return gfsError("%s'%s': File exists", prefix, pyval.StrOf(name)), nil
 	}
-	if err := g.currentDir.addDirectory(dirName); err != nil {
+	if err := add(name); err != nil {
 		return nil, err
 	}
 	return pyval.None, nil
 }
 
+// Mkdir is upstream's mkdir(dir_name).
+func (g *GorillaFileSystem) Mkdir(args stubs.GorillaFileSystemMkdirArgs) (pyval.Value, error) {
+	return g.create(args.DirName.V, "mkdir: cannot create directory ", g.currentDir.addDirectory)
+}
+
 // Touch is upstream's touch(file_name).
 func (g *GorillaFileSystem) Touch(args stubs.GorillaFileSystemTouchArgs) (pyval.Value, error) {
-	fileName := args.FileName.V
-	ok, err := validName(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return gfsError("touch: cannot touch '%s': Invalid character", pyval.StrOf(fileName)), nil
-	}
-	exists, err := g.currentDir.has(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if exists {
-		return gfsError("touch: cannot touch '%s': File exists", pyval.StrOf(fileName)), nil
-	}
-	if err := g.currentDir.addFile(fileName, pyval.Str("")); err != nil {
-		return nil, err
-	}
-	return pyval.None, nil
+	return g.create(args.FileName.V, "touch: cannot touch ", func(name pyval.Value) error {
+		return g.currentDir.addFile(name, pyval.Str(""))
+	})
 }
 
 // Echo is upstream's echo(content, file_name=None).
@@ -651,26 +673,16 @@ func (g *GorillaFileSystem) Echo(args stubs.GorillaFileSystemEchoArgs) (pyval.Va
 	if fileName == nil || fileName == pyval.None {
 		return oneKey("terminal_output", content), nil
 	}
-	ok, err := validName(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if !ok {
-		return gfsError("echo: cannot write to '%s': Invalid character", pyval.StrOf(fileName)), nil
+	const prefix = "echo: cannot write to "
+	if d, err := invalidName(fileName, prefix); err != nil || d != nil {
+		return dictOrNil(d), err
 	}
 	if !pyval.Truthy(fileName) {
 		return oneKey("terminal_output", content), nil
 	}
-	exists, err := g.currentDir.has(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		return gfsError("echo: cannot write to '%s': No such file", pyval.StrOf(fileName)), nil
-	}
-	item, err := g.currentDir.getItem(fileName)
-	if err != nil {
-		return nil, err
+	item, d, err := g.lookup(fileName, prefix, "No such file")
+	if err != nil || d != nil {
+		return dictOrNil(d), err
 	}
 	f, ok := item.(*File)
 	if !ok {
@@ -683,23 +695,12 @@ func (g *GorillaFileSystem) Echo(args stubs.GorillaFileSystemEchoArgs) (pyval.Va
 // Cat is upstream's cat(file_name).
 func (g *GorillaFileSystem) Cat(args stubs.GorillaFileSystemCatArgs) (pyval.Value, error) {
 	fileName := args.FileName.V
-	ok, err := validName(fileName)
-	if err != nil {
-		return nil, err
+	if d, err := invalidName(fileName, "cat: "); err != nil || d != nil {
+		return dictOrNil(d), err
 	}
-	if !ok {
-		return gfsError("cat: '%s': Invalid character", pyval.StrOf(fileName)), nil
-	}
-	exists, err := g.currentDir.has(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		return gfsError("cat: '%s': No such file or directory", pyval.StrOf(fileName)), nil
-	}
-	item, err := g.currentDir.getItem(fileName)
-	if err != nil {
-		return nil, err
+	item, d, err := g.lookup(fileName, "cat: ", "No such file or directory")
+	if err != nil || d != nil {
+		return dictOrNil(d), err
 	}
 	if f, ok := item.(*File); ok {
 		return oneKey("file_content", f.Content), nil
@@ -772,6 +773,21 @@ func (g *GorillaFileSystem) localFile(name pyval.Value) (*File, error) {
 	return f, nil
 }
 
+// fileLines is the opening sort, grep and tail share: the lines
+// (str.splitlines()) of the file name in the current directory, or the
+// error dict "<cmd>: <name>: No such file or directory".
+func (g *GorillaFileSystem) fileLines(name pyval.Value, cmd string) ([]string, *pyval.Dict, error) {
+	f, err := g.localFile(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f == nil {
+		return nil, gfsError("%s: %s: No such file or directory", cmd, pyval.StrOf(name)), nil
+	}
+	lines, err := strSplitLines(f.Content)
+	return lines, nil, err
+}
+
 // Wc is upstream's wc(file_name, mode='l').
 func (g *GorillaFileSystem) Wc(args stubs.GorillaFileSystemWcArgs) (pyval.Value, error) {
 	fileName, mode := args.FileName.V, args.Mode.V
@@ -817,47 +833,32 @@ func gfsCount(n int, typ string) *pyval.Dict {
 
 // Sort is upstream's sort(file_name).
 func (g *GorillaFileSystem) Sort(args stubs.GorillaFileSystemSortArgs) (pyval.Value, error) {
-	fileName := args.FileName.V
-	f, err := g.localFile(fileName)
-	if err != nil {
-		return nil, err
+	lines, errDict, err := g.fileLines(args.FileName.V, "sort")
+	if err != nil || errDict != nil {
+		return dictOrNil(errDict), err
 	}
-	if f != nil {
-		lines, err := strSplitLines(f.Content)
-		if err != nil {
-			return nil, err
-		}
-		sortCodePoints(lines)
-		return oneKey("sorted_content", pyval.Str(strings.Join(lines, "\n"))), nil
-	}
-	return gfsError("sort: %s: No such file or directory", pyval.StrOf(fileName)), nil
+	sortCodePoints(lines)
+	return oneKey("sorted_content", pyval.Str(strings.Join(lines, "\n"))), nil
 }
 
 // Grep is upstream's grep(file_name, pattern).
 func (g *GorillaFileSystem) Grep(args stubs.GorillaFileSystemGrepArgs) (pyval.Value, error) {
-	fileName, pattern := args.FileName.V, args.Pattern.V
-	f, err := g.localFile(fileName)
-	if err != nil {
-		return nil, err
+	pattern := args.Pattern.V
+	lines, errDict, err := g.fileLines(args.FileName.V, "grep")
+	if err != nil || errDict != nil {
+		return dictOrNil(errDict), err
 	}
-	if f != nil {
-		lines, err := strSplitLines(f.Content)
+	var out []pyval.Value
+	for _, l := range lines {
+		in, err := pyval.Contains(pyval.Str(l), pattern)
 		if err != nil {
 			return nil, err
 		}
-		var out []pyval.Value
-		for _, l := range lines {
-			in, err := pyval.Contains(pyval.Str(l), pattern)
-			if err != nil {
-				return nil, err
-			}
-			if in {
-				out = append(out, pyval.Str(l))
-			}
+		if in {
+			out = append(out, pyval.Str(l))
 		}
-		return oneKey("matching_lines", pyval.NewList(out...)), nil
 	}
-	return gfsError("grep: %s: No such file or directory", pyval.StrOf(fileName)), nil
+	return oneKey("matching_lines", pyval.NewList(out...)), nil
 }
 
 // Du is upstream's du(human_readable=False).
@@ -920,17 +921,10 @@ func (g *GorillaFileSystem) Du(args stubs.GorillaFileSystemDuArgs) (pyval.Value,
 
 // Tail is upstream's tail(file_name, lines=10).
 func (g *GorillaFileSystem) Tail(args stubs.GorillaFileSystemTailArgs) (pyval.Value, error) {
-	fileName, lines := args.FileName.V, args.Lines.V
-	f, err := g.localFile(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if f == nil {
-		return gfsError("tail: %s: No such file or directory", pyval.StrOf(fileName)), nil
-	}
-	content, err := strSplitLines(f.Content)
-	if err != nil {
-		return nil, err
+	lines := args.Lines.V
+	content, errDict, err := g.fileLines(args.FileName.V, "tail")
+	if err != nil || errDict != nil {
+		return dictOrNil(errDict), err
 	}
 	n := len(content)
 	gt, err := pyval.Greater(lines, pyval.Int(n))
@@ -1006,16 +1000,9 @@ func (g *GorillaFileSystem) Diff(args stubs.GorillaFileSystemDiffArgs) (pyval.Va
 // sourceItem holds the checks mv and cp share: the source item, or
 // an error dict (missing source, or a "/" in destination).
 func (g *GorillaFileSystem) sourceItem(op, verb string, source, destination pyval.Value) (pyval.Value, *pyval.Dict, error) {
-	exists, err := g.currentDir.has(source)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !exists {
-		return nil, gfsError("%s: cannot %s '%s': No such file or directory", op, verb, pyval.StrOf(source)), nil
-	}
-	item, err := g.currentDir.getItem(source)
-	if err != nil {
-		return nil, nil, err
+	item, d, err := g.lookup(source, op+": cannot "+verb+" ", "No such file or directory")
+	if err != nil || d != nil {
+		return nil, d, err
 	}
 	switch item.(type) {
 	case *File, *Directory:
@@ -1128,16 +1115,9 @@ func (t transferOp) place(dir *Directory, name, item pyval.Value) error {
 // Rm is upstream's rm(file_name).
 func (g *GorillaFileSystem) Rm(args stubs.GorillaFileSystemRmArgs) (pyval.Value, error) {
 	fileName := args.FileName.V
-	exists, err := g.currentDir.has(fileName)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		return gfsError("rm: cannot remove '%s': No such file or directory", pyval.StrOf(fileName)), nil
-	}
-	item, err := g.currentDir.getItem(fileName)
-	if err != nil {
-		return nil, err
+	item, d, err := g.lookup(fileName, "rm: cannot remove ", "No such file or directory")
+	if err != nil || d != nil {
+		return dictOrNil(d), err
 	}
 	switch item.(type) {
 	case *File, *Directory:
@@ -1150,16 +1130,9 @@ func (g *GorillaFileSystem) Rm(args stubs.GorillaFileSystemRmArgs) (pyval.Value,
 // Rmdir is upstream's rmdir(dir_name).
 func (g *GorillaFileSystem) Rmdir(args stubs.GorillaFileSystemRmdirArgs) (pyval.Value, error) {
 	dirName := args.DirName.V
-	exists, err := g.currentDir.has(dirName)
-	if err != nil {
-		return nil, err
-	}
-	if !exists {
-		return gfsError("rmdir: cannot remove '%s': No such file or directory", pyval.StrOf(dirName)), nil
-	}
-	item, err := g.currentDir.getItem(dirName)
-	if err != nil {
-		return nil, err
+	item, errDict, err := g.lookup(dirName, "rmdir: cannot remove ", "No such file or directory")
+	if err != nil || errDict != nil {
+		return dictOrNil(errDict), err
 	}
 	d, ok := item.(*Directory)
 	if !ok {

@@ -363,11 +363,11 @@ func (m *MessageAPI) SearchMessages(args stubs.MessageAPISearchMessagesArgs) (py
 		if err != nil {
 			return nil, err
 		}
-		cl, err := strLower(content)
+		in, err := lowerContains(content, kw)
 		if err != nil {
 			return nil, err
 		}
-		if strings.Contains(string(cl), string(kw)) {
+		if in {
 			r := pyval.NewDict()
 			r.SetStr("receiver_id", receiver)
 			r.SetStr("message", content)

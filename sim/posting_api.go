@@ -103,6 +103,16 @@ func strLower(v pyval.Value) (pyval.Str, error) {
 	return pyval.Str(pyval.Lower(string(s))), nil
 }
 
+// lowerContains is `kw in content.lower()` (AttributeError when content is
+// not a str).
+func lowerContains(content pyval.Value, kw pyval.Str) (bool, error) {
+	cl, err := strLower(content)
+	if err != nil {
+		return false, err
+	}
+	return strings.Contains(string(cl), string(kw)), nil
+}
+
 // AuthenticateTwitter is upstream's authenticate_twitter(username, password).
 func (t *TwitterAPI) AuthenticateTwitter(args stubs.TwitterAPIAuthenticateTwitterArgs) (pyval.Value, error) {
 	username, password := args.Username.V, args.Password.V
@@ -350,11 +360,11 @@ func (t *TwitterAPI) SearchTweets(args stubs.TwitterAPISearchTweetsArgs) (pyval.
 		if err != nil {
 			return nil, err
 		}
-		cl, err := strLower(content)
+		in, err := lowerContains(content, kw)
 		if err != nil {
 			return nil, err
 		}
-		if strings.Contains(string(cl), string(kw)) {
+		if in {
 			out = append(out, tw)
 			continue
 		}
@@ -366,13 +376,9 @@ func (t *TwitterAPI) SearchTweets(args stubs.TwitterAPISearchTweetsArgs) (pyval.
 		if err != nil {
 			return nil, err
 		}
-		lowered := make([]pyval.Value, len(items))
-		for i, tag := range items {
-			l, err := strLower(tag)
-			if err != nil {
-				return nil, err
-			}
-			lowered[i] = l
+		lowered, err := pyval.MapEach(items, strLower)
+		if err != nil {
+			return nil, err
 		}
 		for _, l := range lowered {
 			if l == kw {

@@ -198,25 +198,16 @@ func listIndex(items []pyval.Value, x pyval.Value) int {
 
 // formatFixed is format(v, ".<prec>f") (an f-string "{v:.2f}").
 func formatFixed(v pyval.Value, prec int) (string, error) {
-	var f float64
-	switch x := v.(type) {
-	case pyval.Float:
-		f = float64(x)
-	case pyval.Int:
-		f = float64(x)
-	case pyval.Bool:
-		if x {
-			f = 1
-		}
-	case pyval.BigInt:
-		fv, err := pyval.ToFloat(v)
-		if err != nil {
-			return "", err
-		}
-		f = float64(fv.(pyval.Float))
+	switch v.(type) {
+	case pyval.Float, pyval.Int, pyval.Bool, pyval.BigInt:
 	default:
 		return "", pyval.NewValueError("Unknown format code 'f' for object of type '%s'", v.TypeName())
 	}
+	fv, err := pyval.ToFloat(v)
+	if err != nil {
+		return "", err
+	}
+	f := float64(fv.(pyval.Float))
 	switch {
 	case math.IsNaN(f):
 		return "nan", nil

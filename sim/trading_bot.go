@@ -406,11 +406,18 @@ func (t *TradingBot) WithdrawFunds(args stubs.TradingBotWithdrawFundsArgs) (pyva
 	if over {
 		return errorDict("Insufficient funds for withdrawal."), nil
 	}
-	if err := augAssignItem(t.accountInfo, pyval.Str("balance"), pyval.Sub, amount); err != nil {
+	return t.postTransaction(pyval.Sub, "withdrawal", amount, "Withdrawal successful")
+}
+
+// postTransaction is how withdraw_funds and fund_account end: the balance
+// updated by op with amount, a history record of the kind typ with a fresh
+// timestamp, and {"status": status, "new_balance": <balance>}.
+func (t *TradingBot) postTransaction(op func(a, b pyval.Value) (pyval.Value, error), typ string, amount pyval.Value, status string) (pyval.Value, error) {
+	if err := augAssignItem(t.accountInfo, pyval.Str("balance"), op, amount); err != nil {
 		return nil, err
 	}
 	t.transactionHistory.Items = append(t.transactionHistory.Items, dictOf(
-		"type", pyval.Str("withdrawal"),
+		"type", pyval.Str(typ),
 		"amount", amount,
 		"timestamp", t.generateTransactionTimestamp(),
 	))
@@ -418,7 +425,7 @@ func (t *TradingBot) WithdrawFunds(args stubs.TradingBotWithdrawFundsArgs) (pyva
 	if err != nil {
 		return nil, err
 	}
-	return dictOf("status", pyval.Str("Withdrawal successful"), "new_balance", newBalance), nil
+	return dictOf("status", pyval.Str(status), "new_balance", newBalance), nil
 }
 
 // GetAccountInfo is upstream's get_account_info.
@@ -465,19 +472,7 @@ func (t *TradingBot) FundAccount(args stubs.TradingBotFundAccountArgs) (pyval.Va
 	if bad {
 		return errorDict("Funding amount must be positive."), nil
 	}
-	if err := augAssignItem(t.accountInfo, pyval.Str("balance"), pyval.Add, amount); err != nil {
-		return nil, err
-	}
-	t.transactionHistory.Items = append(t.transactionHistory.Items, dictOf(
-		"type", pyval.Str("deposit"),
-		"amount", amount,
-		"timestamp", t.generateTransactionTimestamp(),
-	))
-	newBalance, err := pyval.GetItem(t.accountInfo, pyval.Str("balance"))
-	if err != nil {
-		return nil, err
-	}
-	return dictOf("status", pyval.Str("Account funded successfully"), "new_balance", newBalance), nil
+	return t.postTransaction(pyval.Add, "deposit", amount, "Account funded successfully")
 }
 
 // RemoveStockFromWatchlist is upstream's remove_stock_from_watchlist.

@@ -194,6 +194,19 @@ func (t *TravelAPI) lc(name string) pyval.Value { return longContextValue(t.env,
 // tokenExpired is `self.token_expires_in == 0`.
 func (t *TravelAPI) tokenExpired() bool { return pyval.Equal(t.tokenExpiresIn, pyval.Int(0)) }
 
+// accessError is the check upstream's token-guarded methods open with:
+// "Token expired" once the token's lifetime is 0, "Invalid access token"
+// for another token, "" when the call may go on.
+func (t *TravelAPI) accessError(accessToken pyval.Value) string {
+	if t.tokenExpired() {
+		return "Token expired"
+	}
+	if pyval.NotEqual(accessToken, t.accessToken) {
+		return "Invalid access token"
+	}
+	return ""
+}
+
 // flightCostKey is the f-string f"{from}|{to}|{class}|{date}".
 func tvFlightCostKey(from, to, class, date pyval.Value) string {
 	return pyval.StrOf(from) + "|" + pyval.StrOf(to) + "|" + pyval.StrOf(class) + "|" + pyval.StrOf(date)
@@ -234,11 +247,8 @@ func (t *TravelAPI) RegisterCreditCard(args stubs.TravelAPIRegisterCreditCardArg
 	if t.tokenExpiresIn == pyval.None {
 		return errorDict("Token not initialized"), nil
 	}
-	if t.tokenExpired() {
-		return errorDict("Token expired"), nil
-	}
-	if pyval.NotEqual(accessToken, t.accessToken) {
-		return errorDict("Invalid access token"), nil
+	if msg := t.accessError(accessToken); msg != "" {
+		return errorDict(msg), nil
 	}
 	in, err := pyval.Contains(t.creditCardList, cardNumber)
 	if err != nil {
@@ -342,11 +352,8 @@ func (t *TravelAPI) flightCost(travelFrom, travelTo, travelDate, travelClass pyv
 // GetCreditCardBalance is upstream's get_credit_card_balance.
 func (t *TravelAPI) GetCreditCardBalance(args stubs.TravelAPIGetCreditCardBalanceArgs) (pyval.Value, error) {
 	accessToken, cardID := args.AccessToken.V, args.CardID.V
-	if t.tokenExpired() {
-		return errorDict("Token expired"), nil
-	}
-	if pyval.NotEqual(accessToken, t.accessToken) {
-		return errorDict("Invalid access token"), nil
+	if msg := t.accessError(accessToken); msg != "" {
+		return errorDict(msg), nil
 	}
 	in, err := pyval.Contains(t.creditCardList, cardID)
 	if err != nil {
@@ -372,11 +379,8 @@ func tvBookingError(msg string) *pyval.Dict {
 // BookFlight is upstream's book_flight.
 func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value, error) {
 	accessToken, cardID, travelDate, travelFrom, travelTo, travelClass := args.AccessToken.V, args.CardID.V, args.TravelDate.V, args.TravelFrom.V, args.TravelTo.V, args.TravelClass.V
-	if t.tokenExpired() {
-		return tvBookingError("Token expired"), nil
-	}
-	if pyval.NotEqual(accessToken, t.accessToken) {
-		return tvBookingError("Invalid access token"), nil
+	if msg := t.accessError(accessToken); msg != "" {
+		return tvBookingError(msg), nil
 	}
 	in, err := pyval.Contains(t.creditCardList, cardID)
 	if err != nil {
@@ -484,11 +488,8 @@ func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value,
 // RetrieveInvoice is upstream's retrieve_invoice.
 func (t *TravelAPI) RetrieveInvoice(args stubs.TravelAPIRetrieveInvoiceArgs) (pyval.Value, error) {
 	accessToken, bookingID := args.AccessToken.V, args.BookingID.V
-	if t.tokenExpired() {
-		return errorDict("Token expired"), nil
-	}
-	if pyval.NotEqual(accessToken, t.accessToken) {
-		return errorDict("Invalid access token"), nil
+	if msg := t.accessError(accessToken); msg != "" {
+		return errorDict(msg), nil
 	}
 	if notIn, err := errorUnlessIn(t.bookingRecord, bookingID, "Booking not found"); notIn != nil || err != nil {
 		return notIn, err
@@ -508,11 +509,8 @@ func (t *TravelAPI) RetrieveInvoice(args stubs.TravelAPIRetrieveInvoiceArgs) (py
 // GetBookingHistory is upstream's get_booking_history (a deep copy).
 func (t *TravelAPI) GetBookingHistory(args stubs.TravelAPIGetBookingHistoryArgs) (pyval.Value, error) {
 	accessToken := args.AccessToken.V
-	if t.tokenExpired() {
-		return errorDict("Token expired"), nil
-	}
-	if pyval.NotEqual(accessToken, t.accessToken) {
-		return errorDict("Invalid access token"), nil
+	if msg := t.accessError(accessToken); msg != "" {
+		return errorDict(msg), nil
 	}
 	return dictOf("booking_history", pyval.DeepCopy(t.bookingRecord)), nil
 }
@@ -533,11 +531,8 @@ func (t *TravelAPI) CancelBooking(args stubs.TravelAPICancelBookingArgs) (pyval.
 	fail := func(msg string) *pyval.Dict {
 		return dictOf("cancel_status", pyval.Bool(false), "error", pyval.Str(msg))
 	}
-	if t.tokenExpired() {
-		return fail("Token expired"), nil
-	}
-	if pyval.NotEqual(accessToken, t.accessToken) {
-		return fail("Invalid access token"), nil
+	if msg := t.accessError(accessToken); msg != "" {
+		return fail(msg), nil
 	}
 	in, err := pyval.Contains(t.bookingRecord, bookingID)
 	if err != nil {
@@ -652,11 +647,8 @@ func (t *TravelAPI) VerifyTravelerInformation(args stubs.TravelAPIVerifyTraveler
 // SetBudgetLimit is upstream's set_budget_limit.
 func (t *TravelAPI) SetBudgetLimit(args stubs.TravelAPISetBudgetLimitArgs) (pyval.Value, error) {
 	accessToken, budgetLimit := args.AccessToken.V, args.BudgetLimit.V
-	if t.tokenExpired() {
-		return errorDict("Token expired"), nil
-	}
-	if pyval.NotEqual(accessToken, t.accessToken) {
-		return errorDict("Invalid access token"), nil
+	if msg := t.accessError(accessToken); msg != "" {
+		return errorDict(msg), nil
 	}
 	f, err := pyval.ToFloat(budgetLimit)
 	if err != nil {
@@ -707,11 +699,8 @@ func (t *TravelAPI) PurchaseInsurance(args stubs.TravelAPIPurchaseInsuranceArgs)
 	fail := func(msg string) *pyval.Dict {
 		return dictOf("insurance_status", pyval.Bool(false), "error", pyval.Str(msg))
 	}
-	if t.tokenExpired() {
-		return fail("Token expired"), nil
-	}
-	if pyval.NotEqual(accessToken, t.accessToken) {
-		return fail("Invalid access token"), nil
+	if msg := t.accessError(accessToken); msg != "" {
+		return fail(msg), nil
 	}
 	if t.budgetLimit != pyval.None {
 		over, err := pyval.Compare("<", t.budgetLimit, insuranceCost)

@@ -244,26 +244,26 @@ func (v *VehicleControlAPI) FillFuelTank(args stubs.VehicleControlAPIFillFuelTan
 	if neg {
 		return errorDict("Fuel amount cannot be negative."), nil
 	}
-	sum, err := pyval.Add(v.fuelLevel, fuelAmount)
-	if err != nil {
-		return nil, err
-	}
-	over, err := pyval.Compare(">", sum, pyval.Int(vcMaxFuelLevel))
-	if err != nil {
-		return nil, err
-	}
-	if over {
-		return errorDict("Cannot fill gas above the tank capacity."), nil
-	}
-	if sum, err = pyval.Add(v.fuelLevel, fuelAmount); err != nil {
-		return nil, err
-	}
-	under, err := pyval.Compare("<", sum, pyval.Float(vcMinFuelLevel))
-	if err != nil {
-		return nil, err
-	}
-	if under {
-		return errorDict("Fuel tank is empty. Min fuel level is 0 gallons."), nil
+	// upstream computes self.fuelLevel + fuelAmount afresh for each bound
+	for _, bound := range []struct {
+		op    string
+		limit pyval.Value
+		msg   string
+	}{
+		{">", pyval.Int(vcMaxFuelLevel), "Cannot fill gas above the tank capacity."},
+		{"<", pyval.Float(vcMinFuelLevel), "Fuel tank is empty. Min fuel level is 0 gallons."},
+	} {
+		sum, err := pyval.Add(v.fuelLevel, fuelAmount)
+		if err != nil {
+			return nil, err
+		}
+		out, err := pyval.Compare(bound.op, sum, bound.limit)
+		if err != nil {
+			return nil, err
+		}
+		if out {
+			return errorDict(bound.msg), nil
+		}
 	}
 	if v.fuelLevel, err = pyval.Add(v.fuelLevel, fuelAmount); err != nil {
 		return nil, err
@@ -517,22 +517,22 @@ func (v *VehicleControlAPI) EstimateDriveFeasibilityByMileage(args stubs.Vehicle
 
 // LiterToGallon is upstream's liter_to_gallon.
 func (v *VehicleControlAPI) LiterToGallon(args stubs.VehicleControlAPILiterToGallonArgs) (pyval.Value, error) {
-	liter := args.Liter.V
-	g, err := pyval.Mul(liter, pyval.Float(0.264172))
-	if err != nil {
-		return nil, err
-	}
-	return dictOf("gallon", g), nil
+	return vcConvert(args.Liter.V, 0.264172, "gallon")
 }
 
 // GallonToLiter is upstream's gallon_to_liter.
 func (v *VehicleControlAPI) GallonToLiter(args stubs.VehicleControlAPIGallonToLiterArgs) (pyval.Value, error) {
-	gallon := args.Gallon.V
-	l, err := pyval.Mul(gallon, pyval.Float(3.78541))
+	return vcConvert(args.Gallon.V, 3.78541, "liter")
+}
+
+// vcConvert is the unit conversion of liter_to_gallon and gallon_to_liter:
+// {key: amount * factor}.
+func vcConvert(amount pyval.Value, factor float64, key string) (pyval.Value, error) {
+	r, err := pyval.Mul(amount, pyval.Float(factor))
 	if err != nil {
 		return nil, err
 	}
-	return dictOf("liter", l), nil
+	return dictOf(key, r), nil
 }
 
 // EstimateDistance is upstream's estimate_distance (zipcode pairs, either

@@ -60,63 +60,13 @@ func astParseError(err error) error {
 	return pyval.NewException(exc.Type, msg)
 }
 
-// astClass is the name of the Python ast class for a node.
+// astClass is the name of the Python ast class for a node, NoneType for a
+// missing one (type(None).__name__).
 func astClass(e pyexpr.Expr) string {
-	switch x := e.(type) {
-	case *pyexpr.Constant:
-		return "Constant"
-	case *pyexpr.Name:
-		return "Name"
-	case *pyexpr.Attribute:
-		return "Attribute"
-	case *pyexpr.Call:
-		return "Call"
-	case *pyexpr.Starred:
-		return "Starred"
-	case *pyexpr.List:
-		return "List"
-	case *pyexpr.Tuple:
-		return "Tuple"
-	case *pyexpr.Set:
-		return "Set"
-	case *pyexpr.Dict:
-		return "Dict"
-	case *pyexpr.UnaryOp:
-		return "UnaryOp"
-	case *pyexpr.BinOp:
-		return "BinOp"
-	case *pyexpr.BoolOp:
-		return "BoolOp"
-	case *pyexpr.Compare:
-		return "Compare"
-	case *pyexpr.Subscript:
-		return "Subscript"
-	case *pyexpr.Slice:
-		return "Slice"
-	case *pyexpr.IfExp:
-		return "IfExp"
-	case *pyexpr.NamedExpr:
-		return "NamedExpr"
-	case *pyexpr.Lambda:
-		return "Lambda"
-	case *pyexpr.Comp:
-		switch x.Kind {
-		case "list":
-			return "ListComp"
-		case "set":
-			return "SetComp"
-		case "dict":
-			return "DictComp"
-		}
-		return "GeneratorExp"
-	case *pyexpr.FormattedValue:
-		return "FormattedValue"
-	case *pyexpr.JoinedStr:
-		return "JoinedStr"
-	case nil:
+	if e == nil {
 		return "NoneType"
 	}
-	return "expr"
+	return pyexpr.NodeName(e)
 }
 
 // resolveCall is resolve_ast_call: the dotted name of the callee (an
@@ -208,18 +158,9 @@ func resolveByType(e pyexpr.Expr) (pyval.Value, error) {
 			if k == nil {
 				return nil, pyval.NewException("Exception", "Unsupported AST type: <class 'NoneType'>")
 			}
-			kv, err := resolveByType(k)
-			if err != nil {
+			if err := pyexpr.EvalDictItem(d, k, x.Values[i], resolveByType); err != nil {
 				return nil, err
 			}
-			vv, err := resolveByType(x.Values[i])
-			if err != nil {
-				return nil, err
-			}
-			if err := pyval.CheckHashable(kv); err != nil {
-				return nil, err
-			}
-			d.Set(kv, vv)
 		}
 		return d, nil
 	case *pyexpr.BinOp:

@@ -28,56 +28,30 @@ func LiteralEval(e Expr) (pyval.Value, error) {
 	case *Constant:
 		return x.Value, nil
 	case *Tuple:
-		out := make(pyval.Tuple, len(x.Elts))
-		for i, el := range x.Elts {
-			v, err := LiteralEval(el)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
+		out, err := pyval.MapEach(x.Elts, LiteralEval)
+		if err != nil {
+			return nil, err
 		}
-		return out, nil
+		return pyval.Tuple(out), nil
 	case *List:
-		out := make([]pyval.Value, len(x.Elts))
-		for i, el := range x.Elts {
-			v, err := LiteralEval(el)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
+		out, err := pyval.MapEach(x.Elts, LiteralEval)
+		if err != nil {
+			return nil, err
 		}
 		return pyval.NewList(out...), nil
 	case *Set:
-		s := pyval.NewSet()
-		for _, el := range x.Elts {
-			v, err := LiteralEval(el)
-			if err != nil {
-				return nil, err
-			}
-			if err := pyval.CheckHashable(v); err != nil {
-				return nil, err
-			}
-			s.Add(v)
-		}
-		return s, nil
+		// set(map(_convert, elts)): each element is hashed as it is
+		// converted, so an unhashable one fails before a later malformed one.
+		return buildSet(len(x.Elts), func(i int) (pyval.Value, error) { return LiteralEval(x.Elts[i]) })
 	case *Dict:
 		d := pyval.NewDictCap(len(x.Keys))
 		for i, k := range x.Keys {
 			if k == nil {
 				return nil, malformed(x.Values[i])
 			}
-			kv, err := LiteralEval(k)
-			if err != nil {
+			if err := EvalDictItem(d, k, x.Values[i], LiteralEval); err != nil {
 				return nil, err
 			}
-			vv, err := LiteralEval(x.Values[i])
-			if err != nil {
-				return nil, err
-			}
-			if err := pyval.CheckHashable(kv); err != nil {
-				return nil, err
-			}
-			d.Set(kv, vv)
 		}
 		return d, nil
 	case *Call:
@@ -101,8 +75,10 @@ func LiteralEval(e Expr) (pyval.Value, error) {
 	return nil, malformed(e)
 }
 
-func nodeName(e Expr) string {
-	switch e.(type) {
+// NodeName is the name of the Python ast class of a node ("expr" for
+// one it does not know).
+func NodeName(e Expr) string {
+	switch x := e.(type) {
 	case *Constant:
 		return "Constant"
 	case *Name:
@@ -140,7 +116,7 @@ func nodeName(e Expr) string {
 	case *Lambda:
 		return "Lambda"
 	case *Comp:
-		switch e.(*Comp).Kind {
+		switch x.Kind {
 		case "list":
 			return "ListComp"
 		case "set":
@@ -158,7 +134,7 @@ func nodeName(e Expr) string {
 }
 
 func malformed(e Expr) error {
-	return pyval.NewValueError("malformed node or string on line 1: <ast." + nodeName(e) + " object>")
+	return pyval.NewValueError("malformed node or string on line 1: <ast." + NodeName(e) + " object>")
 }
 
 // Eval evaluates e with Python semantics. Names, calls and attributes go
@@ -243,14 +219,7 @@ func (ev *evaluator) eval(e Expr) (pyval.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		s := pyval.NewSet()
-		for _, it := range items {
-			if err := pyval.CheckHashable(it); err != nil {
-				return nil, err
-			}
-			s.Add(it)
-		}
-		return s, nil
+		return buildSet(len(items), func(i int) (pyval.Value, error) { return items[i], nil })
 	case *Dict:
 		d := pyval.NewDictCap(len(x.Keys))
 		for i, k := range x.Keys {
@@ -266,18 +235,9 @@ func (ev *evaluator) eval(e Expr) (pyval.Value, error) {
 				d.Update(md)
 				continue
 			}
-			kv, err := ev.eval(k)
-			if err != nil {
+			if err := EvalDictItem(d, k, x.Values[i], ev.eval); err != nil {
 				return nil, err
 			}
-			vv, err := ev.eval(x.Values[i])
-			if err != nil {
-				return nil, err
-			}
-			if err := pyval.CheckHashable(kv); err != nil {
-				return nil, err
-			}
-			d.Set(kv, vv)
 		}
 		return d, nil
 	case *UnaryOp:
@@ -400,7 +360,7 @@ func (ev *evaluator) eval(e Expr) (pyval.Value, error) {
 		}
 		return pyval.Str(s), nil
 	}
-	return nil, pyval.NewSyntaxError("cannot evaluate node " + nodeName(e))
+	return nil, pyval.NewSyntaxError("cannot evaluate node " + NodeName(e))
 }
 
 func (ev *evaluator) call(c *Call) (pyval.Value, error) {
@@ -475,7 +435,7 @@ func (ev *evaluator) assign(target Expr, v pyval.Value) error {
 		}
 		return nil
 	}
-	return pyval.NewSyntaxError("cannot assign to " + nodeName(target))
+	return pyval.NewSyntaxError("cannot assign to " + NodeName(target))
 }
 
 func (ev *evaluator) comp(c *Comp) (pyval.Value, error) {
@@ -498,32 +458,16 @@ func (ev *evaluator) comp(c *Comp) (pyval.Value, error) {
 	run = func(level int) error {
 		if level == len(c.Generators) {
 			if dict != nil {
-				k, err := ev.eval(c.Key)
-				if err != nil {
-					return err
-				}
-				v, err := ev.eval(c.Elt)
-				if err != nil {
-					return err
-				}
-				if err := pyval.CheckHashable(k); err != nil {
-					return err
-				}
-				dict.Set(k, v)
-				return nil
+				return EvalDictItem(dict, c.Key, c.Elt, ev.eval)
 			}
 			v, err := ev.eval(c.Elt)
 			if err != nil {
 				return err
 			}
 			if set != nil {
-				if err := pyval.CheckHashable(v); err != nil {
-					return err
-				}
-				set.Add(v)
-			} else {
-				list = append(list, v)
+				return addHashable(set, v)
 			}
+			list = append(list, v)
 			return nil
 		}
 		g := c.Generators[level]
@@ -630,3 +574,49 @@ func asciiOf(s string) string {
 }
 
 func hexdig(r rune) byte { return "0123456789abcdef"[r&15] }
+
+// EvalDictItem stores one key: value entry of a dict display in d: the key
+// and then the value evaluated by eval, TypeError ("unhashable type") for a
+// key that cannot be hashed. A dict display, ast.literal_eval and the
+// decoders' AST walks all build their dicts this way.
+func EvalDictItem(d *pyval.Dict, key, value Expr, eval func(Expr) (pyval.Value, error)) error {
+	kv, err := eval(key)
+	if err != nil {
+		return err
+	}
+	vv, err := eval(value)
+	if err != nil {
+		return err
+	}
+	if err := pyval.CheckHashable(kv); err != nil {
+		return err
+	}
+	d.Set(kv, vv)
+	return nil
+}
+
+// buildSet is a set of the n values item gives for 0..n-1, each hashed
+// (TypeError "unhashable type") and added before the next is asked for.
+func buildSet(n int, item func(i int) (pyval.Value, error)) (pyval.Value, error) {
+	s := pyval.NewSet()
+	for i := 0; i < n; i++ {
+		v, err := item(i)
+		if err != nil {
+			return nil, err
+		}
+		if err := addHashable(s, v); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// addHashable adds v to the set s, TypeError ("unhashable type") for a
+// value that cannot be hashed.
+func addHashable(s *pyval.Set, v pyval.Value) error {
+	if err := pyval.CheckHashable(v); err != nil {
+		return err
+	}
+	s.Add(v)
+	return nil
+}

@@ -149,6 +149,7 @@ var _ = Describe("LiteralEval", func() {
 		Entry(nil, "{'a': (1,), 2: {3}, (4, 5): set()}", "{'a': (1,), 2: {3}, (4, 5): set()}"),
 		Entry(nil, "-True", "-1"),
 		Entry(nil, "{1: 'a', 1.0: 'b', True: 'c'}", "{1: 'c'}"),
+		Entry(nil, "((), [], (1, [2]))", "((), [], (1, [2]))"),
 	)
 	DescribeTable("rejects the rest",
 		func(src, want string) {
@@ -162,5 +163,10 @@ var _ = Describe("LiteralEval", func() {
 		Entry(nil, "f(1)", "malformed node or string on line 1: <ast.Call object>"),
 		Entry(nil, "-'a'", "malformed node or string on line 1: <ast.Constant object>"),
 		Entry(nil, "{[1]: 2}", "unhashable type: 'list'"),
+		// set(map(...)) hashes each element as it is converted; dict(zip(...))
+		// converts a key and its value before hashing the key.
+		Entry(nil, "{[1], x}", "unhashable type: 'list'"),
+		Entry(nil, "{x, [1]}", "malformed node or string on line 1: <ast.Name object>"),
+		Entry(nil, "{[1]: x}", "malformed node or string on line 1: <ast.Name object>"),
 	)
 })

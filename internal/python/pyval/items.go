@@ -320,3 +320,17 @@ func DictGet(d, key, def Value) (Value, error) {
 	}
 	return def, nil
 }
+
+// MapEach is [f(x) for x in xs] over a Go slice: the results in order, or
+// the first error f gives (the rest are not asked for).
+func MapEach[T, U any](xs []T, f func(T) (U, error)) ([]U, error) {
+	out := make([]U, len(xs))
+	for i, x := range xs {
+		y, err := f(x)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = y
+	}
+	return out, nil
+}

@@ -404,44 +404,132 @@ func absI(x int64) int64 {
 	return x
 }
 
-// TrueDiv is a / b.
-func TrueDiv(a, b Value) (Value, error) {
+// divOp is one of Python's division operators: its symbol, its float,
+// machine-integer and big-integer forms on numbers, and the
+// ZeroDivisionError messages CPython gives for a float and an int divisor.
+type divOp struct {
+	sym                string
+	floatZero, intZero string
+	float              func(x, y float64) (Value, error)
+	// small is the int64 form for a non-zero y; ok=false hands the pair
+	// to big (a result that does not fit, or is not exact, in machine form).
+	small func(x, y int64) (r Value, ok bool)
+	big   func(x, y *big.Int) (Value, error)
+}
+
+// apply is a <sym> b for two numbers, else the operands' own dunder
+// methods, else TypeError.
+func (op *divOp) apply(a, b Value) (Value, error) {
 	if isNumber(a) && isNumber(b) {
-		if anyFloat(a, b) {
-			x, y, err := floatPair(a, b)
-			if err != nil {
-				return nil, err
-			}
-			if y == 0 {
-				return nil, NewZeroDivisionError("float division by zero")
-			}
-			return Float(x / y), nil
+		return op.numbers(a, b)
+	}
+	if r, ok, err := objectBinary(op.sym, a, b); ok {
+		return r, err
+	}
+	return nil, unsupported(op.sym, a, b)
+}
+
+func (op *divOp) numbers(a, b Value) (Value, error) {
+	if anyFloat(a, b) {
+		x, y, err := floatPair(a, b)
+		if err != nil {
+			return nil, err
 		}
-		x, xok := asInt64(a)
-		y, yok := asInt64(b)
-		if xok && yok {
-			if y == 0 {
-				return nil, NewZeroDivisionError("division by zero")
-			}
-			if absI(x) <= 1<<53 && absI(y) <= 1<<53 && x != math.MinInt64 && y != math.MinInt64 {
-				return Float(float64(x) / float64(y)), nil
-			}
+		if y == 0 {
+			return nil, NewZeroDivisionError(op.floatZero)
 		}
-		bx, by := toBig(a), toBig(b)
-		if by.Sign() == 0 {
-			return nil, NewZeroDivisionError("division by zero")
+		return op.float(x, y)
+	}
+	x, xok := asInt64(a)
+	y, yok := asInt64(b)
+	if xok && yok {
+		if y == 0 {
+			return nil, NewZeroDivisionError(op.intZero)
 		}
+		if r, ok := op.small(x, y); ok {
+			return r, nil
+		}
+	}
+	bx, by := toBig(a), toBig(b)
+	if by.Sign() == 0 {
+		return nil, NewZeroDivisionError(op.intZero)
+	}
+	return op.big(bx, by)
+}
+
+var trueDivOp = &divOp{
+	sym:       "/",
+	floatZero: "float division by zero",
+	intZero:   "division by zero",
+	float:     func(x, y float64) (Value, error) { return Float(x / y), nil },
+	small: func(x, y int64) (Value, bool) {
+		if absI(x) <= 1<<53 && absI(y) <= 1<<53 && x != math.MinInt64 && y != math.MinInt64 {
+			return Float(float64(x) / float64(y)), true
+		}
+		return nil, false
+	},
+	big: func(bx, by *big.Int) (Value, error) {
 		f, _ := new(big.Rat).SetFrac(bx, by).Float64()
 		if math.IsInf(f, 0) {
 			return nil, NewOverflowError("integer division result too large for a float")
 		}
 		return Float(f), nil
-	}
-	if r, ok, err := objectBinary("/", a, b); ok {
-		return r, err
-	}
-	return nil, unsupported("/", a, b)
+	},
 }
+
+var floorDivOp = &divOp{
+	sym:       "//",
+	floatZero: "float floor division by zero",
+	intZero:   "integer division or modulo by zero",
+	float: func(x, y float64) (Value, error) {
+		d, _ := floatDivmod(x, y)
+		return Float(d), nil
+	},
+	small: func(x, y int64) (Value, bool) {
+		if x == math.MinInt64 && y == -1 {
+			return nil, false
+		}
+		q := x / y
+		if (x%y != 0) && ((x < 0) != (y < 0)) {
+			q--
+		}
+		return Int(q), true
+	},
+	big: func(bx, by *big.Int) (Value, error) {
+		q, m := new(big.Int).QuoRem(bx, by, new(big.Int))
+		if m.Sign() != 0 && (m.Sign() < 0) != (by.Sign() < 0) {
+			q.Sub(q, big.NewInt(1))
+		}
+		return NormBig(q), nil
+	},
+}
+
+var modOp = &divOp{
+	sym:       "%",
+	floatZero: "float modulo",
+	intZero:   "integer modulo by zero",
+	float:     func(x, y float64) (Value, error) { return Float(floatMod(x, y)), nil },
+	small: func(x, y int64) (Value, bool) {
+		if y == -1 {
+			return Int(0), true
+		}
+		m := x % y
+		if m != 0 && ((m < 0) != (y < 0)) {
+			m += y
+		}
+		return Int(m), true
+	},
+	big: func(bx, by *big.Int) (Value, error) {
+		m := new(big.Int).Rem(bx, by)
+		if m.Sign() != 0 && (m.Sign() < 0) != (by.Sign() < 0) {
+			m.Add(m, by)
+		}
+		return NormBig(m), nil
+	},
+}
+
+// TrueDiv is a / b.
+func TrueDiv(a, b Value) (Value, error) { return trueDivOp.apply(a, b) }
 
 // floatDivmod is CPython's float_divmod.
 func floatDivmod(vx, wx float64) (float64, float64) {
@@ -480,92 +568,14 @@ func floatMod(vx, wx float64) float64 {
 }
 
 // FloorDiv is a // b.
-func FloorDiv(a, b Value) (Value, error) {
-	if isNumber(a) && isNumber(b) {
-		if anyFloat(a, b) {
-			x, y, err := floatPair(a, b)
-			if err != nil {
-				return nil, err
-			}
-			if y == 0 {
-				return nil, NewZeroDivisionError("float floor division by zero")
-			}
-			d, _ := floatDivmod(x, y)
-			return Float(d), nil
-		}
-		x, xok := asInt64(a)
-		y, yok := asInt64(b)
-		if xok && yok && !(x == math.MinInt64 && y == -1) {
-			if y == 0 {
-				return nil, NewZeroDivisionError("integer division or modulo by zero")
-			}
-			q := x / y
-			if (x%y != 0) && ((x < 0) != (y < 0)) {
-				q--
-			}
-			return Int(q), nil
-		}
-		bx, by := toBig(a), toBig(b)
-		if by.Sign() == 0 {
-			return nil, NewZeroDivisionError("integer division or modulo by zero")
-		}
-		q, m := new(big.Int).QuoRem(bx, by, new(big.Int))
-		if m.Sign() != 0 && (m.Sign() < 0) != (by.Sign() < 0) {
-			q.Sub(q, big.NewInt(1))
-		}
-		return NormBig(q), nil
-	}
-	if r, ok, err := objectBinary("//", a, b); ok {
-		return r, err
-	}
-	return nil, unsupported("//", a, b)
-}
+func FloorDiv(a, b Value) (Value, error) { return floorDivOp.apply(a, b) }
 
 // Mod is a % b (numbers; str % args is printf-style formatting).
 func Mod(a, b Value) (Value, error) {
-	if isNumber(a) && isNumber(b) {
-		if anyFloat(a, b) {
-			x, y, err := floatPair(a, b)
-			if err != nil {
-				return nil, err
-			}
-			if y == 0 {
-				return nil, NewZeroDivisionError("float modulo")
-			}
-			return Float(floatMod(x, y)), nil
-		}
-		x, xok := asInt64(a)
-		y, yok := asInt64(b)
-		if xok && yok {
-			if y == 0 {
-				return nil, NewZeroDivisionError("integer modulo by zero")
-			}
-			if y == -1 {
-				return Int(0), nil
-			}
-			m := x % y
-			if m != 0 && ((m < 0) != (y < 0)) {
-				m += y
-			}
-			return Int(m), nil
-		}
-		bx, by := toBig(a), toBig(b)
-		if by.Sign() == 0 {
-			return nil, NewZeroDivisionError("integer modulo by zero")
-		}
-		m := new(big.Int).Rem(bx, by)
-		if m.Sign() != 0 && (m.Sign() < 0) != (by.Sign() < 0) {
-			m.Add(m, by)
-		}
-		return NormBig(m), nil
-	}
 	if s, ok := a.(Str); ok {
 		return FormatPercent(string(s), b)
 	}
-	if r, ok, err := objectBinary("%", a, b); ok {
-		return r, err
-	}
-	return nil, unsupported("%", a, b)
+	return modOp.apply(a, b)
 }
 
 const maxPowBits = 1 << 24
