@@ -41,7 +41,7 @@ func (h *hammer) Setup(_ string, _ []pyval.Value, turns [][]Message) ([][]Messag
 }
 
 func (h *hammer) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
-	tools, err := mapValues(functions, hammerTool)
+	tools, err := pyval.MapEach(functions, hammerTool)
 	if err != nil {
 		return "", err
 	}

@@ -78,19 +78,6 @@ func items(v pyval.Value, keys ...string) ([]pyval.Value, error) {
 	return out, nil
 }
 
-// mapValues is [convert(v) for v in vs]: the first exception ends it.
-func mapValues(vs []pyval.Value, convert func(pyval.Value) (pyval.Value, error)) ([]pyval.Value, error) {
-	out := make([]pyval.Value, len(vs))
-	for i, v := range vs {
-		x, err := convert(v)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = x
-	}
-	return out, nil
-}
-
 // convertTool is the walk the tool converters of hammer.py and
 // think_agent.py share: a list is converted item by item, anything but a
 // dict is kept as it is, and of a dict the name, description, parameters
@@ -99,7 +86,7 @@ func mapValues(vs []pyval.Value, convert func(pyval.Value) (pyval.Value, error))
 func convertTool(f pyval.Value, build func(name, desc, params, props pyval.Value) (pyval.Value, error)) (pyval.Value, error) {
 	switch x := f.(type) {
 	case *pyval.List:
-		out, err := mapValues(x.Items, func(it pyval.Value) (pyval.Value, error) { return convertTool(it, build) })
+		out, err := pyval.MapEach(x.Items, func(it pyval.Value) (pyval.Value, error) { return convertTool(it, build) })
 		if err != nil {
 			return nil, err
 		}

@@ -131,7 +131,7 @@ func toolContentText(content pyval.Value) (string, error) {
 // xlamToolCalls is json.dumps([{"name": tc["function"]["name"],
 // "arguments": json.loads(tc["function"]["arguments"])}, ...]).
 func xlamToolCalls(calls *pyval.List) (string, error) {
-	out, err := mapValues(calls.Items, func(tc pyval.Value) (pyval.Value, error) {
+	out, err := pyval.MapEach(calls.Items, func(tc pyval.Value) (pyval.Value, error) {
 		fn, err := item(tc, "function")
 		if err != nil {
 			return nil, err

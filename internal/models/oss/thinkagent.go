@@ -32,7 +32,7 @@ type thinkAgent struct{ base }
 func newThinkAgent(model string) Format { return &thinkAgent{newBase("ThinkAgentHandler", model)} }
 
 func (t *thinkAgent) Prompt(msgs []Message, functions []pyval.Value) (string, error) {
-	tools, err := mapValues(functions, thinkAgentTool)
+	tools, err := pyval.MapEach(functions, thinkAgentTool)
 	if err != nil {
 		return "", err
 	}
