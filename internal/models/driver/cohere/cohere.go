@@ -41,21 +41,18 @@ const DefaultBaseURL = "https://api.cohere.com"
 const KeyEnv = "COHERE_API_KEY"
 
 // Driver is the Cohere v2 chat driver.
-type Driver struct {
-	core.KeyedAPI
-	endpoint string
-}
+type Driver struct{ core.KeyedAPI }
 
 // New returns a driver for cfg.
 func New(cfg core.Config) (*Driver, error) {
-	api, err := core.NewKeyedAPI(cfg, core.ProviderCohere, KeyEnv, DefaultBaseURL)
+	api, err := core.NewKeyedAPI(cfg, core.ProviderCohere, KeyEnv, DefaultBaseURL, "/v2/chat")
 	if err != nil {
 		return nil, err
 	}
 	if api.Cfg.Mode != core.ModeFC {
 		return nil, fmt.Errorf("cohere driver: mode %q: upstream's CohereHandler runs every model in FC mode", api.Cfg.Mode)
 	}
-	return &Driver{KeyedAPI: api, endpoint: api.Base + "/v2/chat"}, nil
+	return &Driver{api}, nil
 }
 
 type wireTool struct {
@@ -200,7 +197,7 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return d.Call(ctx, d.endpoint, "application/json", body, parseResponse)
+	return d.Call(ctx, "application/json", body, parseResponse)
 }
 
 type wireResponse struct {

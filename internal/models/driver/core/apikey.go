@@ -64,13 +64,15 @@ func (c Credential) HTTPError(status int, header http.Header, body []byte) *Erro
 }
 
 // KeyedAPI is what the drivers of a hosted API with a bearer key share:
-// the normalized configuration, the key, the API root and the HTTP client.
-// Drivers embed it for Name, Probe and Send.
+// the normalized configuration, the key, the API root, the completion
+// route and the HTTP client. Drivers embed it for Name, Probe, Send and
+// Call.
 type KeyedAPI struct {
-	Cfg  Config
-	Cred Credential
-	Base string // the API root, without a trailing slash
-	HTTP *http.Client
+	Cfg      Config
+	Cred     Credential
+	Base     string // the API root, without a trailing slash
+	Endpoint string // Base + the completion route Call posts to
+	HTTP     *http.Client
 }
 
 // Endpoint checks what every HTTP driver needs of cfg (a model; an http(s)
@@ -95,14 +97,14 @@ func Endpoint(cfg Config, provider, defaultBase string) (Config, string, *http.C
 	return cfg, base, hc, nil
 }
 
-// NewKeyedAPI checks cfg (Endpoint) and reads the key as upstream's
-// handler does (KeyFrom).
-func NewKeyedAPI(cfg Config, provider, keyEnv, defaultBase string) (KeyedAPI, error) {
+// NewKeyedAPI checks cfg (Endpoint), reads the key as upstream's handler
+// does (KeyFrom) and completes on route (appended to the API root).
+func NewKeyedAPI(cfg Config, provider, keyEnv, defaultBase, route string) (KeyedAPI, error) {
 	cfg, base, hc, err := Endpoint(cfg, provider, defaultBase)
 	if err != nil {
 		return KeyedAPI{}, err
 	}
-	return KeyedAPI{Cfg: cfg, Cred: KeyFrom(cfg, provider, keyEnv), Base: base, HTTP: hc}, nil
+	return KeyedAPI{Cfg: cfg, Cred: KeyFrom(cfg, provider, keyEnv), Base: base, Endpoint: base + route, HTTP: hc}, nil
 }
 
 // Name is "<provider>:<model>".

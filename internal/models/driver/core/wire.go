@@ -47,11 +47,11 @@ func MarshalRequest(driver string, v any) ([]byte, error) {
 }
 
 // Call is a keyed API's completion: body (the request, built once) goes to
-// url with Retry, each attempt a Send whose answer parse turns into a
-// Response; the Response records the request as sent.
-func (a KeyedAPI) Call(ctx context.Context, url, accept string, body []byte, parse func(body []byte, latency time.Duration) (Response, error)) (Response, error) {
+// the Endpoint with Retry, each attempt a Send whose answer parse turns
+// into a Response; the Response records the request as sent.
+func (a KeyedAPI) Call(ctx context.Context, accept string, body []byte, parse func(body []byte, latency time.Duration) (Response, error)) (Response, error) {
 	return Retry(ctx, a.Cfg, a.Cred.Provider, func(ctx context.Context) (Response, error) {
-		ex, latency, err := a.Send(ctx, url, accept, body)
+		ex, latency, err := a.Send(ctx, a.Endpoint, accept, body)
 		if err != nil {
 			return Response{}, err
 		}

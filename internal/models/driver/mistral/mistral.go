@@ -33,18 +33,15 @@ const DefaultBaseURL = "https://api.mistral.ai"
 const KeyEnv = "MISTRAL_API_KEY"
 
 // Driver is the Mistral driver.
-type Driver struct {
-	core.KeyedAPI
-	endpoint string
-}
+type Driver struct{ core.KeyedAPI }
 
 // New returns a driver for cfg.
 func New(cfg core.Config) (*Driver, error) {
-	api, err := core.NewKeyedAPI(cfg, core.ProviderMistral, KeyEnv, DefaultBaseURL)
+	api, err := core.NewKeyedAPI(cfg, core.ProviderMistral, KeyEnv, DefaultBaseURL, "/v1/chat/completions")
 	if err != nil {
 		return nil, err
 	}
-	return &Driver{KeyedAPI: api, endpoint: api.Base + "/v1/chat/completions"}, nil
+	return &Driver{api}, nil
 }
 
 type wireMessage struct {
@@ -113,7 +110,7 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return d.Call(ctx, d.endpoint, "application/json", body, parseResponse)
+	return d.Call(ctx, "application/json", body, parseResponse)
 }
 
 type wireResponse struct {

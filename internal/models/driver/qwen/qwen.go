@@ -37,19 +37,16 @@ const DefaultBaseURL = "https://dashscope.aliyuncs.com/compatible-mode/v1"
 const KeyEnv = "QWEN_API_KEY"
 
 // Driver is the streaming Qwen API driver.
-type Driver struct {
-	core.KeyedAPI
-	endpoint string
-}
+type Driver struct{ core.KeyedAPI }
 
 // New returns a driver for cfg. BaseURL is the API root /chat/completions
 // is appended to.
 func New(cfg core.Config) (*Driver, error) {
-	api, err := core.NewKeyedAPI(cfg, core.ProviderQwen, KeyEnv, DefaultBaseURL)
+	api, err := core.NewKeyedAPI(cfg, core.ProviderQwen, KeyEnv, DefaultBaseURL, "/chat/completions")
 	if err != nil {
 		return nil, err
 	}
-	return &Driver{KeyedAPI: api, endpoint: api.Base + "/chat/completions"}, nil
+	return &Driver{api}, nil
 }
 
 type wireMessage struct {
@@ -118,7 +115,7 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return d.Call(ctx, d.endpoint, "text/event-stream", body, func(b []byte, latency time.Duration) (core.Response, error) {
+	return d.Call(ctx, "text/event-stream", body, func(b []byte, latency time.Duration) (core.Response, error) {
 		out, err := ParseStream(b)
 		out.Latency = latency
 		return out, err

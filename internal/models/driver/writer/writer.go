@@ -44,10 +44,7 @@ const KeyEnv = "WRITER_API_KEY"
 const BaseURLEnv = "WRITER_BASE_URL"
 
 // Driver is the Writer chat driver.
-type Driver struct {
-	core.KeyedAPI
-	endpoint string
-}
+type Driver struct{ core.KeyedAPI }
 
 // New returns a driver for cfg. BaseURL is the API root /v1/chat is
 // appended to (the SDK's base_url).
@@ -55,11 +52,11 @@ func New(cfg core.Config) (*Driver, error) {
 	if cfg.Mode == core.ModePrompt {
 		return nil, fmt.Errorf("writer driver: upstream's WriterHandler has no prompt mode (its _query_prompting calls client.chat.completions, which the Writer SDK lacks): use mode fc")
 	}
-	api, err := core.NewKeyedAPI(cfg, core.ProviderWriter, KeyEnv, DefaultBaseURL)
+	api, err := core.NewKeyedAPI(cfg, core.ProviderWriter, KeyEnv, DefaultBaseURL, "/v1/chat")
 	if err != nil {
 		return nil, err
 	}
-	return &Driver{KeyedAPI: api, endpoint: api.Base + "/v1/chat"}, nil
+	return &Driver{api}, nil
 }
 
 // BuildRequest is the body Complete sends: the keys in the order the SDK's
@@ -95,7 +92,7 @@ func (d *Driver) Complete(ctx context.Context, req core.Request) (core.Response,
 	if err != nil {
 		return core.Response{}, err
 	}
-	return d.Call(ctx, d.endpoint, "application/json", body, func(b []byte, latency time.Duration) (core.Response, error) {
+	return d.Call(ctx, "application/json", body, func(b []byte, latency time.Duration) (core.Response, error) {
 		return openai.ParseChat(core.ProviderWriter, b, latency)
 	})
 }
