@@ -44,14 +44,6 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// newVerb is a verb's flag set with the settings it takes registered
-// (register, verbSettings); the verb adds flags of its own to fs before
-// parsing.
-func newVerb(name string) (*flag.FlagSet, *config.Flags) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	return fs, register(fs, name)
-}
-
 // parseResolve parses a verb's flags (parseFlags: no positional arguments)
 // and resolves its settings, paths from the working directory.
 func parseResolve(fs *flag.FlagSet, f *config.Flags, args []string) (*config.Run, error) {

@@ -44,11 +44,13 @@ var verbSettings = map[string][]*config.Setting{
 	"version":         {config.Correction},
 }
 
-// register adds verb's settings to fs.
-func register(fs *flag.FlagSet, verb string) *config.Flags {
+// newVerb is a verb's flag set with the settings it takes (verbSettings)
+// registered; the verb adds flags of its own to fs before parsing.
+func newVerb(verb string) (*flag.FlagSet, *config.Flags) {
 	s, ok := verbSettings[verb]
 	if !ok {
 		panic("settings: no verb " + verb)
 	}
-	return config.Register(fs, "", s...)
+	fs := flag.NewFlagSet(verb, flag.ContinueOnError)
+	return fs, config.Register(fs, "", s...)
 }

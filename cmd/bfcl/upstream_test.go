@@ -1,8 +1,6 @@
 package main
 
 import (
-	"flag"
-
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -11,8 +9,7 @@ import (
 )
 
 func evaluateFlags(env map[string]string, args ...string) (*config.Flags, error) {
-	fs := flag.NewFlagSet("evaluate", flag.ContinueOnError)
-	f := register(fs, "evaluate")
+	fs, f := newVerb("evaluate")
 	f.Getenv = func(k string) (string, bool) { v, ok := env[k]; return v, ok }
 	return f, fs.Parse(args)
 }
