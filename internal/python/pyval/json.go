@@ -3,6 +3,7 @@ package pyval
 import (
 	"math"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -29,11 +30,40 @@ type JSONOptions struct {
 // bool/int/float/None dict keys turned into strings. Values that are not
 // serializable give TypeError("Object of type set is not JSON serializable").
 func JSONDumps(v Value) (string, error) {
-	b, err := AppendJSON(nil, v)
+	sb := getScratch()
+	b, err := AppendJSON(sb.b[:0], v)
 	if err != nil {
+		putScratch(sb, nil)
 		return "", err
 	}
-	return string(b), nil
+	s := string(b)
+	putScratch(sb, b)
+	return s, nil
+}
+
+// scratch is a reusable output buffer: the encoders that return a fresh
+// string or slice write into one, so that the result is allocated once at
+// its final size instead of growing from nothing.
+type scratch struct{ b []byte }
+
+var scratchPool = sync.Pool{New: func() any { return &scratch{b: make([]byte, 0, 4096)} }}
+
+// maxScratch is the largest buffer kept for reuse; bigger ones (a whole
+// long-context state) are left to the collector.
+const maxScratch = 1 << 20
+
+func getScratch() *scratch { return scratchPool.Get().(*scratch) }
+
+// putScratch returns sb to the pool, keeping b (what was written into it,
+// possibly regrown) as its buffer when b is not nil.
+func putScratch(sb *scratch, b []byte) {
+	if b != nil {
+		if cap(b) > maxScratch {
+			return
+		}
+		sb.b = b[:0]
+	}
+	scratchPool.Put(sb)
 }
 
 // AppendJSON appends json.dumps(v) to b. A list or dict that contains

@@ -139,7 +139,18 @@ func plainKeys(d *Dict) bool {
 }
 
 // MarshalPyJSON returns the compact pyjson v1 bytes of v.
-func MarshalPyJSON(v Value) ([]byte, error) { return AppendPyJSON(nil, v) }
+func MarshalPyJSON(v Value) ([]byte, error) {
+	sb := getScratch()
+	b, err := AppendPyJSON(sb.b[:0], v)
+	if err != nil {
+		putScratch(sb, nil)
+		return nil, err
+	}
+	out := make([]byte, len(b))
+	copy(out, b)
+	putScratch(sb, b)
+	return out, nil
+}
 
 // AppendPyJSON appends the compact pyjson v1 bytes of v to b.
 func AppendPyJSON(b []byte, v Value) ([]byte, error) {

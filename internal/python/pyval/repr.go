@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 )
@@ -11,7 +12,13 @@ import (
 const hexDigits = "0123456789abcdef"
 
 // Repr is Python's repr(v) (CPython 3.12 formatting).
-func Repr(v Value) string { return string(AppendRepr(nil, v)) }
+func Repr(v Value) string {
+	sb := getScratch()
+	b := AppendRepr(sb.b[:0], v)
+	s := string(b)
+	putScratch(sb, b)
+	return s
+}
 
 // StrOf is Python's str(v) (the name Str is taken by the str type):
 // strings as they are, Objects through PyStr, everything else as Repr.
@@ -32,26 +39,43 @@ func AppendRepr(b []byte, v Value) []byte {
 	return st.appendRepr(b, v)
 }
 
-// reprStack holds the containers being printed, to detect cycles.
+// reprStack holds the containers being printed, to detect cycles. The
+// first few live in inline, the rest in more; no field points into the
+// struct itself, so a reprStack on the stack does not escape to the heap.
 type reprStack struct {
+	n      int
 	inline [8]any
-	items  []any
+	more   []any
 }
 
 func (st *reprStack) push(p any) bool {
-	if st.items == nil {
-		st.items = st.inline[:0]
+	for i := 0; i < st.n && i < len(st.inline); i++ {
+		if st.inline[i] == p {
+			return false
+		}
 	}
-	for _, q := range st.items {
+	for _, q := range st.more {
 		if q == p {
 			return false
 		}
 	}
-	st.items = append(st.items, p)
+	if st.n < len(st.inline) {
+		st.inline[st.n] = p
+	} else {
+		st.more = append(st.more, p)
+	}
+	st.n++
 	return true
 }
 
-func (st *reprStack) pop() { st.items = st.items[:len(st.items)-1] }
+func (st *reprStack) pop() {
+	st.n--
+	if st.n < len(st.inline) {
+		st.inline[st.n] = nil
+	} else {
+		st.more = st.more[:len(st.more)-1]
+	}
+}
 
 func (st *reprStack) appendRepr(b []byte, v Value) []byte {
 	switch x := v.(type) {
@@ -218,6 +242,69 @@ func FloatRepr(f float64) string { return string(AppendFloatRepr(nil, f)) }
 // positional when the decimal exponent is in [-4, 16) (with ".0" when
 // integral), otherwise d.ddde±XX; "inf", "-inf", "nan".
 func AppendFloatRepr(b []byte, f float64) []byte {
+	// Integers below 2**53 are exact and their neighbours at most 1 apart,
+	// so no shorter text round-trips: repr is the digits plus ".0".
+	if f == math.Trunc(f) && f > -(1<<53) && f < 1<<53 {
+		if f == 0 && math.Signbit(f) {
+			return append(b, "-0.0"...)
+		}
+		return append(strconv.AppendInt(b, int64(f), 10), '.', '0')
+	}
+	bits := math.Float64bits(f)
+	// splitmix64's finalizer: decimal fractions have patterned mantissas
+	// that a plain multiplicative hash maps onto few slots.
+	h := bits ^ bits>>33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	set := floatReprCache[2*(h>>(64-floatReprCacheBits)):]
+	c0, c1 := set[0].Load(), set[1].Load()
+	if c0 != nil && c0.bits == bits {
+		return append(b, c0.text[:c0.n]...)
+	}
+	if c1 != nil && c1.bits == bits {
+		return append(b, c1.text[:c1.n]...)
+	}
+	n := len(b)
+	b = appendFloatReprSlow(b, f)
+	if t := b[n:]; len(t) <= len(floatText{}.text) {
+		c := &floatText{bits: bits, n: uint8(len(t))}
+		copy(c.text[:], t)
+		// An empty way first; else the way the hash picks.
+		switch {
+		case c0 == nil:
+			set[0].Store(c)
+		case c1 == nil:
+			set[1].Store(c)
+		default:
+			set[h&1].Store(c)
+		}
+	}
+	return b
+}
+
+// floatReprCache remembers the repr of recently written non-integral
+// floats, in two-way sets chosen by a hash of the bits: the states and
+// results the backends print hold a few thousand distinct floats (prices,
+// costs, rates) written over and over, and the shortest-digits search costs
+// more than the look-up. Entries are replaced whole through atomic
+// pointers, so any number of goroutines may share the cache.
+var floatReprCache [2 << floatReprCacheBits]atomic.Pointer[floatText]
+
+const floatReprCacheBits = 15
+
+// floatText is the repr of the float with the given bits (at most 24
+// bytes: "-2.2250738585072014e-308").
+type floatText struct {
+	bits uint64
+	n    uint8
+	text [24]byte
+}
+
+// appendFloatReprSlow is AppendFloatRepr without the integral fast path and
+// the cache.
+func appendFloatReprSlow(b []byte, f float64) []byte {
 	if f != f {
 		return append(b, "nan"...)
 	}

@@ -1,0 +1,4 @@
+package pyval
+
+// AppendFloatReprSlow exposes the uncached float formatting to the tests.
+var AppendFloatReprSlow = appendFloatReprSlow
