@@ -14,6 +14,8 @@ import (
 	"math"
 	"math/big"
 	"math/bits"
+	"sync"
+	"sync/atomic"
 )
 
 // Mersenne Twister parameters (Matsumoto & Nishimura, MT19937).
@@ -56,7 +58,34 @@ func NewBig(seed *big.Int) *Rand {
 }
 
 // Seed re-seeds the generator as random.seed(seed) does for an int.
+// Seeding runs init_by_array over the whole state; the simulated backends
+// seed every instance with one of a few constants, so the states of the
+// first seeds met are kept (already twisted once, which is what the first
+// draw would do) and copied.
 func (r *Rand) Seed(seed int64) {
+	if c, ok := seededStates.Load(seed); ok {
+		*r = *c.(*Rand)
+		return
+	}
+	r.seed(seed)
+	if seededCount.Add(1) <= maxSeededStates {
+		c := *r
+		c.twist()
+		seededStates.Store(seed, &c)
+	}
+}
+
+// seededStates maps an int seed to the state Seed leaves (never modified
+// once stored); at most maxSeededStates seeds are kept.
+var (
+	seededStates sync.Map
+	seededCount  atomic.Int64
+)
+
+const maxSeededStates = 64
+
+// seed is Seed without the cache.
+func (r *Rand) seed(seed int64) {
 	// abs(seed) split into 32-bit words, least significant first.
 	u := uint64(seed)
 	if seed < 0 {

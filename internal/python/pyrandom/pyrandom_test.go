@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"os"
 	"strconv"
+	"sync"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -201,6 +202,41 @@ var _ = Describe("CPython random.Random", func() {
 		}
 	})
 
+	It("gives the same draws from a remembered seed state as from a fresh seeding, from many goroutines", func() {
+		seeds := []int64{0, 1, -1, 141053, 1053520, 200191, 1 << 40}
+		want := map[int64][]uint32{}
+		for _, seed := range seeds {
+			r := pyrandom.NewBig(big.NewInt(seed)) // NewBig does not use the remembered states
+			for i := 0; i < 1500; i++ {             // past one twist of the state
+				want[seed] = append(want[seed], r.Uint32())
+			}
+		}
+		var wg sync.WaitGroup
+		bad := make([]int, 6)
+		for g := range bad {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for round := 0; round < 3; round++ {
+					for _, seed := range seeds {
+						r := pyrandom.New(seed)
+						if g%2 == 1 {
+							r.Seed(seed) // re-seeding a used generator
+						}
+						for _, w := range want[seed] {
+							if r.Uint32() != w {
+								bad[g]++
+								break
+							}
+						}
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		Expect(bad).To(HaveEach(0))
+	})
+
 	It("draws the defaults seeds' first values that BFCL's traces show", func() {
 		// MessageAPI (seed 200191): first send_message id is 67410
 		// (reference PITFALLS item 10).
@@ -250,6 +286,15 @@ func BenchmarkRandInt(b *testing.B) {
 	r := pyrandom.New(141053)
 	for i := 0; i < b.N; i++ {
 		r.RandInt(100000000000, 999999999999)
+	}
+}
+
+// BenchmarkSeedConstant seeds with one constant, as every backend
+// instance of a class does (the cached state is copied).
+func BenchmarkSeedConstant(b *testing.B) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		pyrandom.New(141053)
 	}
 }
 

@@ -52,34 +52,65 @@ func Truthy(v Value) bool {
 // preserved), Objects implementing DeepCopier are copied with PyDeepCopy,
 // everything else is immutable and returned as is.
 func DeepCopy(v Value) Value {
-	var memo map[any]Value
+	var memo copyMemo
 	return deepCopy(v, &memo)
 }
 
-// remember records c as the copy of the container x (the memo is made on
-// first use).
-func remember(memo *map[any]Value, x any, c Value) {
-	if *memo == nil {
-		*memo = make(map[any]Value)
+// copyMemo maps the containers already copied to their copies (deepcopy's
+// memo): the first few in arrays searched linearly, a map once there are
+// more. Most copied values are small trees, for which a map would be most
+// of the cost.
+type copyMemo struct {
+	n    int
+	orig [12]any
+	copy [12]Value
+	m    map[any]Value
+}
+
+func (c *copyMemo) get(x any) (Value, bool) {
+	if c.m != nil {
+		v, ok := c.m[x]
+		return v, ok
 	}
-	(*memo)[x] = c
+	for i := 0; i < c.n; i++ {
+		if c.orig[i] == x {
+			return c.copy[i], true
+		}
+	}
+	return nil, false
+}
+
+// remember records cp as the copy of the container x.
+func remember(c *copyMemo, x any, cp Value) {
+	if c.m == nil {
+		if c.n < len(c.orig) {
+			c.orig[c.n], c.copy[c.n] = x, cp
+			c.n++
+			return
+		}
+		c.m = make(map[any]Value, 2*len(c.orig))
+		for i := 0; i < c.n; i++ {
+			c.m[c.orig[i]] = c.copy[i]
+		}
+	}
+	c.m[x] = cp
 }
 
 // copyInto sets dst[i] to the deep copy of src[i].
-func copyInto(dst, src []Value, memo *map[any]Value) {
+func copyInto(dst, src []Value, memo *copyMemo) {
 	for i, e := range src {
 		dst[i] = deepCopy(e, memo)
 	}
 }
 
-func deepCopy(v Value, memo *map[any]Value) Value {
+func deepCopy(v Value, memo *copyMemo) Value {
 	switch x := v.(type) {
 	case Str, Int, Float, Bool, NoneType, EllipsisType:
 		return v
 	case BigInt:
 		return BigInt{new(big.Int).Set(x.V)}
 	case *List:
-		if c, ok := (*memo)[x]; ok {
+		if c, ok := memo.get(x); ok {
 			return c
 		}
 		nl := &List{Items: make([]Value, len(x.Items))}
@@ -91,7 +122,7 @@ func deepCopy(v Value, memo *map[any]Value) Value {
 		copyInto(nt, x, memo)
 		return nt
 	case *Dict:
-		if c, ok := (*memo)[x]; ok {
+		if c, ok := memo.get(x); ok {
 			return c
 		}
 		nd := &Dict{ents: make([]dictEntry, len(x.ents))}
@@ -102,7 +133,7 @@ func deepCopy(v Value, memo *map[any]Value) Value {
 		nd.rebuildIndex()
 		return nd
 	case *Set:
-		if c, ok := (*memo)[x]; ok {
+		if c, ok := memo.get(x); ok {
 			return c
 		}
 		ns := &Set{}

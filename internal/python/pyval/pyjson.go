@@ -138,6 +138,14 @@ func plainKeys(d *Dict) bool {
 	return true
 }
 
+// PyJSONAppender is implemented by Objects that write the compact bytes of
+// their PyJSON() themselves (without building the Go value first); the
+// bytes must be those AppendAny(b, v.PyJSON()) writes.
+type PyJSONAppender interface {
+	Object
+	AppendPyJSON(b []byte) ([]byte, error)
+}
+
 // MarshalPyJSON returns the compact pyjson v1 bytes of v.
 func MarshalPyJSON(v Value) ([]byte, error) {
 	sb := getScratch()
@@ -230,6 +238,8 @@ func AppendPyJSON(b []byte, v Value) ([]byte, error) {
 			b = append(b, ']')
 		}
 		return append(b, "]}"...), nil
+	case PyJSONAppender:
+		return x.AppendPyJSON(b)
 	case *Set, EllipsisType, Object:
 		return appendAnyJSON(b, EncodePyJSON(v))
 	case nil:
