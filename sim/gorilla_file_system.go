@@ -235,6 +235,98 @@ func (d *Directory) pyjson(active map[*pyval.Dict]bool) any {
 	}
 }
 
+// AppendPyJSON writes the bytes of PyJSON() directly
+// (pyval.PyJSONAppender).
+func (f *File) AppendPyJSON(b []byte) ([]byte, error) {
+	b = append(b, `{"$File":{"name":`...)
+	b, err := pyval.AppendAny(b, f.Name)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"content":`...)
+	if b, err = pyval.AppendAny(b, f.Content); err != nil {
+		return nil, err
+	}
+	return append(b, "}}"...), nil
+}
+
+// AppendPyJSON writes the bytes of PyJSON() directly
+// (pyval.PyJSONAppender).
+func (d *Directory) AppendPyJSON(b []byte) ([]byte, error) {
+	var active [8]*pyval.Dict
+	return d.appendPyJSON(b, active[:0])
+}
+
+// appendPyJSON is pyjson with the contents dicts being written in active.
+func (d *Directory) appendPyJSON(b []byte, active []*pyval.Dict) ([]byte, error) {
+	b = append(b, `{"$Directory":{"name":`...)
+	b, err := pyval.AppendAny(b, d.Name)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"parent":`...)
+	if d.Parent != nil {
+		b, err = pyval.AppendAny(b, d.Parent.Name)
+	} else {
+		b = append(b, "null"...)
+	}
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, `,"contents":`...)
+	if slices.Contains(active, d.Contents) {
+		b = append(b, `{"$circular":true}`...)
+		return append(b, "}}"...), nil
+	}
+	active = append(active, d.Contents)
+	child := func(b []byte, v pyval.Value) ([]byte, error) {
+		if sub, ok := v.(*Directory); ok {
+			return sub.appendPyJSON(b, active)
+		}
+		return pyval.AppendAny(b, v)
+	}
+	plain := true
+	for i, n := 0, d.Contents.Len(); i < n; i++ {
+		k, _ := d.Contents.At(i)
+		if s, ok := k.(pyval.Str); !ok || strings.HasPrefix(string(s), "$") {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		b = append(b, '{')
+	} else {
+		b = append(b, `{"$dict":[`...)
+	}
+	for i, n := 0, d.Contents.Len(); i < n; i++ {
+		k, v := d.Contents.At(i)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if plain {
+			b = pyval.AppendJSONStringUnicode(b, string(k.(pyval.Str)))
+			b = append(b, ':')
+		} else {
+			if b, err = pyval.AppendAny(append(b, '['), k); err != nil {
+				return nil, err
+			}
+			b = append(b, ',')
+		}
+		if b, err = child(b, v); err != nil {
+			return nil, err
+		}
+		if !plain {
+			b = append(b, ']')
+		}
+	}
+	if plain {
+		b = append(b, '}')
+	} else {
+		b = append(b, "]}"...)
+	}
+	return append(b, "}}"...), nil
+}
+
 // PyDeepCopy is copy.deepcopy(f).
 func (f *File) PyDeepCopy() pyval.Value {
 	return &File{Name: pyval.DeepCopy(f.Name), Content: pyval.DeepCopy(f.Content)}

@@ -133,3 +133,48 @@ var _ = Describe("GorillaFileSystem deep copy", func() {
 		Expect(NewMathAPI(nil).State().Len()).To(Equal(0))
 	})
 })
+
+var _ = Describe("GorillaFileSystem pyjson", func() {
+	// viaPyJSON is the encoding through the Go value PyJSON builds.
+	viaPyJSON := func(o pyval.Object) string {
+		b, err := pyval.AppendAny(nil, o.PyJSON())
+		Expect(err).NotTo(HaveOccurred())
+		return string(b)
+	}
+	direct := func(v pyval.Value) string {
+		b, err := pyval.MarshalPyJSON(v)
+		Expect(err).NotTo(HaveOccurred())
+		return string(b)
+	}
+
+	It("writes the bytes of PyJSON() directly for files and directory trees", func() {
+		g := newTestFS(`{"root": {"r": {"type": "directory", "contents": {
+			"a.txt": {"type": "file", "content": "line \"1\"\nligne é ✓"},
+			"empty": {"type": "directory", "contents": {}},
+			"d": {"type": "directory", "contents": {"f": {"type": "file", "content": "x"}, "e": {"type": "directory", "contents": {"g": {"type": "file", "content": ""}}}}}}}}}`)
+		_, err := call(g, "cp", pyval.Str("d"), pyval.Str("d")) // a directory inside itself: {"$circular": true}
+		Expect(err).NotTo(HaveOccurred())
+		root := g.Root()
+		Expect(direct(root)).To(Equal(viaPyJSON(root)))
+		Expect(direct(root)).To(ContainSubstring(`{"$circular":true}`))
+		f := newFile(pyval.Str("n"), pyval.Str("c\t\"q\""))
+		Expect(direct(f)).To(Equal(viaPyJSON(f)))
+		Expect(direct(f)).To(Equal(`{"$File":{"name":"n","content":"c\t\"q\""}}`))
+		Expect(direct(newFile(nil, pyval.Int(3)))).To(Equal(`{"$File":{"name":null,"content":3}}`))
+		Expect(direct(g.State())).To(Equal(func() string {
+			b, err := pyval.AppendAny(nil, pyval.EncodePyJSON(g.State()))
+			Expect(err).NotTo(HaveOccurred())
+			return string(b)
+		}()))
+	})
+
+	It("writes contents with keys that are not plain names as a $dict of pairs", func() {
+		d := newDirectory(pyval.Str("top"), nil)
+		sub := newDirectory(pyval.Str("sub"), d)
+		sub.Contents.Set(pyval.Int(7), newFile(pyval.Str("seven"), pyval.Float(1.5)))
+		d.Contents.Set(pyval.Str("$x"), sub)
+		d.Contents.Set(pyval.Str("plain"), newFile(pyval.Str("p"), pyval.None))
+		Expect(direct(d)).To(Equal(viaPyJSON(d)))
+		Expect(direct(d)).To(HavePrefix(`{"$Directory":{"name":"top","parent":null,"contents":{"$dict":[["$x",{"$Directory":{"name":"sub","parent":"top","contents":{"$dict":[[7,`))
+	})
+})

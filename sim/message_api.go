@@ -7,6 +7,7 @@ package sim
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/python/pyrandom"
@@ -33,6 +34,9 @@ func NewMessageAPI(*Env) *MessageAPI { return &MessageAPI{} }
 
 // ClassName implements Instance.
 func (*MessageAPI) ClassName() string { return "MessageAPI" }
+
+// messageDefaults is messageDefaultState built once.
+var messageDefaults = sync.OnceValue(messageDefaultState)
 
 // messageDefaultState is a fresh copy of upstream's DEFAULT_STATE.
 func messageDefaultState() map[string]pyval.Value {
@@ -71,7 +75,15 @@ func (m *MessageAPI) LoadScenario(config *pyval.Dict, _ bool) error {
 		return err
 	}
 	m.random = r
-	loadAttrs(config, m.attrs(messageDefaultState()))
+	// Built once and never modified: a default used is deep-copied, as
+	// _load_scenario's deepcopy(DEFAULT_STATE) would give it.
+	for _, a := range m.attrs(messageDefaults()) {
+		if v, ok := config.GetStr(a.name); ok {
+			*a.v = v
+		} else {
+			*a.v = pyval.DeepCopy(a.def)
+		}
+	}
 	return nil
 }
 

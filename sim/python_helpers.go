@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -104,7 +106,11 @@ func oneKey(key string, v pyval.Value) *pyval.Dict {
 // errorDict is {"error": msg}, the error result of most backend methods.
 func errorDict(msg string) *pyval.Dict { return oneKey("error", pyval.Str(msg)) }
 
-// scenarioValue is scenario.get(key, DEFAULT_STATE_COPY[defKey]).
+// scenarioValue is scenario.get(key, DEFAULT_STATE_COPY[defKey]): def is
+// the class's DEFAULT_STATE as built once (shared, never modified), and
+// only a default actually used is deep-copied. The values of a
+// DEFAULT_STATE share no containers, so copying them one by one is
+// deepcopy(DEFAULT_STATE) read key by key.
 func scenarioValue(config, def *pyval.Dict, key, defKey string) pyval.Value {
 	if config != nil {
 		if v, ok := config.GetStr(key); ok {
@@ -115,7 +121,7 @@ func scenarioValue(config, def *pyval.Dict, key, defKey string) pyval.Value {
 	if !ok {
 		panic("sim: default state has no key " + defKey)
 	}
-	return v
+	return pyval.DeepCopy(v)
 }
 
 // longContextValue is the long-context module value name of this entry evaluation.
@@ -288,6 +294,30 @@ func strptime(v pyval.Value, format string) (time.Time, error) {
 // same leftmost-first match as Python's backtracking engine; \d in a Python
 // str pattern is any Unicode decimal digit, hence \p{Nd}.
 func strptimeRegexp(format string) (*regexp.Regexp, error) {
+	if c, ok := strptimeCache.Load(format); ok {
+		return c.(*regexp.Regexp), nil
+	}
+	re, err := buildStrptimeRegexp(format)
+	if err != nil {
+		return nil, err
+	}
+	if strptimeCacheCount.Add(1) <= maxStrptimeCache {
+		strptimeCache.Store(format, re)
+	}
+	return re, nil
+}
+
+// strptimeCache holds the compiled expressions of the formats met (the
+// backends use a handful); a *regexp.Regexp may be shared by goroutines.
+var (
+	strptimeCache      sync.Map
+	strptimeCacheCount atomic.Int64
+)
+
+const maxStrptimeCache = 256
+
+// buildStrptimeRegexp is strptimeRegexp without the cache.
+func buildStrptimeRegexp(format string) (*regexp.Regexp, error) {
 	const d = `\p{Nd}`
 	directives := map[byte]string{
 		'Y': `(?P<Y>` + d + d + d + d + `)`,

@@ -7,6 +7,7 @@ package sim
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
@@ -23,6 +24,10 @@ func tbCurrentTime() time.Time { return time.Date(2024, 9, 1, 10, 30, 0, 0, time
 
 // tbDefaultSeed is DEFAULT_STATE["random_seed"] of trading_bot.py.
 const tbDefaultSeed = 1053520
+
+// tbDefaults is upstream's DEFAULT_STATE, built once; _load_scenario's
+// deepcopy is scenarioValue's copy of each default used.
+var tbDefaults = sync.OnceValue(tbDefaultState)
 
 // tbDefaultState builds a fresh copy of upstream's DEFAULT_STATE (what
 // deepcopy(DEFAULT_STATE) gives _load_scenario).
@@ -90,7 +95,7 @@ func (*TradingBot) ClassName() string { return "TradingBot" }
 
 // LoadScenario is upstream's _load_scenario.
 func (t *TradingBot) LoadScenario(config *pyval.Dict, longContext bool) error {
-	def := tbDefaultState()
+	def := tbDefaults()
 	get := func(key string) pyval.Value { return scenarioValue(config, def, key, key) }
 
 	ordersV := get("orders")

@@ -7,6 +7,7 @@ package sim
 
 import (
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
@@ -17,6 +18,9 @@ import (
 
 // tvDefaultSeed is DEFAULT_STATE["random_seed"] of travel_booking.py.
 const tvDefaultSeed = 141053
+
+// tvDefaults is tvDefaultState built once, for scenarioValue to copy from.
+var tvDefaults = sync.OnceValue(tvDefaultState)
 
 func tvDefaultState() *pyval.Dict {
 	return dictOf(
@@ -41,48 +45,49 @@ type tvRoute struct {
 
 // tvBaseCosts is get_flight_cost's base_costs, in upstream's order (the
 // long-context mode lists every route's cost in this order).
-func tvBaseCosts() []tvRoute {
-	return []tvRoute{
-		{"SFO", "LAX", 200}, {"SFO", "JFK", 500}, {"SFO", "ORD", 400}, {"SFO", "BOS", 450},
-		{"SFO", "RMS", 300}, {"SFO", "SBK", 350}, {"SFO", "MPC", 370}, {"SFO", "SVP", 320},
-		{"SFO", "SHD", 330}, {"SFO", "SSV", 340}, {"SFO", "OKD", 360}, {"SFO", "WLB", 310},
-		{"SFO", "CRH", 380}, {"SFO", "ATV", 390}, {"SFO", "PHV", 420}, {"SFO", "GFD", 430},
-		{"SFO", "CIA", 700}, {"LAX", "SFO", 100}, {"LAX", "JFK", 600}, {"LAX", "ORD", 500},
-		{"LAX", "BOS", 550}, {"LAX", "RMS", 310}, {"LAX", "SBK", 320}, {"LAX", "MPC", 330},
-		{"LAX", "SVP", 340}, {"LAX", "SHD", 350}, {"LAX", "SSV", 360}, {"LAX", "OKD", 370},
-		{"LAX", "WLB", 380}, {"LAX", "CRH", 390}, {"LAX", "ATV", 400}, {"LAX", "PHV", 410},
-		{"LAX", "GFD", 420}, {"LAX", "HND", 430}, {"JFK", "ORD", 300}, {"JFK", "BOS", 250},
-		{"JFK", "RMS", 450}, {"JFK", "SBK", 460}, {"JFK", "MPC", 470}, {"JFK", "SVP", 480},
-		{"JFK", "SHD", 490}, {"JFK", "SSV", 500}, {"JFK", "OKD", 510}, {"JFK", "WLB", 520},
-		{"JFK", "CRH", 530}, {"JFK", "ATV", 540}, {"JFK", "PHV", 550}, {"JFK", "GFD", 560},
-		{"JFK", "LAX", 570}, {"JFK", "HND", 800}, {"JFK", "PVG", 950}, {"JFK", "PEK", 1000},
-		{"ORD", "LAX", 180}, {"ORD", "BOS", 200}, {"ORD", "RMS", 350}, {"ORD", "SBK", 360},
-		{"ORD", "MPC", 370}, {"ORD", "SVP", 380}, {"ORD", "SHD", 390}, {"ORD", "SSV", 400},
-		{"ORD", "OKD", 410}, {"ORD", "WLB", 420}, {"ORD", "CRH", 430}, {"ORD", "ATV", 440},
-		{"ORD", "PHV", 450}, {"ORD", "GFD", 460}, {"BOS", "RMS", 400}, {"BOS", "SBK", 410},
-		{"BOS", "MPC", 420}, {"BOS", "SVP", 430}, {"BOS", "SHD", 440}, {"BOS", "SSV", 450},
-		{"BOS", "OKD", 460}, {"BOS", "WLB", 470}, {"BOS", "CRH", 480}, {"BOS", "ATV", 490},
-		{"BOS", "PHV", 500}, {"BOS", "GFD", 510}, {"RMS", "BOS", 200}, {"RMS", "JFK", 210},
-		{"RMS", "SBK", 220}, {"RMS", "MPC", 230}, {"RMS", "SVP", 240}, {"RMS", "SHD", 250},
-		{"RMS", "SSV", 260}, {"RMS", "OKD", 270}, {"RMS", "WLB", 280}, {"RMS", "CRH", 290},
-		{"RMS", "ATV", 300}, {"RMS", "PHV", 310}, {"RMS", "GFD", 320}, {"RMS", "LAX", 330},
-		{"SBK", "MPC", 200}, {"SBK", "SVP", 210}, {"SBK", "SHD", 220}, {"SBK", "SSV", 230},
-		{"SBK", "OKD", 240}, {"SBK", "WLB", 250}, {"SBK", "CRH", 260}, {"SBK", "ATV", 270},
-		{"SBK", "PHV", 280}, {"SBK", "GFD", 290}, {"MPC", "SVP", 210}, {"MPC", "SHD", 220},
-		{"MPC", "SSV", 230}, {"MPC", "OKD", 240}, {"MPC", "WLB", 250}, {"MPC", "CRH", 260},
-		{"MPC", "ATV", 270}, {"MPC", "PHV", 280}, {"MPC", "GFD", 290}, {"SVP", "SHD", 230},
-		{"SVP", "SSV", 240}, {"SVP", "OKD", 250}, {"SVP", "WLB", 260}, {"SVP", "CRH", 270},
-		{"SVP", "ATV", 280}, {"SVP", "PHV", 290}, {"SVP", "GFD", 300}, {"SHD", "SSV", 220},
-		{"SHD", "OKD", 230}, {"SHD", "WLB", 240}, {"SHD", "CRH", 250}, {"SHD", "ATV", 260},
-		{"SHD", "PHV", 270}, {"SHD", "GFD", 280}, {"SSV", "OKD", 240}, {"SSV", "WLB", 250},
-		{"SSV", "CRH", 260}, {"SSV", "ATV", 270}, {"SSV", "PHV", 280}, {"SSV", "GFD", 290},
-		{"OKD", "WLB", 230}, {"OKD", "CRH", 240}, {"OKD", "ATV", 250}, {"OKD", "PHV", 260},
-		{"OKD", "GFD", 270}, {"WLB", "CRH", 250}, {"WLB", "ATV", 260}, {"WLB", "PHV", 270},
-		{"WLB", "GFD", 280}, {"CRH", "ATV", 240}, {"CRH", "PHV", 250}, {"CRH", "GFD", 260},
-		{"CRH", "SFO", 270}, {"CRH", "RMS", 280}, {"CRH", "HKG", 290}, {"CRH", "JFK", 300},
-		{"ATV", "PHV", 230}, {"ATV", "GFD", 240}, {"PHV", "GFD", 220}, {"LHR", "CDG", 100},
-		{"OKD", "LAX", 220}}
-}
+func tvBaseCosts() []tvRoute { return tvRoutes }
+
+// tvRoutes is tvBaseCosts's table (read only).
+var tvRoutes = []tvRoute{
+	{"SFO", "LAX", 200}, {"SFO", "JFK", 500}, {"SFO", "ORD", 400}, {"SFO", "BOS", 450},
+	{"SFO", "RMS", 300}, {"SFO", "SBK", 350}, {"SFO", "MPC", 370}, {"SFO", "SVP", 320},
+	{"SFO", "SHD", 330}, {"SFO", "SSV", 340}, {"SFO", "OKD", 360}, {"SFO", "WLB", 310},
+	{"SFO", "CRH", 380}, {"SFO", "ATV", 390}, {"SFO", "PHV", 420}, {"SFO", "GFD", 430},
+	{"SFO", "CIA", 700}, {"LAX", "SFO", 100}, {"LAX", "JFK", 600}, {"LAX", "ORD", 500},
+	{"LAX", "BOS", 550}, {"LAX", "RMS", 310}, {"LAX", "SBK", 320}, {"LAX", "MPC", 330},
+	{"LAX", "SVP", 340}, {"LAX", "SHD", 350}, {"LAX", "SSV", 360}, {"LAX", "OKD", 370},
+	{"LAX", "WLB", 380}, {"LAX", "CRH", 390}, {"LAX", "ATV", 400}, {"LAX", "PHV", 410},
+	{"LAX", "GFD", 420}, {"LAX", "HND", 430}, {"JFK", "ORD", 300}, {"JFK", "BOS", 250},
+	{"JFK", "RMS", 450}, {"JFK", "SBK", 460}, {"JFK", "MPC", 470}, {"JFK", "SVP", 480},
+	{"JFK", "SHD", 490}, {"JFK", "SSV", 500}, {"JFK", "OKD", 510}, {"JFK", "WLB", 520},
+	{"JFK", "CRH", 530}, {"JFK", "ATV", 540}, {"JFK", "PHV", 550}, {"JFK", "GFD", 560},
+	{"JFK", "LAX", 570}, {"JFK", "HND", 800}, {"JFK", "PVG", 950}, {"JFK", "PEK", 1000},
+	{"ORD", "LAX", 180}, {"ORD", "BOS", 200}, {"ORD", "RMS", 350}, {"ORD", "SBK", 360},
+	{"ORD", "MPC", 370}, {"ORD", "SVP", 380}, {"ORD", "SHD", 390}, {"ORD", "SSV", 400},
+	{"ORD", "OKD", 410}, {"ORD", "WLB", 420}, {"ORD", "CRH", 430}, {"ORD", "ATV", 440},
+	{"ORD", "PHV", 450}, {"ORD", "GFD", 460}, {"BOS", "RMS", 400}, {"BOS", "SBK", 410},
+	{"BOS", "MPC", 420}, {"BOS", "SVP", 430}, {"BOS", "SHD", 440}, {"BOS", "SSV", 450},
+	{"BOS", "OKD", 460}, {"BOS", "WLB", 470}, {"BOS", "CRH", 480}, {"BOS", "ATV", 490},
+	{"BOS", "PHV", 500}, {"BOS", "GFD", 510}, {"RMS", "BOS", 200}, {"RMS", "JFK", 210},
+	{"RMS", "SBK", 220}, {"RMS", "MPC", 230}, {"RMS", "SVP", 240}, {"RMS", "SHD", 250},
+	{"RMS", "SSV", 260}, {"RMS", "OKD", 270}, {"RMS", "WLB", 280}, {"RMS", "CRH", 290},
+	{"RMS", "ATV", 300}, {"RMS", "PHV", 310}, {"RMS", "GFD", 320}, {"RMS", "LAX", 330},
+	{"SBK", "MPC", 200}, {"SBK", "SVP", 210}, {"SBK", "SHD", 220}, {"SBK", "SSV", 230},
+	{"SBK", "OKD", 240}, {"SBK", "WLB", 250}, {"SBK", "CRH", 260}, {"SBK", "ATV", 270},
+	{"SBK", "PHV", 280}, {"SBK", "GFD", 290}, {"MPC", "SVP", 210}, {"MPC", "SHD", 220},
+	{"MPC", "SSV", 230}, {"MPC", "OKD", 240}, {"MPC", "WLB", 250}, {"MPC", "CRH", 260},
+	{"MPC", "ATV", 270}, {"MPC", "PHV", 280}, {"MPC", "GFD", 290}, {"SVP", "SHD", 230},
+	{"SVP", "SSV", 240}, {"SVP", "OKD", 250}, {"SVP", "WLB", 260}, {"SVP", "CRH", 270},
+	{"SVP", "ATV", 280}, {"SVP", "PHV", 290}, {"SVP", "GFD", 300}, {"SHD", "SSV", 220},
+	{"SHD", "OKD", 230}, {"SHD", "WLB", 240}, {"SHD", "CRH", 250}, {"SHD", "ATV", 260},
+	{"SHD", "PHV", 270}, {"SHD", "GFD", 280}, {"SSV", "OKD", 240}, {"SSV", "WLB", 250},
+	{"SSV", "CRH", 260}, {"SSV", "ATV", 270}, {"SSV", "PHV", 280}, {"SSV", "GFD", 290},
+	{"OKD", "WLB", 230}, {"OKD", "CRH", 240}, {"OKD", "ATV", 250}, {"OKD", "PHV", 260},
+	{"OKD", "GFD", 270}, {"WLB", "CRH", 250}, {"WLB", "ATV", 260}, {"WLB", "PHV", 270},
+	{"WLB", "GFD", 280}, {"CRH", "ATV", 240}, {"CRH", "PHV", 250}, {"CRH", "GFD", 260},
+	{"CRH", "SFO", 270}, {"CRH", "RMS", 280}, {"CRH", "HKG", 290}, {"CRH", "JFK", 300},
+	{"ATV", "PHV", 230}, {"ATV", "GFD", 240}, {"PHV", "GFD", 220}, {"LHR", "CDG", 100},
+	{"OKD", "LAX", 220}}
 
 // tvAirports is list_all_airports()'s list.
 func tvAirports() []string {
@@ -107,12 +112,12 @@ type TravelAPI struct {
 	userLastName     pyval.Value
 	budgetLimit      pyval.Value
 	longContext      bool
-	flightCostLookup map[string]pyval.Value // private _flight_cost_lookup: key -> cost
+	flightCostLookup *tvCostLookup // private _flight_cost_lookup (nil: {})
 }
 
 // NewTravelAPI returns an instance as upstream's constructor leaves it.
 func NewTravelAPI(env *Env) *TravelAPI {
-	return &TravelAPI{env: env, flightCostLookup: map[string]pyval.Value{}}
+	return &TravelAPI{env: env}
 }
 
 // ClassName implements Instance.
@@ -123,7 +128,7 @@ func (*TravelAPI) ClassName() string { return "TravelAPI" }
 // reference: the card dicts stay shared with env.LC, as upstream shares
 // them with its module globals.
 func (t *TravelAPI) LoadScenario(config *pyval.Dict, longContext bool) error {
-	def := tvDefaultState()
+	def := tvDefaults()
 	get := func(key string) pyval.Value { return scenarioValue(config, def, key, key) }
 	r, err := newRandom(get("random_seed"))
 	if err != nil {
@@ -205,6 +210,44 @@ func (t *TravelAPI) accessError(accessToken pyval.Value) string {
 		return "Invalid access token"
 	}
 	return ""
+}
+
+// tvCostLookup is _flight_cost_lookup as get_flight_cost last left it:
+// one key and cost, or in long-context mode the key of every route of
+// tvBaseCosts with the call's class and date, the cost base * mult. The
+// long-context keys are matched when looked up instead of being written
+// out (book_flight looks up one key; get_flight_cost is called far more).
+type tvCostLookup struct {
+	long   bool
+	key    string      // the one key
+	cost   pyval.Value // its cost
+	suffix string      // long context: "|{class}|{date}" of every key
+	mult   int64       // long context: factor * date multiplier
+}
+
+// get is _flight_cost_lookup.get(key) (a nil lookup is the empty dict).
+func (l *tvCostLookup) get(key string) (pyval.Value, bool) {
+	switch {
+	case l == nil:
+		return nil, false
+	case !l.long:
+		if key == l.key {
+			return l.cost, true
+		}
+		return nil, false
+	}
+	routes := tvBaseCosts()
+	// Later routes overwrote earlier ones with the same key: search from
+	// the end.
+	for i := len(routes) - 1; i >= 0; i-- {
+		r := routes[i]
+		nf, nt := len(r.from), len(r.to)
+		if len(key) == nf+1+nt+len(l.suffix) && key[:nf] == r.from && key[nf] == '|' &&
+			key[nf+1:nf+1+nt] == r.to && key[nf+1+nt:] == l.suffix {
+			return pyval.Float(float64(r.base * l.mult)), true
+		}
+	}
+	return nil, false
 }
 
 // flightCostKey is the f-string f"{from}|{to}|{class}|{date}".
@@ -335,16 +378,16 @@ func (t *TravelAPI) flightCost(travelFrom, travelTo, travelDate, travelClass pyv
 	}
 	var costs []pyval.Value
 	if t.longContext {
-		t.flightCostLookup = make(map[string]pyval.Value, len(routes))
-		for _, r := range routes {
-			cost := pyval.Float(float64(r.base * factor * multiplier))
-			t.flightCostLookup[tvFlightCostKey(pyval.Str(r.from), pyval.Str(r.to), travelClass, travelDate)] = cost
-			costs = append(costs, cost)
+		costs = make([]pyval.Value, len(routes))
+		for i, r := range routes {
+			costs[i] = pyval.Float(float64(r.base * factor * multiplier))
 		}
+		t.flightCostLookup = &tvCostLookup{long: true, mult: factor * multiplier,
+			suffix: "|" + pyval.StrOf(travelClass) + "|" + pyval.StrOf(travelDate)}
 	} else {
 		cost := pyval.Float(float64(base * factor * multiplier))
 		costs = []pyval.Value{cost}
-		t.flightCostLookup = map[string]pyval.Value{tvFlightCostKey(travelFrom, travelTo, travelClass, travelDate): cost}
+		t.flightCostLookup = &tvCostLookup{key: tvFlightCostKey(travelFrom, travelTo, travelClass, travelDate), cost: cost}
 	}
 	return dictOf("travel_cost_list", pyval.NewList(costs...)), nil
 }
@@ -431,7 +474,7 @@ func (t *TravelAPI) BookFlight(args stubs.TravelAPIBookFlightArgs) (pyval.Value,
 		}
 		return nil, err
 	}
-	travelCost, ok := t.flightCostLookup[tvFlightCostKey(travelFrom, travelTo, travelClass, travelDate)]
+	travelCost, ok := t.flightCostLookup.get(tvFlightCostKey(travelFrom, travelTo, travelClass, travelDate))
 	if !ok {
 		return tvBookingError("No available route for the given parameters"), nil
 	}

@@ -6,6 +6,7 @@ package sim
 
 import (
 	"math"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/generated/stubs"
 	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
@@ -22,6 +23,9 @@ const (
 	vcDefaultSeed    = 141053
 	vcMaxBrakeForceN = 1000 // pressBrakePedal's max_brake_force (an int)
 )
+
+// vcDefaults is vcDefaultState built once, for scenarioValue to copy from.
+var vcDefaults = sync.OnceValue(vcDefaultState)
 
 func vcDefaultState() *pyval.Dict {
 	return dictOf(
@@ -99,7 +103,7 @@ func (*VehicleControlAPI) ClassName() string { return "VehicleControlAPI" }
 // slopeAngle, brakePedalForce) and that remainingUnlockedDoors is always
 // recomputed from doorStatus.
 func (v *VehicleControlAPI) LoadScenario(config *pyval.Dict, longContext bool) error {
-	def := vcDefaultState()
+	def := vcDefaults()
 	get := func(key, defKey string) pyval.Value { return scenarioValue(config, def, key, defKey) }
 	r, err := newRandom(get("random_seed", "random_seed"))
 	if err != nil {
