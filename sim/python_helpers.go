@@ -60,11 +60,14 @@ func publicAttrs(loaded bool, kv ...any) *pyval.Dict {
 
 // attrState is publicAttrs of attributes assigned by loadAttrs.
 func attrState(loaded bool, attrs []attr) *pyval.Dict {
-	kv := make([]any, 0, 2*len(attrs))
-	for _, a := range attrs {
-		kv = append(kv, a.name, *a.v)
+	if !loaded {
+		return pyval.NewDict()
 	}
-	return publicAttrs(loaded, kv...)
+	d := pyval.NewDictCap(len(attrs))
+	for _, a := range attrs {
+		d.SetStr(a.name, *a.v) // a nil value stays nil, as in dictOf
+	}
+	return d
 }
 
 // increment is `self.<counter> += 1`.

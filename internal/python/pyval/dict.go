@@ -10,6 +10,13 @@ import (
 // dicts keep hash indexes.
 const smallDict = 8
 
+// maxUnindexed is the size up to which a dict made in one piece (a copy,
+// a parsed JSON object) starts without its index: it is searched linearly
+// until it is first changed (Set builds the index before adding to a dict
+// bigger than smallDict). Reads never build an index, so dicts shared by
+// goroutines that only read them stay safe to share.
+const maxUnindexed = 32
+
 type dictEntry struct {
 	key Value
 	val Value
@@ -27,7 +34,7 @@ type dictEntry struct {
 // Python's "unhashable type" TypeError check CheckHashable first.
 type Dict struct {
 	ents []dictEntry
-	idx  *dictIndex // nil while len(ents) <= smallDict
+	idx  *dictIndex // nil while len(ents) <= smallDict, or <= maxUnindexed for a dict made in one piece and not changed since
 }
 
 type dictIndex struct {
@@ -267,8 +274,62 @@ func (d *Dict) rebuildIndex() {
 	}
 	d.idx = &dictIndex{}
 	for i := range d.ents {
+		if i == 0 {
+			// Most dicts have keys of one kind: size that map for all.
+			switch kind, _, _, _ := keyOf(d.ents[0].key); kind {
+			case kindStr:
+				d.idx.str = make(map[string]int, len(d.ents))
+			case kindNum:
+				d.idx.num = make(map[int64]int, len(d.ents))
+			}
+		}
 		d.indexAdd(d.ents[i].key, i)
 	}
+}
+
+// madeWhole finishes a dict whose entries were filled in one piece (with
+// distinct keys): only a big one is indexed now, see maxUnindexed.
+func (d *Dict) madeWhole() {
+	d.idx = nil
+	if len(d.ents) > maxUnindexed {
+		d.rebuildIndex()
+	}
+}
+
+// dictOfStrEntries returns a dict of the entries, whose keys are all Str,
+// as setting them in order would make it (a repeated key keeps its first
+// position and takes the last value). The entries are copied.
+func dictOfStrEntries(ents []dictEntry) *Dict {
+	d := &Dict{ents: make([]dictEntry, len(ents))}
+	copy(d.ents, ents)
+	if len(ents) <= maxUnindexed {
+		for i := 1; i < len(ents); i++ {
+			ki := ents[i].key.(Str)
+			for j := 0; j < i; j++ {
+				if ents[j].key.(Str) == ki {
+					return dictBySetting(ents)
+				}
+			}
+		}
+		return d
+	}
+	d.idx = &dictIndex{str: make(map[string]int, len(ents))}
+	for i := range ents {
+		s := string(ents[i].key.(Str))
+		if _, dup := d.idx.str[s]; dup {
+			return dictBySetting(ents)
+		}
+		d.idx.str[s] = i
+	}
+	return d
+}
+
+func dictBySetting(ents []dictEntry) *Dict {
+	d := NewDictCap(len(ents))
+	for _, e := range ents {
+		d.Set(e.key, e.val)
+	}
+	return d
 }
 
 // Get returns d[k].
@@ -310,6 +371,9 @@ func (d *Dict) Has(k Value) bool { return d.find(k) >= 0 }
 
 // Set does d[k] = v.
 func (d *Dict) Set(k, v Value) {
+	if d.idx == nil && len(d.ents) > smallDict {
+		d.rebuildIndex()
+	}
 	if i := d.find(k); i >= 0 {
 		d.ents[i].val = v
 		return
@@ -322,8 +386,8 @@ func (d *Dict) Set(k, v Value) {
 	}
 }
 
-// SetStr does d[k] = v for a str key.
-func (d *Dict) SetStr(k string, v Value) { d.Set(Str(k), v) }
+// SetStr does d[k] = v for a str key (boxed with StrKey: str keys recur).
+func (d *Dict) SetStr(k string, v Value) { d.Set(StrKey(k), v) }
 
 // SetDefault is d.setdefault(k, v): returns the existing value, or stores
 // and returns v.
@@ -419,7 +483,7 @@ func (d *Dict) At(i int) (Value, Value) { return d.ents[i].key, d.ents[i].val }
 func (d *Dict) Copy() *Dict {
 	nd := &Dict{ents: make([]dictEntry, len(d.ents))}
 	copy(nd.ents, d.ents)
-	nd.rebuildIndex()
+	nd.madeWhole()
 	return nd
 }
 

@@ -13,8 +13,12 @@ import (
 // fraction or exponent Float, and NaN / Infinity / -Infinity are accepted.
 // Errors are JSONDecodeError exceptions whose text matches CPython's, e.g.
 // "Expecting value: line 1 column 1 (char 0)".
-func FromJSON(data []byte) (Value, error) {
-	p := jsonParser{s: data}
+func FromJSON(data []byte) (Value, error) { return FromJSONString(string(data)) }
+
+// FromJSONString is FromJSON for a string. The str values read share the
+// memory of s.
+func FromJSONString(s string) (Value, error) {
+	p := jsonParser{s: s}
 	p.ws()
 	v, err := p.value()
 	if err != nil {
@@ -27,13 +31,15 @@ func FromJSON(data []byte) (Value, error) {
 	return v, nil
 }
 
-// FromJSONString is FromJSON for a string.
-func FromJSONString(s string) (Value, error) { return FromJSON([]byte(s)) }
-
 type jsonParser struct {
-	s   []byte
+	s   string
 	i   int
 	buf []byte
+	// items and members hold the values of the arrays and objects being
+	// read, nested ones above their parents', until each is complete and
+	// copied out at its size.
+	items   []Value
+	members []dictEntry
 }
 
 func (p *jsonParser) fail(msg string, bytePos int) error {
@@ -41,10 +47,10 @@ func (p *jsonParser) fail(msg string, bytePos int) error {
 		bytePos = len(p.s)
 	}
 	pre := p.s[:bytePos]
-	pos := utf8.RuneCount(pre)
+	pos := utf8.RuneCountInString(pre)
 	line, lastNL := 1, -1
-	for j, c := range pre {
-		if c == '\n' {
+	for j := 0; j < len(pre); j++ {
+		if pre[j] == '\n' {
 			line++
 			lastNL = j
 		}
@@ -53,7 +59,7 @@ func (p *jsonParser) fail(msg string, bytePos int) error {
 	if lastNL < 0 {
 		col = pos + 1
 	} else {
-		col = utf8.RuneCount(pre[lastNL+1:]) + 1
+		col = utf8.RuneCountInString(pre[lastNL+1:]) + 1
 		// Python: colno = pos - doc.rindex('\n', 0, pos)
 	}
 	b := make([]byte, 0, len(msg)+40)
@@ -80,7 +86,7 @@ func (p *jsonParser) ws() {
 }
 
 func (p *jsonParser) hasPrefix(lit string) bool {
-	return len(p.s)-p.i >= len(lit) && string(p.s[p.i:p.i+len(lit)]) == lit
+	return len(p.s)-p.i >= len(lit) && p.s[p.i:p.i+len(lit)] == lit
 }
 
 func (p *jsonParser) value() (Value, error) {
@@ -175,7 +181,7 @@ func (p *jsonParser) number() (Value, error) {
 		}
 	}
 	p.i = j
-	text := string(p.s[start:j])
+	text := p.s[start:j]
 	if isFloat {
 		f, err := strconv.ParseFloat(text, 64)
 		if err != nil {
@@ -244,7 +250,7 @@ func (p *jsonParser) str() (string, error) {
 		c := p.s[j]
 		if c == '"' {
 			p.i = j + 1
-			return string(p.s[quote+1 : j]), nil
+			return p.s[quote+1 : j], nil
 		}
 		if c == '\\' || c < 0x20 {
 			break
@@ -310,19 +316,44 @@ func (p *jsonParser) str() (string, error) {
 	}
 }
 
+// key reads an object member's name: a recurring one without escapes is
+// boxed once (StrKey).
+func (p *jsonParser) key() (Value, error) {
+	for j := p.i + 1; j < len(p.s); j++ {
+		switch c := p.s[j]; {
+		case c == '"':
+			k := StrKey(p.s[p.i+1 : j])
+			p.i = j + 1
+			return k, nil
+		case c == '\\' || c < 0x20:
+			s, err := p.str()
+			if err != nil {
+				return nil, err
+			}
+			return Str(s), nil
+		}
+	}
+	s, err := p.str() // unterminated: str reports it
+	if err != nil {
+		return nil, err
+	}
+	return Str(s), nil
+}
+
 func (p *jsonParser) object() (Value, error) {
 	p.i++ // '{'
-	d := NewDict()
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == '}' {
 		p.i++
-		return d, nil
+		return NewDict(), nil
 	}
+	base := len(p.members)
+	defer func() { p.members = p.members[:base] }()
 	for {
 		if p.i >= len(p.s) || p.s[p.i] != '"' {
 			return nil, p.fail("Expecting property name enclosed in double quotes", p.i)
 		}
-		k, err := p.str()
+		k, err := p.key()
 		if err != nil {
 			return nil, err
 		}
@@ -336,33 +367,36 @@ func (p *jsonParser) object() (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		d.Set(Str(k), v)
+		p.members = append(p.members, dictEntry{k, v})
 		if done, err := p.closeOrComma('}'); err != nil {
 			return nil, err
 		} else if done {
-			return d, nil
+			return dictOfStrEntries(p.members[base:]), nil
 		}
 	}
 }
 
 func (p *jsonParser) array() (Value, error) {
 	p.i++ // '['
-	l := &List{}
 	p.ws()
 	if p.i < len(p.s) && p.s[p.i] == ']' {
 		p.i++
-		return l, nil
+		return &List{}, nil
 	}
+	base := len(p.items)
+	defer func() { p.items = p.items[:base] }()
 	for {
 		v, err := p.value()
 		if err != nil {
 			return nil, err
 		}
-		l.Items = append(l.Items, v)
+		p.items = append(p.items, v)
 		if done, err := p.closeOrComma(']'); err != nil {
 			return nil, err
 		} else if done {
-			return l, nil
+			items := make([]Value, len(p.items)-base)
+			copy(items, p.items[base:])
+			return &List{Items: items}, nil
 		}
 	}
 }

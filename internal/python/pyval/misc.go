@@ -130,7 +130,7 @@ func deepCopy(v Value, memo *copyMemo) Value {
 		for i := range x.ents {
 			nd.ents[i] = dictEntry{deepCopy(x.ents[i].key, memo), deepCopy(x.ents[i].val, memo)}
 		}
-		nd.rebuildIndex()
+		nd.madeWhole()
 		return nd
 	case *Set:
 		if c, ok := memo.get(x); ok {
@@ -142,7 +142,7 @@ func deepCopy(v Value, memo *copyMemo) Value {
 		for i := range x.d.ents {
 			ns.d.ents[i] = dictEntry{deepCopy(x.d.ents[i].key, memo), None}
 		}
-		ns.d.rebuildIndex()
+		ns.d.madeWhole()
 		return ns
 	case DeepCopier:
 		return x.PyDeepCopy()
