@@ -207,7 +207,7 @@ var _ = Describe("CPython random.Random", func() {
 		want := map[int64][]uint32{}
 		for _, seed := range seeds {
 			r := pyrandom.NewBig(big.NewInt(seed)) // NewBig does not use the remembered states
-			for i := 0; i < 1500; i++ {             // past one twist of the state
+			for i := 0; i < 1500; i++ {            // past one twist of the state
 				want[seed] = append(want[seed], r.Uint32())
 			}
 		}
