@@ -411,7 +411,18 @@ func pyFloatPow(iv, iw float64) (pyval.Value, error) {
 		}
 		return pyval.Float(1), nil
 	}
-	r := bigmath.Pow(iv, iw)
+	var r float64
+	switch iw {
+	case 1:
+		r = iv
+	case 2:
+		// The correctly rounded square is the product (IEEE multiplication
+		// rounds exactly once), overflow included; no need for the
+		// 200-bit evaluation (statistics square every deviation).
+		r = iv * iv
+	default:
+		r = bigmath.Pow(iv, iw)
+	}
 	if math.IsInf(r, 0) {
 		return nil, pyval.NewOverflowError("(34, 'Numerical result out of range')")
 	}

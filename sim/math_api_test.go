@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/python/bigmath"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
 
@@ -72,6 +75,28 @@ var _ = Describe("MathAPI", func() {
 			n++
 		}
 		Expect(n).To(BeNumerically(">=", 400))
+	})
+
+	It("squares with one multiplication, as the 200-bit pow rounds the square", func() {
+		r := rand.New(rand.NewPCG(3, 4))
+		xs := []float64{1.5, 3, 1e-160, 2.2e-162, 1.3e154, 1.34e154, 1.5e154, 7.1e-163}
+		for i := 0; i < 2000; i++ {
+			xs = append(xs, math.Float64frombits(r.Uint64()&^(1<<63))) // any positive float
+			xs = append(xs, r.Float64()*1000)
+		}
+		for _, x := range xs {
+			if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 || x == 1 {
+				continue
+			}
+			got, err := pyFloatPow(x, 2)
+			want := bigmath.Pow(x, 2)
+			if math.IsInf(want, 0) {
+				Expect(err).To(MatchError(ContainSubstring("Numerical result out of range")), "%b", x)
+				continue
+			}
+			Expect(err).NotTo(HaveOccurred(), "%b", x)
+			Expect(math.Float64bits(float64(got.(pyval.Float)))).To(Equal(math.Float64bits(want)), "%b", x)
+		}
 	})
 
 	It("keeps Python's types and errors in the plain arithmetic methods", func() {

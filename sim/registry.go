@@ -1,10 +1,20 @@
 package sim
 
-import "github.com/bfcl-go/bfcl/generated/stubs"
+import (
+	"maps"
+	"sync"
+
+	"github.com/bfcl-go/bfcl/generated/stubs"
+)
 
 // Classes returns every backend class by upstream class name. Each call
-// builds a fresh table; nothing here is shared mutable state.
-func Classes() map[string]Class {
+// returns a fresh table (a copy of one built once); nothing here is shared
+// mutable state.
+func Classes() map[string]Class { return maps.Clone(classTable()) }
+
+var classTable = sync.OnceValue(buildClasses)
+
+func buildClasses() map[string]Class {
 	out := map[string]Class{}
 	for _, c := range []Class{
 		classGorillaFileSystem(),
