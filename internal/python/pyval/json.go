@@ -244,17 +244,18 @@ func AppendJSONFloat(b []byte, f float64) []byte {
 // Python's json module writes it (lowercase hex, no HTML escaping).
 func AppendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
+	start := 0 // s[start:i] is written as it is
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
 			i++
 			if c < 0x20 || c == '"' || c == '\\' || c == 0x7f {
-				b = appendJSONEscape(b, c)
-			} else {
-				b = append(b, c)
+				b = appendJSONEscape(append(b, s[start:i-1]...), c)
+				start = i
 			}
 			continue
 		}
+		b = append(b, s[start:i]...)
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			if sr, ok := isSurrogateSeq(s[i:]); ok {
@@ -262,6 +263,7 @@ func AppendJSONString(b []byte, s string) []byte {
 			}
 		}
 		i += size
+		start = i
 		if r > 0xffff {
 			r -= 0x10000
 			b = appendU4(b, 0xd800|(r>>10)&0x3ff)
@@ -270,6 +272,7 @@ func AppendJSONString(b []byte, s string) []byte {
 			b = appendU4(b, r)
 		}
 	}
+	b = append(b, s[start:]...)
 	return append(b, '"')
 }
 

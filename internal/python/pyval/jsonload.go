@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/big"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -18,7 +19,9 @@ func FromJSON(data []byte) (Value, error) { return FromJSONString(string(data)) 
 // FromJSONString is FromJSON for a string. The str values read share the
 // memory of s.
 func FromJSONString(s string) (Value, error) {
-	p := jsonParser{s: s}
+	p := jsonParsers.Get().(*jsonParser)
+	defer p.release()
+	p.s, p.i = s, 0
 	p.ws()
 	v, err := p.value()
 	if err != nil {
@@ -29,6 +32,23 @@ func FromJSONString(s string) (Value, error) {
 		return nil, p.fail("Extra data", p.i)
 	}
 	return v, nil
+}
+
+// jsonParsers keeps parsers for reuse: their stacks and escape buffer
+// are grown once, not for every document.
+var jsonParsers = sync.Pool{New: func() any { return new(jsonParser) }}
+
+// release empties p (dropping its references to the document and the
+// values read) and returns it to jsonParsers, unless its stacks grew large.
+func (p *jsonParser) release() {
+	p.s = ""
+	if cap(p.items) > 1<<12 || cap(p.members) > 1<<12 || cap(p.buf) > 1<<16 {
+		return
+	}
+	clear(p.items[:cap(p.items)])
+	clear(p.members[:cap(p.members)])
+	p.items, p.members, p.buf = p.items[:0], p.members[:0], p.buf[:0]
+	jsonParsers.Put(p)
 }
 
 type jsonParser struct {

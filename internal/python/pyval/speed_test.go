@@ -198,3 +198,18 @@ var _ = Describe("FromJSON objects and arrays", func() {
 		Entry(nil, `[{"a": [1, {"b": }]}]`, "Expecting value: line 1 column 18 (char 17)"),
 	)
 })
+
+var _ = Describe("AppendJSONString", func() {
+	It("writes what the byte-by-byte form writes", func() {
+		pieces := []string{"plain ", "é", "😀", "\x00", "\x1f", "\x7f", `"`, `\`, "\n", "\xff", "\xed\xa0\x80", "ascii run of text", "\u2028", "中文"}
+		r := rand.New(rand.NewPCG(5, 6))
+		for i := 0; i < 3000; i++ {
+			var sb strings.Builder
+			for j := r.IntN(8); j >= 0; j-- {
+				sb.WriteString(pieces[r.IntN(len(pieces))])
+			}
+			s := sb.String()
+			Expect(string(pv.AppendJSONString([]byte("x"), s))).To(Equal(string(pv.AppendJSONStringBytewise([]byte("x"), s))), "%q", s)
+		}
+	})
+})
