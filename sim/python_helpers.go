@@ -22,12 +22,13 @@ import (
 
 // dictOf builds a result dict from alternating string keys and values.
 func dictOf(kv ...any) *pyval.Dict {
-	d := pyval.NewDictCap(len(kv) / 2)
+	var buf [32]pyval.KV
+	items := buf[:0]
 	for i := 0; i+1 < len(kv); i += 2 {
 		v, _ := kv[i+1].(pyval.Value) // a nil value stays nil, as d[key] = v stores it
-		d.SetStr(kv[i].(string), v)
+		items = append(items, pyval.KV{Key: pyval.StrKey(kv[i].(string)), Value: v})
 	}
-	return d
+	return pyval.DictFromItems(items)
 }
 
 // attr is one attribute a backend's _load_scenario assigns with
@@ -63,11 +64,12 @@ func attrState(loaded bool, attrs []attr) *pyval.Dict {
 	if !loaded {
 		return pyval.NewDict()
 	}
-	d := pyval.NewDictCap(len(attrs))
+	var buf [32]pyval.KV
+	items := buf[:0]
 	for _, a := range attrs {
-		d.SetStr(a.name, *a.v) // a nil value stays nil, as in dictOf
+		items = append(items, pyval.KV{Key: pyval.StrKey(a.name), Value: *a.v}) // a nil value stays nil, as in dictOf
 	}
-	return d
+	return pyval.DictFromItems(items)
 }
 
 // increment is `self.<counter> += 1`.

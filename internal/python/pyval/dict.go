@@ -189,11 +189,20 @@ func NewDictCap(n int) *Dict { return &Dict{ents: make([]dictEntry, 0, n)} }
 // DictFromItems builds a dict from pairs, later duplicates overriding values
 // (dict(pairs) semantics).
 func DictFromItems(items []KV) *Dict {
-	d := NewDictCap(len(items))
-	for _, kv := range items {
-		d.Set(kv.Key, kv.Value)
+	ents := make([]dictEntry, len(items))
+	allStr := true
+	for i, kv := range items {
+		ents[i] = dictEntry{kv.Key, kv.Value}
+		if _, ok := kv.Key.(Str); !ok {
+			allStr = false
+		}
 	}
-	return d
+	if allStr {
+		if d := dictOfDistinctStr(ents); d != nil {
+			return d
+		}
+	}
+	return dictBySetting(ents)
 }
 
 func (d *Dict) find(k Value) int {
@@ -300,14 +309,24 @@ func (d *Dict) madeWhole() {
 // as setting them in order would make it (a repeated key keeps its first
 // position and takes the last value). The entries are copied.
 func dictOfStrEntries(ents []dictEntry) *Dict {
-	d := &Dict{ents: make([]dictEntry, len(ents))}
-	copy(d.ents, ents)
+	own := make([]dictEntry, len(ents))
+	copy(own, ents)
+	if d := dictOfDistinctStr(own); d != nil {
+		return d
+	}
+	return dictBySetting(ents)
+}
+
+// dictOfDistinctStr returns the dict holding ents (Str keys) as they are,
+// or nil when a key is repeated.
+func dictOfDistinctStr(ents []dictEntry) *Dict {
+	d := &Dict{ents: ents}
 	if len(ents) <= maxUnindexed {
 		for i := 1; i < len(ents); i++ {
 			ki := ents[i].key.(Str)
 			for j := 0; j < i; j++ {
 				if ents[j].key.(Str) == ki {
-					return dictBySetting(ents)
+					return nil
 				}
 			}
 		}
@@ -317,7 +336,7 @@ func dictOfStrEntries(ents []dictEntry) *Dict {
 	for i := range ents {
 		s := string(ents[i].key.(Str))
 		if _, dup := d.idx.str[s]; dup {
-			return dictBySetting(ents)
+			return nil
 		}
 		d.idx.str[s] = i
 	}

@@ -240,12 +240,44 @@ func AppendPyJSON(b []byte, v Value) ([]byte, error) {
 		return append(b, "]}"...), nil
 	case PyJSONAppender:
 		return x.AppendPyJSON(b)
-	case *Set, EllipsisType, Object:
+	case *Set:
+		return appendPyJSONSet(b, x)
+	case EllipsisType, Object:
 		return appendAnyJSON(b, EncodePyJSON(v))
 	case nil:
 		return nil, NewTypeError("pyjson: nil Value (argument not supplied) cannot be encoded")
 	}
 	return nil, NewTypeError("pyjson: cannot encode value of type " + v.TypeName())
+}
+
+// appendPyJSONSet writes {"$set": [...]} with the members sorted by their
+// encoded text, as EncodePyJSON orders them.
+func appendPyJSONSet(b []byte, x *Set) ([]byte, error) {
+	b = append(b, `{"$set":[`...)
+	if x.Len() > 0 {
+		sb := getScratch()
+		text := sb.b[:0]
+		var spanBuf [16][2]int
+		spans := spanBuf[:0]
+		for i := range x.d.ents {
+			start := len(text)
+			var err error
+			if text, err = AppendPyJSON(text, x.d.ents[i].key); err != nil {
+				putScratch(sb, nil)
+				return nil, err
+			}
+			spans = append(spans, [2]int{start, len(text)})
+		}
+		slices.SortFunc(spans, func(p, q [2]int) int { return bytes.Compare(text[p[0]:p[1]], text[q[0]:q[1]]) })
+		for i, sp := range spans {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, text[sp[0]:sp[1]]...)
+		}
+		putScratch(sb, text)
+	}
+	return append(b, "]}"...), nil
 }
 
 // CompactJSON is JSON text known to be valid and compact (written by this

@@ -213,3 +213,67 @@ var _ = Describe("AppendJSONString", func() {
 		}
 	})
 })
+
+var _ = Describe("DictFromItems", func() {
+	It("is setting the pairs in order, with str keys, repeated keys and other keys", func() {
+		for _, n := range []int{0, 1, 8, 9, 32, 33, 60} {
+			for _, dup := range []bool{false, true} {
+				for _, mixed := range []bool{false, true} {
+					var items []pv.KV
+					for i := 0; i < n; i++ {
+						var k pv.Value = pv.Str(fmt.Sprint("k", i))
+						if mixed && i%5 == 4 {
+							k = pv.Int(i)
+						}
+						items = append(items, pv.KV{Key: k, Value: pv.Int(i)})
+					}
+					if dup && n > 0 {
+						items = append(items, pv.KV{Key: pv.Str("k0"), Value: pv.Str("last")}, pv.KV{Key: pv.Float(float64(n - 1)), Value: pv.None})
+					}
+					want := pv.NewDict()
+					for _, kv := range items {
+						want.Set(kv.Key, kv.Value)
+					}
+					got := pv.DictFromItems(items)
+					Expect(pv.Repr(got)).To(Equal(pv.Repr(want)), "n=%d dup=%v mixed=%v", n, dup, mixed)
+					for _, kv := range items {
+						gv, _ := got.Get(kv.Key)
+						wv, _ := want.Get(kv.Key)
+						Expect(pv.Repr(gv)).To(Equal(pv.Repr(wv)))
+					}
+					got.Set(pv.Str("k1"), pv.Str("changed"))
+					want.Set(pv.Str("k1"), pv.Str("changed"))
+					Expect(pv.Repr(got)).To(Equal(pv.Repr(want)))
+				}
+			}
+		}
+	})
+})
+
+var _ = Describe("pyjson of a set", func() {
+	It("orders the members by their text as EncodePyJSON does", func() {
+		r := rand.New(rand.NewPCG(7, 8))
+		for round := 0; round < 300; round++ {
+			set := pv.NewSet()
+			for i := r.IntN(40); i > 0; i-- {
+				switch r.IntN(5) {
+				case 0:
+					set.Add(pv.Int(r.IntN(200) - 100))
+				case 1:
+					set.Add(pv.Str(fmt.Sprint("s", r.IntN(50))))
+				case 2:
+					set.Add(pv.Float(r.Float64() * 10))
+				case 3:
+					set.Add(pv.Tuple{pv.Int(r.IntN(3)), pv.Str("t")})
+				default:
+					set.Add(pv.Int(1 << 60))
+				}
+			}
+			got, err := pv.MarshalPyJSON(set)
+			Expect(err).NotTo(HaveOccurred())
+			want, err := pv.AppendAny(nil, pv.EncodePyJSON(set))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(got)).To(Equal(string(want)))
+		}
+	})
+})
