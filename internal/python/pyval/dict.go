@@ -180,6 +180,37 @@ func CheckHashable(v Value) error {
 	return nil
 }
 
+// newDictLen returns a dict of n zero entries for the caller to fill
+// (before any other use). A small dict and its entries are one allocation.
+func newDictLen(n int) *Dict {
+	switch {
+	case n == 0:
+		return &Dict{ents: []dictEntry{}}
+	case n <= 2:
+		p := new(struct {
+			d Dict
+			e [2]dictEntry
+		})
+		p.d.ents = p.e[:n]
+		return &p.d
+	case n <= 4:
+		p := new(struct {
+			d Dict
+			e [4]dictEntry
+		})
+		p.d.ents = p.e[:n]
+		return &p.d
+	case n <= 8:
+		p := new(struct {
+			d Dict
+			e [8]dictEntry
+		})
+		p.d.ents = p.e[:n]
+		return &p.d
+	}
+	return &Dict{ents: make([]dictEntry, n)}
+}
+
 // NewDict returns an empty dict.
 func NewDict() *Dict { return &Dict{} }
 
@@ -189,20 +220,18 @@ func NewDictCap(n int) *Dict { return &Dict{ents: make([]dictEntry, 0, n)} }
 // DictFromItems builds a dict from pairs, later duplicates overriding values
 // (dict(pairs) semantics).
 func DictFromItems(items []KV) *Dict {
-	ents := make([]dictEntry, len(items))
+	d := newDictLen(len(items))
 	allStr := true
 	for i, kv := range items {
-		ents[i] = dictEntry{kv.Key, kv.Value}
+		d.ents[i] = dictEntry{kv.Key, kv.Value}
 		if _, ok := kv.Key.(Str); !ok {
 			allStr = false
 		}
 	}
-	if allStr {
-		if d := dictOfDistinctStr(ents); d != nil {
-			return d
-		}
+	if allStr && indexDistinctStr(d) {
+		return d
 	}
-	return dictBySetting(ents)
+	return dictBySetting(d.ents)
 }
 
 func (d *Dict) find(k Value) int {
@@ -309,38 +338,39 @@ func (d *Dict) madeWhole() {
 // as setting them in order would make it (a repeated key keeps its first
 // position and takes the last value). The entries are copied.
 func dictOfStrEntries(ents []dictEntry) *Dict {
-	own := make([]dictEntry, len(ents))
-	copy(own, ents)
-	if d := dictOfDistinctStr(own); d != nil {
+	d := newDictLen(len(ents))
+	copy(d.ents, ents)
+	if indexDistinctStr(d) {
 		return d
 	}
 	return dictBySetting(ents)
 }
 
-// dictOfDistinctStr returns the dict holding ents (Str keys) as they are,
-// or nil when a key is repeated.
-func dictOfDistinctStr(ents []dictEntry) *Dict {
-	d := &Dict{ents: ents}
+// indexDistinctStr completes d, whose entries (Str keys) were filled in
+// one piece, and reports true; false when a key is repeated (d is then
+// to be dropped).
+func indexDistinctStr(d *Dict) bool {
+	ents := d.ents
 	if len(ents) <= maxUnindexed {
 		for i := 1; i < len(ents); i++ {
 			ki := ents[i].key.(Str)
 			for j := 0; j < i; j++ {
 				if ents[j].key.(Str) == ki {
-					return nil
+					return false
 				}
 			}
 		}
-		return d
+		return true
 	}
 	d.idx = &dictIndex{str: make(map[string]int, len(ents))}
 	for i := range ents {
 		s := string(ents[i].key.(Str))
 		if _, dup := d.idx.str[s]; dup {
-			return nil
+			return false
 		}
 		d.idx.str[s] = i
 	}
-	return d
+	return true
 }
 
 func dictBySetting(ents []dictEntry) *Dict {
@@ -500,7 +530,7 @@ func (d *Dict) At(i int) (Value, Value) { return d.ents[i].key, d.ents[i].val }
 
 // Copy is d.copy() (shallow).
 func (d *Dict) Copy() *Dict {
-	nd := &Dict{ents: make([]dictEntry, len(d.ents))}
+	nd := newDictLen(len(d.ents))
 	copy(nd.ents, d.ents)
 	nd.madeWhole()
 	return nd

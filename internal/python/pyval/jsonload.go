@@ -414,9 +414,9 @@ func (p *jsonParser) array() (Value, error) {
 		if done, err := p.closeOrComma(']'); err != nil {
 			return nil, err
 		} else if done {
-			items := make([]Value, len(p.items)-base)
-			copy(items, p.items[base:])
-			return &List{Items: items}, nil
+			l := newListLen(len(p.items) - base)
+			copy(l.Items, p.items[base:])
+			return l, nil
 		}
 	}
 }

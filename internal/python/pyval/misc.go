@@ -113,7 +113,7 @@ func deepCopy(v Value, memo *copyMemo) Value {
 		if c, ok := memo.get(x); ok {
 			return c
 		}
-		nl := &List{Items: make([]Value, len(x.Items))}
+		nl := newListLen(len(x.Items))
 		remember(memo, x, nl)
 		copyInto(nl.Items, x.Items, memo)
 		return nl
@@ -125,7 +125,7 @@ func deepCopy(v Value, memo *copyMemo) Value {
 		if c, ok := memo.get(x); ok {
 			return c
 		}
-		nd := &Dict{ents: make([]dictEntry, len(x.ents))}
+		nd := newDictLen(len(x.ents))
 		remember(memo, x, nd)
 		for i := range x.ents {
 			nd.ents[i] = dictEntry{deepCopy(x.ents[i].key, memo), deepCopy(x.ents[i].val, memo)}

@@ -83,6 +83,37 @@ func (EllipsisType) TypeName() string { return "ellipsis" }
 // NewList returns a list holding items (not copied).
 func NewList(items ...Value) *List { return &List{Items: items} }
 
+// newListLen returns a list of n nil items for the caller to fill (before
+// any other use). A short list and its items are one allocation.
+func newListLen(n int) *List {
+	switch {
+	case n == 0:
+		return &List{Items: []Value{}}
+	case n <= 2:
+		p := new(struct {
+			l List
+			e [2]Value
+		})
+		p.l.Items = p.e[:n]
+		return &p.l
+	case n <= 4:
+		p := new(struct {
+			l List
+			e [4]Value
+		})
+		p.l.Items = p.e[:n]
+		return &p.l
+	case n <= 8:
+		p := new(struct {
+			l List
+			e [8]Value
+		})
+		p.l.Items = p.e[:n]
+		return &p.l
+	}
+	return &List{Items: make([]Value, n)}
+}
+
 // KV is one key/value pair, used for dict items and keyword arguments.
 type KV struct {
 	Key   Value
