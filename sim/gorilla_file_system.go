@@ -575,10 +575,20 @@ func gfsError(format string, args ...any) *pyval.Dict {
 	return errorDict(fmt.Sprintf(format, args...))
 }
 
+// invalidNameChars are the characters _validate_file_or_directory_name
+// refuses, in its order, each a str Value (made once).
+var invalidNameChars = func() []pyval.Value {
+	var out []pyval.Value
+	for _, c := range `|/\?%*:"><` {
+		out = append(out, pyval.Str(string(c)))
+	}
+	return out
+}()
+
 // validName is upstream's _validate_file_or_directory_name.
 func validName(name pyval.Value) (bool, error) {
-	for _, c := range `|/\?%*:"><` {
-		in, err := pyval.Contains(name, pyval.Str(string(c)))
+	for _, c := range invalidNameChars {
+		in, err := pyval.Contains(name, c)
 		if err != nil {
 			return false, err
 		}
