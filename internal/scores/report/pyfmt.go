@@ -291,9 +291,13 @@ func appendFields(buf []byte, fs verdict.Fields) ([]byte, error) {
 func appendPyFloat(buf []byte, f float64) []byte { return pyval.AppendJSONFloat(buf, f) }
 
 // appendJSONNumber writes a JSON number literal as Python re-dumps it after
-// json.loads: integer literals unchanged, others as float repr.
+// json.loads: integer literals unchanged (but -0, which is 0), others as
+// float repr.
 func appendJSONNumber(buf []byte, lit string) []byte {
 	if !strings.ContainsAny(lit, ".eE") {
+		if lit == "-0" { // int("-0") is 0
+			return append(buf, '0')
+		}
 		return append(buf, lit...)
 	}
 	f, err := strconv.ParseFloat(lit, 64)
