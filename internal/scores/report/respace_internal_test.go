@@ -19,6 +19,7 @@ var respaceCases = []string{
 	`[[[[]]],{"":{"":""}}]`,
 	"\"\xff\xfe invalid utf-8\"",
 	`{"dup": 1, "dup": 2}`,
+	`["a\nb\t\"c\"\\d\b\f\r é", "\/x", "\u000a\u001F\u0041", "é\n\u00e9"]`,
 }
 
 var _ = Describe("re-spacing JSON as json.dumps", func() {
