@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -89,6 +91,40 @@ func BenchmarkRespace(b *testing.B) {
 		var err error
 		if buf, err = appendRespaced(buf[:0], text); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRespaceInferenceLogs: the inference logs of the reference run's
+// multi-turn results (skipped without the reference folder).
+func BenchmarkRespaceInferenceLogs(b *testing.B) {
+	ref := os.Getenv("BFCL_REFERENCE_DIR")
+	p := filepath.Join(ref, "results", "results", "2025-11-12-harmony-fixes-2", "result", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_result.json")
+	data, err := os.ReadFile(p)
+	if ref == "" || err != nil {
+		b.Skip("no reference result file (BFCL_REFERENCE_DIR)")
+	}
+	var logs [][]byte
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var rec struct {
+			Log json.RawMessage `json:"inference_log"`
+		}
+		if json.Unmarshal(line, &rec) == nil && len(rec.Log) > 0 {
+			logs = append(logs, rec.Log)
+		}
+	}
+	n := 0
+	for _, l := range logs {
+		n += len(l)
+	}
+	b.SetBytes(int64(n))
+	var buf []byte
+	for b.Loop() {
+		for _, l := range logs {
+			var err error
+			if buf, err = appendRespaced(buf[:0], l); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }
