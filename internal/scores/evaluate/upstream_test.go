@@ -183,12 +183,7 @@ func nameArguments(cs []gtCall) []map[string]any {
 
 var _ = Describe("`bfcl evaluate` on folders named after upstream registry entries, without flags", Label("reference"), func() {
 	It("decodes each handler family's stored answers as the same calls", func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		src := testenv.OpenDataSet(GinkgoT())
 		cats := []category.Category{"simple_python", "parallel"}
 		root, scoreRoot := GinkgoT().TempDir(), GinkgoT().TempDir()
 		for _, c := range cats {
@@ -217,7 +212,7 @@ var _ = Describe("`bfcl evaluate` on folders named after upstream registry entri
 				folders = append(folders, f)
 			}
 		}
-		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats,
+		_, err := evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats,
 			Models: folders})
 		Expect(err).NotTo(HaveOccurred())
 		_, err = evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats,
@@ -318,18 +313,12 @@ var _ = Describe("multi-turn answers stored the QwenFCHandler way", Label("refer
 		Expect(cats).NotTo(BeEmpty())
 		_, err := evaluate.Run(evaluate.Options{Source: src, ResultRoot: root, ScoreRoot: scoreRoot, Categories: cats})
 		Expect(err).NotTo(HaveOccurred())
-		checked := 0
-		var problems []string
+		var tally verdictTally
 		for _, c := range cats {
-			want := verdictsOf(filepath.Join(ref, "multi_turn_verdicts", run, "openai_gpt-oss-120b", "BFCL_v4_"+string(c)+"_verdicts.jsonl"))
-			correct, total, failed := scoreFile(filepath.Join(scoreRoot, folder, filepath.FromSlash(c.ScorePath())))
-			Expect(correct + len(failed)).To(Equal(total))
-			problems = append(problems, diffVerdicts(want, failed, total)...)
-			checked += total
+			tally.add(verdictsOf(filepath.Join(ref, "multi_turn_verdicts", run, "openai_gpt-oss-120b", "BFCL_v4_"+string(c)+"_verdicts.jsonl")),
+				filepath.Join(scoreRoot, folder, filepath.FromSlash(c.ScorePath())))
 		}
-		fmt.Fprintf(GinkgoWriter, "multi-turn verdicts compared (QwenFCHandler storage): %d, differences: %d\n", checked, len(problems))
-		Expect(checked).To(Equal(600))
-		Expect(problems).To(BeEmpty(), strings.Join(problems, "\n"))
+		tally.expect("multi-turn verdicts (QwenFCHandler storage)", 600)
 	})
 })
 
@@ -419,22 +408,36 @@ func diffVerdicts(want, got map[string]string, total int) []string {
 	return d
 }
 
+// verdictTally gathers, score file by score file, how our verdicts differ
+// from upstream's.
+type verdictTally struct {
+	checked  int
+	problems []string
+}
+
+// add compares the score file at scorePath with upstream's verdicts want
+// (verdictsOf).
+func (t *verdictTally) add(want map[string]string, scorePath string) {
+	correct, total, failed := scoreFile(scorePath)
+	ExpectWithOffset(1, correct+len(failed)).To(Equal(total), scorePath)
+	t.problems = append(t.problems, diffVerdicts(want, failed, total)...)
+	t.checked += total
+}
+
+// expect requires n verdicts compared (what names them in the log) and no
+// difference.
+func (t *verdictTally) expect(what string, n int) {
+	fmt.Fprintf(GinkgoWriter, "%s compared: %d, differences: %d\n", what, t.checked, len(t.problems))
+	ExpectWithOffset(1, t.checked).To(Equal(n), what)
+	ExpectWithOffset(1, t.problems).To(BeEmpty(), strings.Join(t.problems, "\n"))
+}
+
 var _ = Describe("`bfcl evaluate` on upstream's result files", Label("reference"), Ordered, func() {
 	var ref string
 	var src *dataset.Source
 	BeforeAll(func() {
-		var ok bool
-		ref, ok = testenv.ReferenceDir()
-		if !ok {
-			Skip(testenv.MissingMessage("reference results", ref, "BFCL_REFERENCE_DIR"))
-		}
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		var err error
-		src, err = dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		ref = testenv.NeedReferenceDir(GinkgoT(), "reference results")
+		src = testenv.OpenDataSet(GinkgoT())
 	})
 
 	It("reproduces every single-turn and multi-turn verdict of gpt-oss-120b, flag-free: its folder aliased to an upstream registry entry (OpenAICompletionsHandler, FC, underscore_to_dot)", func() {
@@ -452,8 +455,7 @@ var _ = Describe("`bfcl evaluate` on upstream's result files", Label("reference"
 		rows, err := evaluate.Run(o)
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rows).To(HaveLen(1))
-		checked := 0
-		var problems []string
+		var tally verdictTally
 		for _, c := range category.Scoring() {
 			var want map[string]string
 			switch {
@@ -468,14 +470,9 @@ var _ = Describe("`bfcl evaluate` on upstream's result files", Label("reference"
 			default:
 				want = verdictsOf(filepath.Join(ref, "ast_verdicts", "results", run, "result", "openai_gpt-oss-120b", string(c.GeneralGroup()), "BFCL_v4_"+string(c)+"_verdicts.jsonl"))
 			}
-			correct, total, failed := scoreFile(filepath.Join(scoreRoot, "openai_gpt-oss-120b", filepath.FromSlash(c.ScorePath())))
-			Expect(correct+len(failed)).To(Equal(total), string(c))
-			problems = append(problems, diffVerdicts(want, failed, total)...)
-			checked += total
+			tally.add(want, filepath.Join(scoreRoot, "openai_gpt-oss-120b", filepath.FromSlash(c.ScorePath())))
 		}
-		fmt.Fprintf(GinkgoWriter, "verdicts compared: %d, differences: %d\n", checked, len(problems))
-		Expect(checked).To(Equal(3641 + 600))
-		Expect(problems).To(BeEmpty())
+		tally.expect("verdicts", 3641+600)
 	})
 
 	It("reproduces every agentic verdict of glyphh-ada-1.1 (memory and web search, FC)", func() {
@@ -484,21 +481,15 @@ var _ = Describe("`bfcl evaluate` on upstream's result files", Label("reference"
 		_, err := evaluate.Run(evaluate.Options{Source: src, ResultRoot: filepath.Join(ref, "agentic", "results"),
 			ScoreRoot: scoreRoot, Models: []string{"glyphh-ada-1.1"}, Categories: cats, Mode: "fc"})
 		Expect(err).NotTo(HaveOccurred())
-		checked := 0
-		var problems []string
+		var tally verdictTally
 		for _, c := range cats {
 			rel := "BFCL_v4_" + string(c) + "_verdicts.jsonl"
 			if b, ok := c.MemoryBackend(); ok {
 				rel = filepath.Join("memory", b, rel)
 			}
-			want := verdictsOf(filepath.Join(ref, "agentic", "verdicts", rel))
-			correct, total, failed := scoreFile(filepath.Join(scoreRoot, "glyphh-ada-1.1", filepath.FromSlash(c.ScorePath())))
-			Expect(correct + len(failed)).To(Equal(total))
-			problems = append(problems, diffVerdicts(want, failed, total)...)
-			checked += total
+			tally.add(verdictsOf(filepath.Join(ref, "agentic", "verdicts", rel)),
+				filepath.Join(scoreRoot, "glyphh-ada-1.1", filepath.FromSlash(c.ScorePath())))
 		}
-		fmt.Fprintf(GinkgoWriter, "agentic verdicts compared: %d, differences: %d\n", checked, len(problems))
-		Expect(checked).To(Equal(665))
-		Expect(problems).To(BeEmpty(), strings.Join(problems, "\n"))
+		tally.expect("agentic verdicts", 665)
 	})
 })
