@@ -11,7 +11,7 @@ import (
 )
 
 var respaceCases = []string{
-	`{}`, `[]`, `""`, `0`, `-0.0`, `1e5`, `1E-7`, `2.50`, `123456789012345678901234567890`, `true`, `false`, `null`,
+	`{}`, `[]`, `""`, `0`, `-0`, `-0.0`, `1e5`, `1E-7`, `2.50`, `123456789012345678901234567890`, `true`, `false`, `null`,
 	`{"a":1,"b":[1,2.0,{"c":null}],"d":"x"}`,
 	" { \"a\" : [ 1 , 2 ] ,\n\t\"b\" : { } }\r\n",
 	`["\u00e9\n\"q\"\\ \/ \u2028 \ud83d\ude00", "é", "tab\there", "\u0001\u001f\u007f"]`,
@@ -19,6 +19,7 @@ var respaceCases = []string{
 	`[[[[]]],{"":{"":""}}]`,
 	"\"\xff\xfe invalid utf-8\"",
 	`{"dup": 1, "dup": 2}`,
+	`["a\nb\t\"c\"\\d\b\f\r é", "\/x", "\u000a\u001F\u0041", "é\n\u00e9"]`,
 }
 
 var _ = Describe("re-spacing JSON as json.dumps", func() {
@@ -30,6 +31,11 @@ var _ = Describe("re-spacing JSON as json.dumps", func() {
 			Expect(err).NotTo(HaveOccurred(), c)
 			Expect(string(got)).To(Equal(string(want)), c)
 		}
+	})
+	It("writes numbers as Python re-dumps json.loads' values", func() {
+		got, err := appendRespaced(nil, []byte(`[-0, -0.0, 0, -7, 1e2, 1.50]`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got)).To(Equal(`[0, -0.0, 0, -7, 100.0, 1.5]`))
 	})
 	It("validates as json.Valid does", func() {
 		deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
