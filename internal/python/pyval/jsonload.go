@@ -13,7 +13,8 @@ import (
 // value), arrays *List, integers Int (BigInt when large), numbers with a
 // fraction or exponent Float, and NaN / Infinity / -Infinity are accepted.
 // Errors are JSONDecodeError exceptions whose text matches CPython's, e.g.
-// "Expecting value: line 1 column 1 (char 0)".
+// "Expecting value: line 1 column 1 (char 0)". data is copied once; the
+// str values read share that copy.
 func FromJSON(data []byte) (Value, error) { return FromJSONString(string(data)) }
 
 // FromJSONString is FromJSON for a string. The str values read share the
