@@ -9,8 +9,8 @@ package engine
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/python/pyexpr"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -45,18 +45,58 @@ type Session struct {
 	created   bool
 	classes   []string
 	instances map[string]sim.Instance // class -> instance
-	names     map[string]string       // instance variable name -> class
-	owner     map[string]string       // public method name -> instance variable name
+	// vars are the instance variables in cfg.Involved order (a class
+	// listed twice twice): a method name belongs to the last one whose
+	// class has it, as upstream's loop over the involved classes leaves it.
+	vars []instanceVar
+	buf  []byte // ResultString's JSON buffer, reused between calls
 }
 
-var nameSanitizer = regexp.MustCompile(`[-./:]`)
+// instanceVar is one instance variable name and its class.
+type instanceVar struct {
+	name    string
+	cl      string
+	methods map[string]bool // the class's public methods
+}
+
+// classTable is sim.Classes() with each class's method names as a set,
+// built once: the engine only reads it.
+type classTable struct {
+	classes map[string]sim.Class
+	methods map[string]map[string]bool
+}
+
+var classes = sync.OnceValue(func() classTable {
+	t := classTable{classes: sim.Classes(), methods: map[string]map[string]bool{}}
+	for name, c := range t.classes {
+		set := make(map[string]bool, len(c.Methods))
+		for _, m := range c.Methods {
+			set[m.Name] = true
+		}
+		t.methods[name] = set
+	}
+	return t
+})
 
 // InstanceName is upstream's variable name of a backend instance:
 // "<model>_<entry id>_<class>_instance" with "-", ".", "/" and ":" turned
 // into "_". It is observable: the method-name rewriting also applies inside
 // string arguments.
 func InstanceName(modelName, entryID, class string) string {
-	return nameSanitizer.ReplaceAllString(modelName+"_"+entryID+"_"+class+"_instance", "_")
+	b := make([]byte, 0, len(modelName)+len(entryID)+len(class)+len("___instance"))
+	b = append(b, modelName...)
+	b = append(b, '_')
+	b = append(b, entryID...)
+	b = append(b, '_')
+	b = append(b, class...)
+	b = append(b, "_instance"...)
+	for i, c := range b {
+		switch c {
+		case '-', '.', '/', ':':
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
 // New returns the session of cfg; its instances are created by the first
@@ -65,9 +105,7 @@ func New(env *sim.Env, cfg Config) *Session {
 	return &Session{
 		cfg:       cfg,
 		env:       env,
-		instances: map[string]sim.Instance{},
-		names:     map[string]string{},
-		owner:     map[string]string{},
+		instances: make(map[string]sim.Instance, len(cfg.Involved)),
 	}
 }
 
@@ -79,9 +117,9 @@ func (s *Session) Init() error {
 	}
 	s.created = true
 	cfg, env := s.cfg, s.env
-	reg := sim.Classes()
+	reg := classes()
 	for _, cl := range cfg.Involved {
-		info, ok := reg[cl]
+		info, ok := reg.classes[cl]
 		if !ok {
 			return fmt.Errorf("engine: unknown backend class %q", cl)
 		}
@@ -107,12 +145,29 @@ func (s *Session) Init() error {
 			s.instances[cl] = inst
 			s.classes = append(s.classes, cl)
 		}
-		s.names[name] = cl
-		for _, m := range info.Methods {
-			s.owner[m.Name] = name
-		}
+		s.vars = append(s.vars, instanceVar{name: name, cl: cl, methods: reg.methods[cl]})
 	}
 	return nil
+}
+
+// owner is the instance variable a public method name belongs to.
+func (s *Session) owner(method string) (string, bool) {
+	for i := len(s.vars) - 1; i >= 0; i-- {
+		if s.vars[i].methods[method] {
+			return s.vars[i].name, true
+		}
+	}
+	return "", false
+}
+
+// variable is the class of an instance variable name.
+func (s *Session) variable(name string) (string, bool) {
+	for i := range s.vars {
+		if s.vars[i].name == name {
+			return s.vars[i].cl, true
+		}
+	}
+	return "", false
 }
 
 // Created reports whether the instances exist.
@@ -152,8 +207,12 @@ func (s *Session) ExecuteOne(call string) string {
 	if i := strings.IndexByte(head, '('); i >= 0 {
 		head = head[:i]
 	}
-	if strings.Contains(head, ".") {
-		head = strings.Split(head, ".")[1]
+	if i := strings.IndexByte(head, '.'); i >= 0 {
+		// The second dot-separated part, as head.split(".")[1].
+		head = head[i+1:]
+		if j := strings.IndexByte(head, '.'); j >= 0 {
+			head = head[:j]
+		}
 	}
 	if blocked[head] {
 		return ErrorPrefix + "Function call " + head + " is not allowed."
@@ -166,10 +225,15 @@ func (s *Session) ExecuteOne(call string) string {
 	if err != nil {
 		return ErrorPrefix + err.Error()
 	}
-	if err := checkIntDigits(v); err != nil {
-		return ErrorPrefix + err.Error()
+	out := s.resultString(v)
+	// An int too long to print has more digits than the result string has
+	// bytes otherwise; only a long result needs the walk.
+	if len(out) > maxStrDigits {
+		if err := checkIntDigits(v); err != nil {
+			return ErrorPrefix + err.Error()
+		}
 	}
-	return ResultString(v)
+	return out
 }
 
 // maxStrDigits is CPython's default sys.get_int_max_str_digits() (3.11+):
@@ -220,17 +284,30 @@ func boolToInt(b bool) int {
 // exact dict through json.dumps, or str() when that fails; anything else
 // through str().
 func ResultString(v pyval.Value) string {
+	var s Session
+	return s.resultString(v)
+}
+
+// resultString is ResultString with the session's reused JSON buffer.
+func (s *Session) resultString(v pyval.Value) string {
 	switch x := v.(type) {
 	case pyval.Str:
 		return string(x)
 	case *pyval.Dict:
-		if js, err := pyval.JSONDumps(x); err == nil {
-			return js
+		b, err := pyval.AppendJSON(s.buf[:0], x)
+		if cap(b) <= maxResultBuf {
+			s.buf = b
+		}
+		if err == nil {
+			return string(b)
 		}
 		return pyval.StrOf(x)
 	}
 	return pyval.StrOf(v)
 }
+
+// maxResultBuf bounds the JSON buffer a session keeps between calls.
+const maxResultBuf = 1 << 20
 
 // State returns the public attributes of every instance, by class.
 func (s *Session) State() map[string]*pyval.Dict {

@@ -42,7 +42,7 @@ func (m *boundMethod) PyJSON() any                { return map[string]any{"$obje
 // LookupName resolves a bare name: an instance variable of this side, a
 // builtin, or a NameError as Python reports it.
 func (e evalEnv) LookupName(name string) (pyval.Value, error) {
-	if cl, ok := e.s.names[name]; ok {
+	if cl, ok := e.s.variable(name); ok {
 		return &instanceRef{name: name, cl: cl, inst: e.s.instances[cl]}, nil
 	}
 	if b, ok := lookupBuiltin(name); ok {

@@ -15,7 +15,7 @@ import (
 // after a name that is not rewritten. It is
 // the regex \b([a-zA-Z_]\w*)\s*(?=\() applied with Python's Unicode \w, \s
 // and \b.
-func rewriteCalls(s string, owner map[string]string) string {
+func rewriteCalls(s string, owner func(method string) (string, bool)) string {
 	var b strings.Builder
 	i, last := 0, 0
 	prevWord := false // whether the rune before i is a \w rune
@@ -40,7 +40,10 @@ func rewriteCalls(s string, owner map[string]string) string {
 			}
 			if k < len(s) && s[k] == '(' {
 				name := s[i:j]
-				if inst, ok := owner[name]; ok {
+				if inst, ok := owner(name); ok {
+					if last == 0 {
+						b.Grow(len(s) + len(inst) + 1)
+					}
 					b.WriteString(s[last:i])
 					b.WriteString(inst)
 					b.WriteByte('.')

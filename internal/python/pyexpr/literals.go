@@ -117,6 +117,14 @@ func (p *parser) decoded(decode func(body string, raw bool) (string, string), bo
 func (p *parser) strings() Expr {
 	first := p.peek()
 	start := first.start
+	if n := p.peekAt(1); n.kind != tkString && n.kind != tkError {
+		// One literal: its body decoded, without a piece list.
+		pc := splitString(p.src, first)
+		if !pc.bytes && !pc.fstr {
+			p.advance()
+			return &Constant{Span: Span{start, first.end}, Value: pyval.Str(p.decoded(decodeStr, pc.body, pc)), Kind: kindOf(pc)}
+		}
+	}
 	var pieces []strPiece
 	for p.peek().kind == tkString {
 		pieces = append(pieces, splitString(p.src, p.peek()))

@@ -17,8 +17,8 @@ type parseError struct {
 }
 
 type parser struct {
-	src      string
-	toks     []token
+	src string
+	tokens
 	i        int
 	deferred *pyval.Exception // raised only if the whole parse succeeds
 	// compileErr is an error CPython's compiler raises, not its parser
@@ -38,7 +38,8 @@ func Parse(src string) (e Expr, err error) {
 	if err := checkUTF8(src); err != nil {
 		return nil, err
 	}
-	p := &parser{src: src, toks: tokenize(src, true)}
+	p := &parser{src: src, tokens: tokenize(src, true)}
+	defer p.release()
 	defer p.recoverTo(&err)
 	e = p.parseEval()
 	if p.deferred != nil {
@@ -62,7 +63,8 @@ func ParseAST(src string) (Expr, error) {
 	if err := checkUTF8(src); err != nil {
 		return nil, renameFile(err, "<unknown>")
 	}
-	p := &parser{src: src, toks: tokenize(src, false)}
+	p := &parser{src: src, tokens: tokenize(src, false)}
+	defer p.release()
 	var e Expr
 	var err error
 	func() {
@@ -100,7 +102,8 @@ func ParseModule(src string) (out []Assign, err error) {
 	if err := checkUTF8(src); err != nil {
 		return nil, err
 	}
-	p := &parser{src: src, toks: tokenize(src, false)}
+	p := &parser{src: src, tokens: tokenize(src, false)}
+	defer p.release()
 	defer p.recoverTo(&err)
 	out = p.parseModule()
 	if p.deferred != nil {
@@ -142,8 +145,8 @@ func (p *parser) recoverTo(err *error) {
 	if !pe.tok {
 		// CPython re-tokenizes the rest of the source after a parser error
 		// and reports a tokenizer error found there instead.
-		if last := p.toks[len(p.toks)-1]; last.kind == tkError && last.override {
-			*err = last.err
+		if last := p.toks[len(p.toks)-1]; last.kind == tkError && p.override {
+			*err = p.err
 			return
 		}
 	}
@@ -153,7 +156,7 @@ func (p *parser) recoverTo(err *error) {
 func (p *parser) peek() *token {
 	t := &p.toks[p.i]
 	if t.kind == tkError {
-		panic(parseError{t.err, true})
+		panic(parseError{p.err, true})
 	}
 	return t
 }
@@ -692,9 +695,39 @@ func (p *parser) checkUnpackingAssign(star *token, msg string) {
 	}
 }
 
+// bracketItems counts, from the opening bracket at p.i to its closing one,
+// the items (top-level commas plus one) and the top-level "=" signs: the
+// capacity hints of a call's argument lists and of displays.
+func (p *parser) bracketItems() (items, assigns int) {
+	open := p.toks[p.i].level // depth inside the bracket
+	items = 1
+	for j := p.i + 1; j < len(p.toks); j++ {
+		t := &p.toks[j]
+		if t.level < open || t.kind == tkEOF || t.kind == tkError {
+			break
+		}
+		if t.level == open && t.kind == tkOp {
+			switch t.op {
+			case ",":
+				items++
+			case "=":
+				assigns++
+			}
+		}
+	}
+	return items, assigns
+}
+
 func (p *parser) call(fn Expr) Expr {
+	items, assigns := p.bracketItems()
 	p.advance() // (
 	c := &Call{Func: fn}
+	if assigns > 0 {
+		c.Keywords = make([]Keyword, 0, assigns)
+	}
+	if items > assigns {
+		c.Args = make([]Expr, 0, items-assigns)
+	}
 	seenKw, seenStarStar := false, false
 	var last Expr
 	for !p.isOp(")") {
@@ -980,6 +1013,10 @@ func (p *parser) list() Expr {
 		p.advance()
 		return &List{Span{start, p.prevEnd()}, elts}
 	}
+	p.i--
+	items, _ := p.bracketItems()
+	p.i++
+	elts = make([]Expr, 0, items)
 	firstTok := p.i
 	first := p.starNamed()
 	if p.isKw("for") {
