@@ -48,9 +48,9 @@ type tokens struct {
 const maxParenLevel = 200
 
 type lexer struct {
-	src      string
-	pos      int
-	line     int
+	src  string
+	pos  int
+	line int
 	// parens[:depth] are the open brackets (an array: no allocation).
 	parens   [maxParenLevel]parenOpen
 	depth    int
