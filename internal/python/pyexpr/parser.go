@@ -170,6 +170,14 @@ func (p *parser) peekAt(n int) *token {
 	return &p.toks[j]
 }
 
+// text is the source text of a name or operator token ("" for others).
+func (p *parser) text(t *token) string {
+	if t.kind == tkName || t.kind == tkOp {
+		return p.src[t.start:t.end]
+	}
+	return ""
+}
+
 func (p *parser) advance() {
 	if p.toks[p.i].kind != tkEOF {
 		p.i++
@@ -178,12 +186,12 @@ func (p *parser) advance() {
 
 func (p *parser) isOp(op string) bool {
 	t := p.peek()
-	return t.kind == tkOp && t.op == op
+	return t.kind == tkOp && p.text(t) == op
 }
 
 func (p *parser) isKw(kw string) bool {
 	t := p.peek()
-	return t.kind == tkName && t.op == kw
+	return t.kind == tkName && p.text(t) == kw
 }
 
 func (p *parser) prevEnd() int {
@@ -237,21 +245,21 @@ func isSoftKeyword(s string) bool {
 }
 
 // canStartExpr reports whether t can begin an expression.
-func canStartExpr(t *token) bool {
+func (p *parser) canStartExpr(t *token) bool {
 	switch t.kind {
 	case tkNumber, tkString:
 		return true
 	case tkName:
-		if !isKeyword(t.op) {
+		if !isKeyword(p.text(t)) {
 			return true
 		}
-		switch t.op {
+		switch p.text(t) {
 		case "True", "False", "None", "not", "lambda", "await":
 			return true
 		}
 		return false
 	case tkOp:
-		switch t.op {
+		switch p.text(t) {
 		case "(", "[", "{", "-", "+", "~", "...":
 			return true
 		}
@@ -263,7 +271,7 @@ func canStartExpr(t *token) bool {
 // legacy print message) when the element that started at token elemStart
 // is directly followed by another expression inside brackets.
 func (p *parser) checkMissingComma(elemStart int, elem Expr) {
-	if !canStartExpr(p.peek()) {
+	if !p.canStartExpr(p.peek()) {
 		return
 	}
 	st := &p.toks[elemStart]
@@ -275,7 +283,7 @@ func (p *parser) checkMissingComma(elemStart int, elem Expr) {
 		if elemStart+1 < len(p.toks) && p.toks[elemStart+1].kind == tkString {
 			return
 		}
-		if isSoftKeyword(st.op) {
+		if isSoftKeyword(p.text(st)) {
 			return
 		}
 	}
@@ -344,10 +352,10 @@ func (p *parser) parseModule() []Assign {
 		if t.kind == tkEOF {
 			return out
 		}
-		if t.kind != tkName || isKeyword(t.op) {
+		if t.kind != tkName || isKeyword(p.text(t)) {
 			p.fail()
 		}
-		name, line := t.op, t.line
+		name, line := p.text(t), t.line
 		p.advance()
 		p.expectOp("=")
 		start := p.i
@@ -370,7 +378,7 @@ func (p *parser) expressions() Expr {
 	elts := []Expr{first}
 	for p.isOp(",") {
 		p.advance()
-		if !canStartExpr(p.peek()) {
+		if !p.canStartExpr(p.peek()) {
 			break
 		}
 		elts = append(elts, p.expression())
@@ -407,18 +415,18 @@ func (p *parser) lambdef() Expr {
 	for !p.isOp(":") {
 		t := p.peek()
 		switch {
-		case t.kind == tkOp && (t.op == "*" || t.op == "**"):
+		case t.kind == tkOp && (p.text(t) == "*" || p.text(t) == "**"):
 			p.advance()
-			if nt := p.peek(); nt.kind == tkName && !isKeyword(nt.op) {
-				params = append(params, t.op+nt.op)
+			if nt := p.peek(); nt.kind == tkName && !isKeyword(p.text(nt)) {
+				params = append(params, p.text(t)+p.text(nt))
 				p.advance()
-			} else if t.op == "**" {
+			} else if p.text(t) == "**" {
 				p.fail()
 			}
-		case t.kind == tkOp && t.op == "/":
+		case t.kind == tkOp && p.text(t) == "/":
 			p.advance()
-		case t.kind == tkName && !isKeyword(t.op):
-			params = append(params, t.op)
+		case t.kind == tkName && !isKeyword(p.text(t)):
+			params = append(params, p.text(t))
 			p.advance()
 			if p.isOp("=") {
 				p.advance()
@@ -440,9 +448,9 @@ func (p *parser) lambdef() Expr {
 
 func (p *parser) namedExpression() Expr {
 	t := p.peek()
-	if t.kind == tkName && !isKeyword(t.op) {
-		if n := p.peekAt(1); n.kind == tkOp && n.op == ":=" {
-			name := &Name{Span{t.start, t.end}, t.op}
+	if t.kind == tkName && !isKeyword(p.text(t)) {
+		if n := p.peekAt(1); n.kind == tkOp && p.text(n) == ":=" {
+			name := &Name{Span{t.start, t.end}, p.text(t)}
 			p.advance()
 			p.advance()
 			v := p.expression()
@@ -503,20 +511,20 @@ func (p *parser) compOp() string {
 	t := p.peek()
 	switch t.kind {
 	case tkOp:
-		switch t.op {
+		switch p.text(t) {
 		case "==", "!=", "<", "<=", ">", ">=":
-			return t.op
+			return p.text(t)
 		}
 	case tkName:
-		switch t.op {
+		switch p.text(t) {
 		case "in":
 			return "in"
 		case "not":
-			if n := p.peekAt(1); n.kind == tkName && n.op == "in" {
+			if n := p.peekAt(1); n.kind == tkName && p.text(n) == "in" {
 				return "not in"
 			}
 		case "is":
-			if n := p.peekAt(1); n.kind == tkName && n.op == "not" {
+			if n := p.peekAt(1); n.kind == tkName && p.text(n) == "not" {
 				return "is not"
 			}
 			return "is"
@@ -580,10 +588,10 @@ func (p *parser) shift() Expr {
 	x := p.sum()
 	for {
 		t := p.peek()
-		if t.kind != tkOp || (t.op != "<<" && t.op != ">>") {
+		if t.kind != tkOp || (p.text(t) != "<<" && p.text(t) != ">>") {
 			return x
 		}
-		op := t.op
+		op := p.text(t)
 		p.advance()
 		x = p.binary(x, op, p.sum())
 	}
@@ -593,10 +601,10 @@ func (p *parser) sum() Expr {
 	x := p.term()
 	for {
 		t := p.peek()
-		if t.kind != tkOp || (t.op != "+" && t.op != "-") {
+		if t.kind != tkOp || (p.text(t) != "+" && p.text(t) != "-") {
 			return x
 		}
-		op := t.op
+		op := p.text(t)
 		p.advance()
 		x = p.binary(x, op, p.term())
 	}
@@ -609,12 +617,12 @@ func (p *parser) term() Expr {
 		if t.kind != tkOp {
 			return x
 		}
-		switch t.op {
+		switch p.text(t) {
 		case "*", "/", "//", "%", "@":
 		default:
 			return x
 		}
-		op := t.op
+		op := p.text(t)
 		p.advance()
 		x = p.binary(x, op, p.factor())
 	}
@@ -622,8 +630,8 @@ func (p *parser) term() Expr {
 
 func (p *parser) factor() Expr {
 	t := p.peek()
-	if t.kind == tkOp && (t.op == "-" || t.op == "+" || t.op == "~") {
-		start, op := t.start, t.op
+	if t.kind == tkOp && (p.text(t) == "-" || p.text(t) == "+" || p.text(t) == "~") {
+		start, op := t.start, p.text(t)
 		p.advance()
 		x := p.factor()
 		return &UnaryOp{Span{start, p.prevEnd()}, op, x}
@@ -632,7 +640,7 @@ func (p *parser) factor() Expr {
 }
 
 func (p *parser) power() Expr {
-	if t := p.peek(); t.kind == tkName && t.op == "await" {
+	if t := p.peek(); t.kind == tkName && p.text(t) == "await" {
 		p.advance()
 		x := p.primary()
 		if p.deferred == nil {
@@ -656,15 +664,15 @@ func (p *parser) primary() Expr {
 		if t.kind != tkOp {
 			return x
 		}
-		switch t.op {
+		switch p.text(t) {
 		case ".":
 			p.advance()
 			n := p.peek()
-			if n.kind != tkName || isKeyword(n.op) {
+			if n.kind != tkName || isKeyword(p.text(n)) {
 				p.fail()
 			}
 			p.advance()
-			x = &Attribute{Span{x.Bounds().Offset, n.end}, x, n.op}
+			x = &Attribute{Span{x.Bounds().Offset, n.end}, x, p.text(n)}
 		case "(":
 			x = p.call(x)
 		case "[":
@@ -707,7 +715,7 @@ func (p *parser) bracketItems() (items, assigns int) {
 			break
 		}
 		if t.level == open && t.kind == tkOp {
-			switch t.op {
+			switch p.text(t) {
 			case ",":
 				items++
 			case "=":
@@ -734,7 +742,7 @@ func (p *parser) call(fn Expr) Expr {
 		argStart := p.i
 		t := p.peek()
 		switch {
-		case t.kind == tkOp && t.op == "*":
+		case t.kind == tkOp && p.text(t) == "*":
 			p.advance()
 			x := p.expression()
 			if p.isKw("for") {
@@ -746,19 +754,19 @@ func (p *parser) call(fn Expr) Expr {
 			p.checkUnpackingAssign(t, "cannot assign to iterable argument unpacking")
 			last = &Starred{Span{t.start, p.prevEnd()}, x}
 			c.Args = append(c.Args, last)
-		case t.kind == tkOp && t.op == "**":
+		case t.kind == tkOp && p.text(t) == "**":
 			p.advance()
 			x := p.expression()
 			p.checkUnpackingAssign(t, "cannot assign to keyword argument unpacking")
 			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, "", x})
 			seenStarStar = true
 			last = x
-		case t.kind == tkName && p.peekAt(1).kind == tkOp && p.peekAt(1).op == "=":
-			switch t.op {
+		case t.kind == tkName && p.peekAt(1).kind == tkOp && p.text(p.peekAt(1)) == "=":
+			switch p.text(t) {
 			case "True", "False", "None":
-				p.failMsg("cannot assign to "+t.op, t.line)
+				p.failMsg("cannot assign to "+p.text(t), t.line)
 			}
-			if isKeyword(t.op) {
+			if isKeyword(p.text(t)) {
 				p.fail()
 			}
 			p.advance()
@@ -771,11 +779,11 @@ func (p *parser) call(fn Expr) Expr {
 				p.failMsg("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", t.line)
 			}
 			for _, k := range c.Keywords {
-				if k.Arg == t.op && p.compileErr == nil {
-					p.compileErr = syntaxErr("keyword argument repeated: "+t.op, t.line)
+				if k.Arg == p.text(t) && p.compileErr == nil {
+					p.compileErr = syntaxErr("keyword argument repeated: "+p.text(t), t.line)
 				}
 			}
-			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, t.op, x})
+			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, p.text(t), x})
 			seenKw = true
 			last = x
 			argStart = p.i - 1
@@ -916,7 +924,7 @@ func (p *parser) atom() Expr {
 	t := p.peek()
 	switch t.kind {
 	case tkName:
-		switch t.op {
+		switch p.text(t) {
 		case "True":
 			p.advance()
 			return &Constant{Span: Span{t.start, t.end}, Value: pyval.Bool(true)}
@@ -927,11 +935,11 @@ func (p *parser) atom() Expr {
 			p.advance()
 			return &Constant{Span: Span{t.start, t.end}, Value: pyval.None}
 		}
-		if isKeyword(t.op) {
+		if isKeyword(p.text(t)) {
 			p.fail()
 		}
 		p.advance()
-		return &Name{Span{t.start, t.end}, t.op}
+		return &Name{Span{t.start, t.end}, p.text(t)}
 	case tkNumber:
 		p.advance()
 		v, err := parseNumber(p.src[t.start:t.end])
@@ -942,7 +950,7 @@ func (p *parser) atom() Expr {
 	case tkString:
 		return p.strings()
 	case tkOp:
-		switch t.op {
+		switch p.text(t) {
 		case "...":
 			p.advance()
 			return &Constant{Span: Span{t.start, t.end}, Value: pyval.Ellipsis}

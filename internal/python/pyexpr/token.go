@@ -22,10 +22,11 @@ const (
 	tkError // tokenizer error: reading this token raises err
 )
 
-// token is one lexical token; Start/End are byte offsets into the source.
+// token is one lexical token; start/end are byte offsets into the source
+// (the text of a name or an operator is src[start:end]). A token holds no
+// pointer, so buffers of them are not scanned by the collector.
 type token struct {
 	kind  tokKind
-	op    string // operator text for tkOp, keyword/name text for tkName
 	start int
 	end   int
 	line  int
@@ -120,8 +121,6 @@ func (ts *tokens) release() {
 		return
 	}
 	if cap(*ts.buf) <= maxPooledTokens {
-		// Drop the references to the source before pooling.
-		clear((*ts.buf)[:len(ts.toks)])
 		tokenPool.Put(ts.buf)
 	}
 	ts.buf, ts.toks = nil, nil
@@ -258,7 +257,7 @@ func (lx *lexer) run() {
 				}
 			}
 			lx.pos = p
-			lx.toks = append(lx.toks, token{kind: tkName, op: word, start: start, end: p, line: lx.line, level: lx.depth})
+			lx.toks = append(lx.toks, token{kind: tkName, start: start, end: p, line: lx.line, level: lx.depth})
 			continue
 		}
 		if !lx.operator() {
@@ -707,7 +706,7 @@ func (lx *lexer) operator() bool {
 			op = rest[:1]
 		}
 	}
-	lx.toks = append(lx.toks, token{kind: tkOp, op: op, start: lx.pos, end: lx.pos + len(op), line: lx.line, level: lx.depth})
+	lx.toks = append(lx.toks, token{kind: tkOp, start: lx.pos, end: lx.pos + len(op), line: lx.line, level: lx.depth})
 	lx.pos += len(op)
 	return true
 }
