@@ -49,7 +49,6 @@ type Session struct {
 	// listed twice twice): a method name belongs to the last one whose
 	// class has it, as upstream's loop over the involved classes leaves it.
 	vars []instanceVar
-	buf  []byte // ResultString's JSON buffer, reused between calls
 }
 
 // instanceVar is one instance variable name and its class.
@@ -225,7 +224,7 @@ func (s *Session) ExecuteOne(call string) string {
 	if err != nil {
 		return ErrorPrefix + err.Error()
 	}
-	out := s.resultString(v)
+	out := ResultString(v)
 	// An int too long to print has more digits than the result string has
 	// bytes otherwise; only a long result needs the walk.
 	if len(out) > maxStrDigits {
@@ -284,29 +283,29 @@ func boolToInt(b bool) int {
 // exact dict through json.dumps, or str() when that fails; anything else
 // through str().
 func ResultString(v pyval.Value) string {
-	var s Session
-	return s.resultString(v)
-}
-
-// resultString is ResultString with the session's reused JSON buffer.
-func (s *Session) resultString(v pyval.Value) string {
 	switch x := v.(type) {
 	case pyval.Str:
 		return string(x)
 	case *pyval.Dict:
-		b, err := pyval.AppendJSON(s.buf[:0], x)
+		buf := jsonBufs.Get().(*[]byte)
+		b, err := pyval.AppendJSON((*buf)[:0], x)
+		out := string(b)
 		if cap(b) <= maxResultBuf {
-			s.buf = b
+			*buf = b
+			jsonBufs.Put(buf)
 		}
 		if err == nil {
-			return string(b)
+			return out
 		}
 		return pyval.StrOf(x)
 	}
 	return pyval.StrOf(v)
 }
 
-// maxResultBuf bounds the JSON buffer a session keeps between calls.
+// jsonBufs are ResultString's JSON buffers, reused between calls.
+var jsonBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxResultBuf bounds the JSON buffers kept in jsonBufs.
 const maxResultBuf = 1 << 20
 
 // State returns the public attributes of every instance, by class.
