@@ -56,6 +56,7 @@ type instanceVar struct {
 	name    string
 	cl      string
 	methods map[string]bool // the class's public methods
+	ref     *instanceRef    // the value the name evaluates to
 }
 
 // classTable is sim.Classes() with each class's method names as a set,
@@ -144,7 +145,7 @@ func (s *Session) Init() error {
 			s.instances[cl] = inst
 			s.classes = append(s.classes, cl)
 		}
-		s.vars = append(s.vars, instanceVar{name: name, cl: cl, methods: reg.methods[cl]})
+		s.vars = append(s.vars, instanceVar{name: name, cl: cl, methods: reg.methods[cl], ref: &instanceRef{name: name, cl: cl, inst: s.instances[cl]}})
 	}
 	return nil
 }
@@ -159,14 +160,14 @@ func (s *Session) owner(method string) (string, bool) {
 	return "", false
 }
 
-// variable is the class of an instance variable name.
-func (s *Session) variable(name string) (string, bool) {
+// variable is the instance an instance variable name holds.
+func (s *Session) variable(name string) (*instanceRef, bool) {
 	for i := range s.vars {
 		if s.vars[i].name == name {
-			return s.vars[i].cl, true
+			return s.vars[i].ref, true
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // Created reports whether the instances exist.

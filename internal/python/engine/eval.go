@@ -42,8 +42,8 @@ func (m *boundMethod) PyJSON() any                { return map[string]any{"$obje
 // LookupName resolves a bare name: an instance variable of this side, a
 // builtin, or a NameError as Python reports it.
 func (e evalEnv) LookupName(name string) (pyval.Value, error) {
-	if cl, ok := e.s.variable(name); ok {
-		return &instanceRef{name: name, cl: cl, inst: e.s.instances[cl]}, nil
+	if r, ok := e.s.variable(name); ok {
+		return r, nil
 	}
 	if b, ok := lookupBuiltin(name); ok {
 		return b, nil
