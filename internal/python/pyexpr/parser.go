@@ -244,6 +244,40 @@ func isSoftKeyword(s string) bool {
 	return false
 }
 
+// startsPrimary reports whether t begins a primary that the levels of the
+// precedence chain above it pass through unchanged: not a keyword
+// operator (lambda, not, await) nor a unary sign.
+func (p *parser) startsPrimary(t *token) bool {
+	switch t.kind {
+	case tkNumber, tkString:
+		return true
+	case tkName:
+		w := p.text(t)
+		return !isKeyword(w) || w == "True" || w == "False" || w == "None"
+	case tkOp:
+		switch p.text(t) {
+		case "(", "[", "{":
+			return true
+		}
+	}
+	return false
+}
+
+// endsOperand reports whether t, after a primary, is read by no level of
+// the precedence chain (no operator, keyword operator or conditional).
+func (p *parser) endsOperand(t *token) bool {
+	switch t.kind {
+	case tkNewline, tkEOF:
+		return true
+	case tkOp:
+		switch p.text(t) {
+		case ",", ")", "]", "}", ":", "=":
+			return true
+		}
+	}
+	return false
+}
+
 // canStartExpr reports whether t can begin an expression.
 func (p *parser) canStartExpr(t *token) bool {
 	switch t.kind {
@@ -387,6 +421,17 @@ func (p *parser) expressions() Expr {
 }
 
 func (p *parser) expression() Expr {
+	if p.startsPrimary(p.peek()) {
+		// Most operands (call arguments, display items) are a primary
+		// followed by a delimiter no level of the precedence chain reads:
+		// then the chain would return the primary as it is.
+		save := p.i
+		x := p.primary()
+		if p.endsOperand(p.peek()) {
+			return x
+		}
+		p.i = save
+	}
 	if p.isKw("lambda") {
 		return p.lambdef()
 	}
