@@ -49,6 +49,9 @@ type Session struct {
 	// listed twice twice): a method name belongs to the last one whose
 	// class has it, as upstream's loop over the involved classes leaves it.
 	vars []instanceVar
+	// cacheKey prefixes the callCache keys of this session (its class
+	// list); "" when the instance names are not plain identifiers.
+	cacheKey string
 }
 
 // instanceVar is one instance variable name and its class.
@@ -57,6 +60,7 @@ type instanceVar struct {
 	cl      string
 	methods map[string]bool // the class's public methods
 	ref     *instanceRef    // the value the name evaluates to
+	canon   string          // the canonical name of callCache's trees
 }
 
 // classTable is sim.Classes() with each class's method names as a set,
@@ -145,7 +149,14 @@ func (s *Session) Init() error {
 			s.instances[cl] = inst
 			s.classes = append(s.classes, cl)
 		}
-		s.vars = append(s.vars, instanceVar{name: name, cl: cl, methods: reg.methods[cl], ref: &instanceRef{name: name, cl: cl, inst: s.instances[cl]}})
+		s.vars = append(s.vars, instanceVar{name: name, cl: cl, methods: reg.methods[cl], ref: &instanceRef{name: name, cl: cl, inst: s.instances[cl]}, canon: canonPrefix + cl})
+	}
+	plain := true
+	for _, v := range s.vars {
+		plain = plain && isPlainIdentifier(v.name)
+	}
+	if plain {
+		s.cacheKey = strings.Join(cfg.Involved, ",") + "\x00"
 	}
 	return nil
 }
@@ -160,10 +171,11 @@ func (s *Session) owner(method string) (string, bool) {
 	return "", false
 }
 
-// variable is the instance an instance variable name holds.
-func (s *Session) variable(name string) (*instanceRef, bool) {
+// variable is the instance an instance variable name holds; with canon,
+// the canonical names of callCache's trees are variables too.
+func (s *Session) variable(name string, canon bool) (*instanceRef, bool) {
 	for i := range s.vars {
-		if s.vars[i].name == name {
+		if s.vars[i].name == name || canon && s.vars[i].canon == name {
 			return s.vars[i].ref, true
 		}
 	}
@@ -202,26 +214,52 @@ func (s *Session) Execute(calls []string) []string {
 
 // ExecuteOne runs one call string.
 func (s *Session) ExecuteOne(call string) string {
-	rewritten := rewriteCalls(call, s.owner)
-	head := rewritten
-	if i := strings.IndexByte(head, '('); i >= 0 {
-		head = head[:i]
-	}
-	if i := strings.IndexByte(head, '.'); i >= 0 {
-		// The second dot-separated part, as head.split(".")[1].
-		head = head[i+1:]
-		if j := strings.IndexByte(head, '.'); j >= 0 {
-			head = head[:j]
+	if s.cacheKey != "" && !strings.Contains(call, canonPrefix) {
+		key := s.cacheKey + call
+		pc, ok := cachedCall(key)
+		if !ok {
+			pc = s.prepare(call)
+			storeCall(key, pc)
+		}
+		if pc.blockedHead != "" {
+			return ErrorPrefix + "Function call " + pc.blockedHead + " is not allowed."
+		}
+		if pc.expr != nil {
+			return s.run(pc.expr, true)
 		}
 	}
-	if blocked[head] {
+	rewritten := rewriteCalls(call, s.owner)
+	if head := calledName(rewritten); blocked[head] {
 		return ErrorPrefix + "Function call " + head + " is not allowed."
 	}
 	expr, err := pyexpr.Parse(rewritten)
 	if err != nil {
 		return ErrorPrefix + err.Error()
 	}
-	v, err := pyexpr.Eval(expr, evalEnv{s})
+	return s.run(expr, false)
+}
+
+// calledName is the name upstream checks against the blocked ones: the
+// rewritten call up to "(", and of a dotted name its second part (as
+// head.split(".")[1]).
+func calledName(rewritten string) string {
+	head := rewritten
+	if i := strings.IndexByte(head, '('); i >= 0 {
+		head = head[:i]
+	}
+	if i := strings.IndexByte(head, '.'); i >= 0 {
+		head = head[i+1:]
+		if j := strings.IndexByte(head, '.'); j >= 0 {
+			head = head[:j]
+		}
+	}
+	return head
+}
+
+// run evaluates a parsed call and makes its result string; canon tells
+// whether the canonical instance names are to be looked up too.
+func (s *Session) run(expr pyexpr.Expr, canon bool) string {
+	v, err := pyexpr.Eval(expr, evalEnv{s: s, canon: canon})
 	if err != nil {
 		return ErrorPrefix + err.Error()
 	}
