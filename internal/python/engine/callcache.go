@@ -34,22 +34,25 @@ type preparedCall struct {
 	expr        pyexpr.Expr // nil (and no blockedHead): take the uncached path
 }
 
+// callKey is a call text and the class list it was prepared for.
+type callKey struct{ classes, call string }
+
 var callCache = struct {
 	sync.RWMutex
-	m map[string]preparedCall
-}{m: map[string]preparedCall{}}
+	m map[callKey]preparedCall
+}{m: map[callKey]preparedCall{}}
 
-func cachedCall(key string) (preparedCall, bool) {
+func cachedCall(key callKey) (preparedCall, bool) {
 	callCache.RLock()
 	pc, ok := callCache.m[key]
 	callCache.RUnlock()
 	return pc, ok
 }
 
-func storeCall(key string, pc preparedCall) {
+func storeCall(key callKey, pc preparedCall) {
 	callCache.Lock()
 	if len(callCache.m) >= maxCachedCalls {
-		callCache.m = make(map[string]preparedCall, maxCachedCalls/4)
+		callCache.m = make(map[callKey]preparedCall, maxCachedCalls/4)
 	}
 	callCache.m[key] = pc
 	callCache.Unlock()

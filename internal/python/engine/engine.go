@@ -49,8 +49,8 @@ type Session struct {
 	// listed twice twice): a method name belongs to the last one whose
 	// class has it, as upstream's loop over the involved classes leaves it.
 	vars []instanceVar
-	// cacheKey prefixes the callCache keys of this session (its class
-	// list); "" when the instance names are not plain identifiers.
+	// cacheKey is the class list of this session's callCache keys; ""
+	// when the instance names are not plain identifiers.
 	cacheKey string
 }
 
@@ -156,7 +156,7 @@ func (s *Session) Init() error {
 		plain = plain && isPlainIdentifier(v.name)
 	}
 	if plain {
-		s.cacheKey = strings.Join(cfg.Involved, ",") + "\x00"
+		s.cacheKey = strings.Join(cfg.Involved, ",")
 	}
 	return nil
 }
@@ -215,7 +215,7 @@ func (s *Session) Execute(calls []string) []string {
 // ExecuteOne runs one call string.
 func (s *Session) ExecuteOne(call string) string {
 	if s.cacheKey != "" && !strings.Contains(call, canonPrefix) {
-		key := s.cacheKey + call
+		key := callKey{s.cacheKey, call}
 		pc, ok := cachedCall(key)
 		if !ok {
 			pc = s.prepare(call)

@@ -382,7 +382,11 @@ func (ev *evaluator) call(c *Call) (pyval.Value, error) {
 			return nil, err
 		}
 		if k.Arg != "" {
-			kwargs = append(kwargs, pyval.KV{Key: pyval.Str(k.Arg), Value: v})
+			key := k.argValue
+			if key == nil {
+				key = pyval.Str(k.Arg)
+			}
+			kwargs = append(kwargs, pyval.KV{Key: key, Value: v})
 			continue
 		}
 		d, ok := v.(*pyval.Dict)

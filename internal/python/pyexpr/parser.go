@@ -803,7 +803,7 @@ func (p *parser) call(fn Expr) Expr {
 			p.advance()
 			x := p.expression()
 			p.checkUnpackingAssign(t, "cannot assign to keyword argument unpacking")
-			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, "", x})
+			c.Keywords = append(c.Keywords, Keyword{Span: Span{t.start, p.prevEnd()}, Value: x})
 			seenStarStar = true
 			last = x
 		case t.kind == tkName && p.peekAt(1).kind == tkOp && p.text(p.peekAt(1)) == "=":
@@ -828,7 +828,7 @@ func (p *parser) call(fn Expr) Expr {
 					p.compileErr = syntaxErr("keyword argument repeated: "+p.text(t), t.line)
 				}
 			}
-			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, p.text(t), x})
+			c.Keywords = append(c.Keywords, Keyword{Span: Span{t.start, p.prevEnd()}, Arg: p.text(t), Value: x, argValue: pyval.Str(p.text(t))})
 			seenKw = true
 			last = x
 			argStart = p.i - 1
