@@ -5,6 +5,11 @@
 // blocked names, evaluates the expression with Python semantics, and turns
 // each outcome into upstream's result string. Calls reach a backend only
 // through the generated typed stubs.
+//
+// A call text is parsed once per process and list of involved classes (see
+// callcache.go): the tree is evaluated with each session's own instances,
+// so repeated calls (the ground truth repeats most of its calls across
+// entries) cost only their evaluation.
 package engine
 
 import (
