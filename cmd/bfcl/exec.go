@@ -119,7 +119,29 @@ func execLine(src *dataset.Source, lc *longcontext.Data, n int, text, model stri
 	} else {
 		res = execEntry(src, lc, req, model)
 	}
-	return res.appendJSON(nil)
+	return res.appendJSON(make([]byte, 0, res.sizeHint()))
+}
+
+// sizeHint is about the length of o's JSON line: its strings and states
+// plus room for the punctuation and the escapes.
+func (o execOutput) sizeHint() int {
+	n := 256 + len(o.Error)
+	for _, st := range o.InitialState {
+		n += len(st) + 32
+	}
+	for _, t := range o.Turns {
+		n += 64
+		for _, c := range t.Calls {
+			n += len(c) + 8
+		}
+		for _, r := range t.Results {
+			n += len(r) + len(r)/8 + 8
+		}
+		for _, st := range t.State {
+			n += len(st) + 32
+		}
+	}
+	return n
 }
 
 // appendJSON writes o as encoding/json (HTML not escaped) writes it, plus

@@ -2,20 +2,15 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
-	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/run/turniso"
-	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/scores/turns"
-	"github.com/bfcl-go/bfcl/internal/store/results"
 )
 
 // cmdTurns prints turn-level diagnostics of the multi-turn score files of
@@ -77,51 +72,11 @@ func cmdTurns(args []string) error {
 // isolatedTurns scores turn-isolated records (package turniso) and prints
 // the per-turn accuracies.
 func isolatedTurns(src *dataset.Source, resultDir, scoreDir, model, mode string, u2d, asJSON bool) error {
-	resRoot, scoreRoot := turniso.IsolatedRoot(resultDir), turniso.IsolatedRoot(scoreDir)
-	models, err := results.ModelDirs(resRoot, model)
-	if err != nil {
-		return fmt.Errorf("turns: %w", err)
-	}
-	lc, err := src.LongContext()
+	out, err := turns.Isolated(src, resultDir, scoreDir, model, decode.Spec{Mode: mode, UnderscoreToDot: u2d})
 	if err != nil {
 		return err
 	}
-	type modelSummary struct {
-		Model      string            `json:"model"`
-		Categories []turniso.Summary `json:"categories"`
-	}
-	var out []modelSummary
-	for _, m := range models {
-		ms := modelSummary{Model: m}
-		for _, c := range category.MultiTurn() {
-			path := results.Path(resRoot, m, c)
-			recs, err := results.Read(path)
-			if errors.Is(err, os.ErrNotExist) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			entries, err := src.Load(c)
-			if err != nil {
-				return err
-			}
-			s, vs, err := turniso.Evaluate(c, entries, recs, multiturn.Options{Spec: decode.Spec{Mode: mode, UnderscoreToDot: u2d}, ModelName: m, LongContext: lc})
-			if err != nil {
-				return err
-			}
-			if _, err := report.WriteScoreDirFile(scoreRoot, m, c, vs); err != nil {
-				return err
-			}
-			ms.Categories = append(ms.Categories, s)
-		}
-		if len(ms.Categories) > 0 {
-			out = append(out, ms)
-		}
-	}
-	if len(out) == 0 {
-		return errors.New("turns: no turn-isolated result file under " + resRoot)
-	}
+	scoreRoot := turniso.IsolatedRoot(scoreDir)
 	if asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetIndent("", "  ")

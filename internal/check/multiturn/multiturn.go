@@ -8,6 +8,7 @@
 package multiturn
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -18,6 +19,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/python/engine"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 	"github.com/bfcl-go/bfcl/sim"
 )
@@ -84,25 +86,24 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	if err := json.Unmarshal(e.Answer, &gt); err != nil {
 		return Result{}, fmt.Errorf("ground truth of %s is not a list of call lists: %w", e.ID, err)
 	}
-	prompt := promptOf(e)
-	var raw any
-	if err := json.Unmarshal(rec.Result, &raw); err != nil {
+	if !json.Valid(rec.Result) {
+		var raw any
+		err := json.Unmarshal(rec.Result, &raw)
 		return Result{}, fmt.Errorf("result of %s is not JSON: %w", e.ID, err)
 	}
-	turns, isList := raw.([]any)
-	if !isList {
+	if b := bytes.TrimLeft(rec.Result, " \t\r\n"); len(b) == 0 || b[0] != '[' {
 		return withGroundTruth(e, gt, o, Result{Verdict: fail(e, ErrInferenceError,
 			[]string{"Error during inference phase. Model did not output a list of model responses."},
-			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))})
-	}
-	if len(turns) != len(gt) {
-		return withGroundTruth(e, gt, o, Result{Verdict: fail(e, ErrForceTerminated,
-			[]string{fmt.Sprintf("Model was force-terminated during inference phase. The length of the model result turns (%d) does not match the length of the ground truth turns (%d).", len(turns), len(gt))},
-			field("prompt", prompt), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))})
+			field("prompt", promptOf(e)), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))})
 	}
 	var rawTurns []json.RawMessage
 	if err := json.Unmarshal(rec.Result, &rawTurns); err != nil {
 		return Result{}, err
+	}
+	if len(rawTurns) != len(gt) {
+		return withGroundTruth(e, gt, o, Result{Verdict: fail(e, ErrForceTerminated,
+			[]string{fmt.Sprintf("Model was force-terminated during inference phase. The length of the model result turns (%d) does not match the length of the ground truth turns (%d).", len(rawTurns), len(gt))},
+			field("prompt", promptOf(e)), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))})
 	}
 	dopts := decode.Options{Spec: o.Spec}
 	decoded := make([][][]string, len(rawTurns))
@@ -127,7 +128,7 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	}
 	if !v.Valid {
 		v.Detail = append(v.Detail,
-			field("prompt", prompt),
+			field("prompt", promptOf(e)),
 			field("model_result_raw", rec.Result),
 			field("model_result_decoded", decoded),
 			field("possible_answer", e.Answer),
@@ -378,8 +379,15 @@ func inferenceLog(rec results.Record) verdict.Field {
 }
 
 // promptOf is the entry as upstream stores it in a score file: the question
-// line without its function documents.
+// line without its function documents, its id the entry's. The line's
+// members are cut out of the raw text (the score-file writer re-spaces it
+// as json.dumps would write the parsed value); a line the cut cannot take
+// as it is (a key spelled with an escape, a key twice) goes through the
+// Python value model.
 func promptOf(e *dataset.Entry) any {
+	if p, ok := promptRaw(e); ok {
+		return p
+	}
 	v, err := pyval.FromJSON(e.Raw)
 	if err != nil {
 		return json.RawMessage(e.Raw)
@@ -391,4 +399,51 @@ func promptOf(e *dataset.Entry) any {
 	d.Delete(pyval.Str("function"))
 	d.SetStr("id", pyval.Str(e.ID))
 	return verdict.Python(d)
+}
+
+// promptRaw is promptOf on the raw line: its members in order, "function"
+// left out, "id" holding e.ID (appended when the line has none).
+func promptRaw(e *dataset.Entry) (json.RawMessage, bool) {
+	id, err := json.Marshal(e.ID)
+	if err != nil {
+		return nil, false
+	}
+	out := make([]byte, 0, len(e.Raw))
+	out = append(out, '{')
+	var keys [][]byte
+	ok, hasID := true, false
+	err = jsonscan.ObjectMembers(e.Raw, func(key, val []byte) {
+		if bytes.IndexByte(key, '\\') >= 0 {
+			ok = false
+		}
+		for _, k := range keys {
+			if bytes.Equal(k, key) {
+				ok = false
+			}
+		}
+		keys = append(keys, key)
+		switch string(key) {
+		case `"function"`:
+			return
+		case `"id"`:
+			val, hasID = id, true
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, key...)
+		out = append(out, ':')
+		out = append(out, val...)
+	})
+	if err != nil || !ok {
+		return nil, false
+	}
+	if !hasID {
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		out = append(out, `"id":`...)
+		out = append(out, id...)
+	}
+	return append(out, '}'), true
 }

@@ -291,9 +291,13 @@ func appendFields(buf []byte, fs verdict.Fields) ([]byte, error) {
 func appendPyFloat(buf []byte, f float64) []byte { return pyval.AppendJSONFloat(buf, f) }
 
 // appendJSONNumber writes a JSON number literal as Python re-dumps it after
-// json.loads: integer literals unchanged, others as float repr.
+// json.loads: integer literals unchanged (but -0, which is 0), others as
+// float repr.
 func appendJSONNumber(buf []byte, lit string) []byte {
 	if !strings.ContainsAny(lit, ".eE") {
+		if lit == "-0" { // int("-0") is 0
+			return append(buf, '0')
+		}
 		return append(buf, lit...)
 	}
 	f, err := strconv.ParseFloat(lit, 64)
@@ -481,10 +485,13 @@ var strPlain = func() (t [256]bool) {
 	return t
 }()
 
-// str reads a string literal: no control character, valid escapes.
+// str reads a string literal: no control character, valid escapes. A
+// literal whose escapes are all ones json.dumps writes the same way
+// (\" \\ \b \f \n \r \t) is copied as it is; one with \/ or \u is
+// decoded and written again.
 func (r *respacer) str() bool {
 	start := r.i
-	escaped, ascii := false, true
+	rewrite, ascii := false, true
 	for j := r.i + 1; j < len(r.b); j++ {
 		for j < len(r.b) && strPlain[r.b[j]] {
 			j++
@@ -496,7 +503,7 @@ func (r *respacer) str() bool {
 		case c == '"':
 			r.i = j + 1
 			lit := r.b[start:r.i]
-			if !escaped && (ascii || utf8.Valid(lit)) {
+			if !rewrite && (ascii || utf8.Valid(lit)) {
 				r.buf = append(r.buf, lit...)
 			} else {
 				var s string
@@ -509,14 +516,16 @@ func (r *respacer) str() bool {
 		case c < 0x20:
 			return false
 		case c == '\\':
-			escaped = true
 			j++
 			if j >= len(r.b) {
 				return false
 			}
 			switch r.b[j] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case '"', '\\', 'b', 'f', 'n', 'r', 't':
+			case '/':
+				rewrite = true
 			case 'u':
+				rewrite = true
 				if j+4 >= len(r.b) {
 					return false
 				}

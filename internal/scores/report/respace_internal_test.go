@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,7 +13,7 @@ import (
 )
 
 var respaceCases = []string{
-	`{}`, `[]`, `""`, `0`, `-0.0`, `1e5`, `1E-7`, `2.50`, `123456789012345678901234567890`, `true`, `false`, `null`,
+	`{}`, `[]`, `""`, `0`, `-0`, `-0.0`, `1e5`, `1E-7`, `2.50`, `123456789012345678901234567890`, `true`, `false`, `null`,
 	`{"a":1,"b":[1,2.0,{"c":null}],"d":"x"}`,
 	" { \"a\" : [ 1 , 2 ] ,\n\t\"b\" : { } }\r\n",
 	`["\u00e9\n\"q\"\\ \/ \u2028 \ud83d\ude00", "é", "tab\there", "\u0001\u001f\u007f"]`,
@@ -19,6 +21,7 @@ var respaceCases = []string{
 	`[[[[]]],{"":{"":""}}]`,
 	"\"\xff\xfe invalid utf-8\"",
 	`{"dup": 1, "dup": 2}`,
+	`["a\nb\t\"c\"\\d\b\f\r é", "\/x", "\u000a\u001F\u0041", "é\n\u00e9"]`,
 }
 
 var _ = Describe("re-spacing JSON as json.dumps", func() {
@@ -30,6 +33,11 @@ var _ = Describe("re-spacing JSON as json.dumps", func() {
 			Expect(err).NotTo(HaveOccurred(), c)
 			Expect(string(got)).To(Equal(string(want)), c)
 		}
+	})
+	It("writes numbers as Python re-dumps json.loads' values", func() {
+		got, err := appendRespaced(nil, []byte(`[-0, -0.0, 0, -7, 1e2, 1.50]`))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(got)).To(Equal(`[0, -0.0, 0, -7, 100.0, 1.5]`))
 	})
 	It("validates as json.Valid does", func() {
 		deep := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
@@ -83,6 +91,40 @@ func BenchmarkRespace(b *testing.B) {
 		var err error
 		if buf, err = appendRespaced(buf[:0], text); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRespaceInferenceLogs: the inference logs of the reference run's
+// multi-turn results (skipped without the reference folder).
+func BenchmarkRespaceInferenceLogs(b *testing.B) {
+	ref := os.Getenv("BFCL_REFERENCE_DIR")
+	p := filepath.Join(ref, "results", "results", "2025-11-12-harmony-fixes-2", "result", "openai_gpt-oss-120b", "multi_turn", "BFCL_v4_multi_turn_base_result.json")
+	data, err := os.ReadFile(p)
+	if ref == "" || err != nil {
+		b.Skip("no reference result file (BFCL_REFERENCE_DIR)")
+	}
+	var logs [][]byte
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var rec struct {
+			Log json.RawMessage `json:"inference_log"`
+		}
+		if json.Unmarshal(line, &rec) == nil && len(rec.Log) > 0 {
+			logs = append(logs, rec.Log)
+		}
+	}
+	n := 0
+	for _, l := range logs {
+		n += len(l)
+	}
+	b.SetBytes(int64(n))
+	var buf []byte
+	for b.Loop() {
+		for _, l := range logs {
+			var err error
+			if buf, err = appendRespaced(buf[:0], l); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }

@@ -394,8 +394,15 @@ func appendScoreFile(buf []byte, model string, cat category.Category, verdicts [
 			return nil, CategoryScore{}, errs[k]
 		}
 	}
-	buf = parts[0]
-	for _, p := range parts[1:] {
+	if chunks == 1 {
+		return parts[0], s, nil
+	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	buf = make([]byte, 0, n)
+	for _, p := range parts {
 		buf = append(buf, p...)
 	}
 	return buf, s, nil

@@ -111,6 +111,15 @@ func (u *Usage) addUsage(lat, in, out []byte) error {
 			}
 			continue
 		}
+		if xs, ok := plainNumberLists(f.raw); ok {
+			// the multi-turn case, a list of per-turn lists of numbers
+			for _, x := range xs {
+				if x != 0 {
+					*f.dst = append(*f.dst, x)
+				}
+			}
+			continue
+		}
 		dec := json.NewDecoder(bytes.NewReader(f.raw))
 		dec.UseNumber()
 		var v any
@@ -120,6 +129,31 @@ func (u *Usage) addUsage(lat, in, out []byte) error {
 		*f.dst = appendUsage(*f.dst, v)
 	}
 	return nil
+}
+
+// plainNumberLists reads b when it is a JSON array of arrays whose every
+// element plainNumber reads, and returns those numbers in order; ok is
+// false for anything else, which the decoder then reads.
+func plainNumberLists(b []byte) ([]float64, bool) {
+	outer, err := jsonscan.ArrayElements(b)
+	if err != nil {
+		return nil, false
+	}
+	var xs []float64
+	for _, o := range outer {
+		inner, err := jsonscan.ArrayElements(o)
+		if err != nil {
+			return nil, false
+		}
+		for _, e := range inner {
+			x, ok := plainNumber(e)
+			if !ok {
+				return nil, false
+			}
+			xs = append(xs, x)
+		}
+	}
+	return xs, true
 }
 
 // plainNumber reads b when it is exactly one JSON number literal

@@ -18,6 +18,8 @@ import (
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
+	"github.com/bfcl-go/bfcl/internal/models/decode"
+	"github.com/bfcl-go/bfcl/internal/run/turniso"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 )
@@ -187,6 +189,61 @@ func TurnCounts(src *dataset.Source, c category.Category) (map[string]int, error
 			return nil, fmt.Errorf("turns: %s: ground truth is not a list of call lists: %w", e.ID, err)
 		}
 		out[e.ID] = len(gt)
+	}
+	return out, nil
+}
+
+// IsolatedModel is the turn-isolated scores of one model.
+type IsolatedModel struct {
+	Model      string            `json:"model"`
+	Categories []turniso.Summary `json:"categories"`
+}
+
+// Isolated scores the turn-isolated records under
+// turniso.IsolatedRoot(resultDir) (of model, or of every model folder when
+// model is "") with the given decoding, writes their score files under
+// turniso.IsolatedRoot(scoreDir), and returns the per-turn accuracies.
+// No turn-isolated result file at all is an error naming the folder.
+func Isolated(src *dataset.Source, resultDir, scoreDir, model string, spec decode.Spec) ([]IsolatedModel, error) {
+	resRoot, scoreRoot := turniso.IsolatedRoot(resultDir), turniso.IsolatedRoot(scoreDir)
+	models, err := results.ModelDirs(resRoot, model)
+	if err != nil {
+		return nil, fmt.Errorf("turns: %w", err)
+	}
+	lc, err := src.LongContext()
+	if err != nil {
+		return nil, err
+	}
+	var out []IsolatedModel
+	for _, m := range models {
+		ms := IsolatedModel{Model: m}
+		for _, c := range category.MultiTurn() {
+			recs, err := results.Read(results.Path(resRoot, m, c))
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			entries, err := src.Load(c)
+			if err != nil {
+				return nil, err
+			}
+			s, vs, err := turniso.Evaluate(c, entries, recs, multiturn.Options{Spec: spec, ModelName: m, LongContext: lc})
+			if err != nil {
+				return nil, err
+			}
+			if _, err := report.WriteScoreDirFile(scoreRoot, m, c, vs); err != nil {
+				return nil, err
+			}
+			ms.Categories = append(ms.Categories, s)
+		}
+		if len(ms.Categories) > 0 {
+			out = append(out, ms)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("turns: no turn-isolated result file under " + resRoot)
 	}
 	return out, nil
 }

@@ -1,0 +1,32 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("usage members", func() {
+	It("reads lists of per-turn number lists as the decoder does", func() {
+		for _, raw := range []string{
+			`[[1.5, 0, 2], [], [3e-2, 0.0, 7]]`, ` [ [ 1 ] , [ 2 , 3 ] ] `, `[]`, `[[]]`,
+			`[[1], 2]`, `[[true, 1]]`, `[[1e400]]`, `[["1"]]`, `[[null, 4]]`, `[[[1]]]`, `3`, `0`, `true`,
+		} {
+			dec := json.NewDecoder(bytes.NewReader([]byte(raw)))
+			dec.UseNumber()
+			var v any
+			Expect(dec.Decode(&v)).To(Succeed(), raw)
+			want := appendUsage(nil, v)
+			var u Usage
+			Expect(u.addUsage([]byte(raw), nil, nil)).To(Succeed(), raw)
+			Expect(u.Latencies).To(Equal(want), raw)
+		}
+		xs, ok := plainNumberLists([]byte(`[[1.5, 0], [2]]`))
+		Expect(ok).To(BeTrue())
+		Expect(xs).To(Equal([]float64{1.5, 0, 2}))
+		_, ok = plainNumberLists([]byte(`[[1], 2]`))
+		Expect(ok).To(BeFalse())
+	})
+})
