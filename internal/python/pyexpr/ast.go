@@ -60,9 +60,6 @@ type Keyword struct {
 	Span
 	Arg   string
 	Value Expr
-	// argValue is Arg as a str value, made by the parser once for every
-	// evaluation of the tree (nil: made when evaluated).
-	argValue pyval.Value
 }
 
 // Call is Func(Args..., Keywords...). Positional arguments may be

@@ -382,11 +382,7 @@ func (ev *evaluator) call(c *Call) (pyval.Value, error) {
 			return nil, err
 		}
 		if k.Arg != "" {
-			key := k.argValue
-			if key == nil {
-				key = pyval.Str(k.Arg)
-			}
-			kwargs = append(kwargs, pyval.KV{Key: key, Value: v})
+			kwargs = append(kwargs, pyval.KV{Key: pyval.Str(k.Arg), Value: v})
 			continue
 		}
 		d, ok := v.(*pyval.Dict)

@@ -828,7 +828,7 @@ func (p *parser) call(fn Expr) Expr {
 					p.compileErr = syntaxErr("keyword argument repeated: "+p.text(t), t.line)
 				}
 			}
-			c.Keywords = append(c.Keywords, Keyword{Span: Span{t.start, p.prevEnd()}, Arg: p.text(t), Value: x, argValue: pyval.Str(p.text(t))})
+			c.Keywords = append(c.Keywords, Keyword{Span: Span{t.start, p.prevEnd()}, Arg: p.text(t), Value: x})
 			seenKw = true
 			last = x
 			argStart = p.i - 1
