@@ -10,10 +10,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
-	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
-	"github.com/bfcl-go/bfcl/internal/models/prompt"
 	"github.com/bfcl-go/bfcl/internal/store/results"
-	"github.com/bfcl-go/bfcl/internal/testkit/goldserver"
 )
 
 // Issue 26, item 10: evaluate on damaged result files names every damage
@@ -97,34 +94,5 @@ var _ = Describe("bfcl merge of a run of selected ids", Label("e2e"), func() {
 		r = bfcl(w, env, "merge", "--ids", sel+",simple_python_9", "merged3", "s0", "s1")
 		Expect(r.exit).To(Equal(1))
 		Expect(r.stderr).To(ContainSubstring("simple_python_9"))
-	})
-})
-
-// Issue 26, item 9: a run served entirely from the request cache needs no
-// live server.
-var _ = Describe("a run from the request cache", Label("e2e"), func() {
-	It("runs with the server down when every request is cached, and names the miss otherwise", func() {
-		data := needData()
-		src, err := dataset.Open(data)
-		Expect(err).NotTo(HaveOccurred())
-		entries, err := prompt.LoadCategory(src, "simple_javascript")
-		Expect(err).NotTo(HaveOccurred())
-		srv, err := goldserver.Start(entries[:3], 0)
-		Expect(err).NotTo(HaveOccurred())
-		w := GinkgoT().TempDir()
-		Expect(os.WriteFile(filepath.Join(w, "models.yaml"), []byte("models:\n  - {name: served, provider: openai, model: gold, mode: fc, base_url: "+srv.URL+"}\n"), 0o644)).To(Succeed())
-		env := append(cliEnv(data), "BFCL_REQUEST_CACHE="+filepath.Join(w, "cache"))
-		ids := "simple_javascript_0,simple_javascript_1"
-		r := bfcl(w, env, "generate", "--model", "served", "--ids", ids)
-		Expect(r.exit).To(Equal(0), r.stderr)
-		srv.Close()
-		r = bfcl(w, env, "generate", "--model", "served", "--ids", ids, "--allow-overwrite")
-		Expect(r.exit).To(Equal(0), r.stderr)
-		Expect(r.stderr).To(ContainSubstring("answering from the request cache"))
-		Expect(r.stdout).To(MatchRegexp(`simple_javascript\s+non_live\s+2\s+`))
-		// an entry whose request is not cached fails, naming why
-		r = bfcl(w, env, "generate", "--model", "served", "--ids", "simple_javascript_2")
-		Expect(r.exit).To(Equal(1))
-		Expect(r.stderr).To(ContainSubstring("not in the request cache, and the server is unreachable"))
 	})
 })

@@ -14,6 +14,9 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
+	"github.com/bfcl-go/bfcl/internal/models/prompt"
+	"github.com/bfcl-go/bfcl/internal/testkit/goldserver"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
@@ -89,4 +92,49 @@ var _ = Describe("bfcl generate against a server that cannot serve the run", fun
 		Entry("a server that refuses tools", "notools", func() string { return srv.URL + "/v1" }, "BFCL_TEST_KEY", "--enable-auto-tool-choice"),
 		Entry("a dead replica", "served", func() string { return srv.URL + "/v1 " + dead() }, "BFCL_TEST_KEY", "replica 2 of 2 (http://127.0.0.1:"),
 	)
+})
+
+// Issue 26, item 12: a 401 with the key's variable unset says so.
+var _ = Describe("a refused key", Label("e2e"), func() {
+	It("names the unset api_key_env variable", func() {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, `{"error": {"message": "Incorrect API key provided"}}`, http.StatusUnauthorized)
+		}))
+		defer srv.Close()
+		w := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(w, "models.yaml"), []byte("models:\n  - {name: m, provider: openai, model: x, mode: fc, base_url: "+srv.URL+"/v1, api_key_env: BFCL_TEST_UNSET_KEY_26}\n"), 0o644)).To(Succeed())
+		r := bfcl(w, cliEnv(needData()), "generate", "--model", "m", "--ids", "simple_python_0")
+		Expect(r.exit).To(Equal(1))
+		Expect(r.stderr).To(ContainSubstring("refused the API key"))
+		Expect(r.stderr).To(ContainSubstring("BFCL_TEST_UNSET_KEY_26, the model's api_key_env, is not set in the environment"))
+	})
+})
+
+// Issue 26, item 9: a run served entirely from the request cache needs no
+// live server.
+var _ = Describe("a run from the request cache", Label("e2e"), func() {
+	It("runs with the server down when every request is cached, and names the miss otherwise", func() {
+		data := needData()
+		src, err := dataset.Open(data)
+		Expect(err).NotTo(HaveOccurred())
+		entries, err := prompt.LoadCategory(src, "simple_javascript")
+		Expect(err).NotTo(HaveOccurred())
+		srv, err := goldserver.Start(entries[:3], 0)
+		Expect(err).NotTo(HaveOccurred())
+		w := GinkgoT().TempDir()
+		Expect(os.WriteFile(filepath.Join(w, "models.yaml"), []byte("models:\n  - {name: served, provider: openai, model: gold, mode: fc, base_url: "+srv.URL+"}\n"), 0o644)).To(Succeed())
+		env := append(cliEnv(data), "BFCL_REQUEST_CACHE="+filepath.Join(w, "cache"))
+		ids := "simple_javascript_0,simple_javascript_1"
+		r := bfcl(w, env, "generate", "--model", "served", "--ids", ids)
+		Expect(r.exit).To(Equal(0), r.stderr)
+		srv.Close()
+		r = bfcl(w, env, "generate", "--model", "served", "--ids", ids, "--allow-overwrite")
+		Expect(r.exit).To(Equal(0), r.stderr)
+		Expect(r.stderr).To(ContainSubstring("answering from the request cache"))
+		Expect(r.stdout).To(MatchRegexp(`simple_javascript\s+non_live\s+2\s+`))
+		// an entry whose request is not cached fails, naming why
+		r = bfcl(w, env, "generate", "--model", "served", "--ids", "simple_javascript_2")
+		Expect(r.exit).To(Equal(1))
+		Expect(r.stderr).To(ContainSubstring("not in the request cache, and the server is unreachable"))
+	})
 })

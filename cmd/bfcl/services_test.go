@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,21 +127,5 @@ var _ = Describe("memory prerequisites", Label("e2e"), func() {
 			return err
 		})).To(Succeed())
 		Expect(locks).To(BeEmpty())
-	})
-})
-
-// Issue 26, item 12: a 401 with the key's variable unset says so.
-var _ = Describe("a refused key", Label("e2e"), func() {
-	It("names the unset api_key_env variable", func() {
-		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			http.Error(w, `{"error": {"message": "Incorrect API key provided"}}`, http.StatusUnauthorized)
-		}))
-		defer srv.Close()
-		w := GinkgoT().TempDir()
-		Expect(os.WriteFile(filepath.Join(w, "models.yaml"), []byte("models:\n  - {name: m, provider: openai, model: x, mode: fc, base_url: "+srv.URL+"/v1, api_key_env: BFCL_TEST_UNSET_KEY_26}\n"), 0o644)).To(Succeed())
-		r := bfcl(w, cliEnv(needData()), "generate", "--model", "m", "--ids", "simple_python_0")
-		Expect(r.exit).To(Equal(1))
-		Expect(r.stderr).To(ContainSubstring("refused the API key"))
-		Expect(r.stderr).To(ContainSubstring("BFCL_TEST_UNSET_KEY_26, the model's api_key_env, is not set in the environment"))
 	})
 })

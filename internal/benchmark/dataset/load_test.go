@@ -29,13 +29,7 @@ var wantCounts = map[string]int{
 var _ = Describe("the pinned data set", func() {
 	var src *dataset.Source
 	BeforeEach(func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		var err error
-		src, err = dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		src = testenv.OpenDataSet(GinkgoT())
 	})
 
 	It("holds the 5,106 scored entries, per category as the README table says", func() {
@@ -117,12 +111,7 @@ var _ = Describe("malformed input", func() {
 
 var _ = Describe("the line scanner", func() {
 	It("keeps every function document intact and rejects broken lines", func() {
-		dir, ok := testenv.DataDir()
-		if !ok {
-			Skip(testenv.MissingMessage("BFCL data set", dir, dataset.EnvDataDir))
-		}
-		src, err := dataset.Open(dir)
-		Expect(err).NotTo(HaveOccurred())
+		src := testenv.OpenDataSet(GinkgoT())
 		for _, c := range []string{"live_multiple", "simple_java", "multi_turn_miss_func"} {
 			entries, err := src.Load(category.Category(c))
 			Expect(err).NotTo(HaveOccurred())

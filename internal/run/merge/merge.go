@@ -19,9 +19,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -177,12 +179,7 @@ func Run(opts Options) (Report, error) {
 	}
 
 	var rep Report
-	paths := make([]string, 0, len(resultsByPath))
-	for p := range resultsByPath {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, rel := range paths {
+	for _, rel := range slices.Sorted(maps.Keys(resultsByPath)) {
 		set := resultsByPath[rel]
 		recs := make([]results.Record, 0, len(set.order))
 		for _, id := range set.order {
@@ -194,12 +191,7 @@ func Run(opts Options) (Report, error) {
 		rep.Files++
 		rep.Records += len(recs)
 	}
-	rels := make([]string, 0, len(others))
-	for p := range others {
-		rels = append(rels, p)
-	}
-	sort.Strings(rels)
-	for _, rel := range rels {
+	for _, rel := range slices.Sorted(maps.Keys(others)) {
 		f := others[rel]
 		if f.dir != opts.Out {
 			if err := atomicfile.Write(filepath.Join(opts.Out, rel), f.data); err != nil {

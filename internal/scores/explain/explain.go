@@ -12,7 +12,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -255,12 +257,7 @@ func (f *Failure) multiTurn(m, details map[string]json.RawMessage) error {
 				cd.Class = sm[1]
 			}
 		}
-		attrs := make([]string, 0, len(diffs))
-		for a := range diffs {
-			attrs = append(attrs, a)
-		}
-		sort.Strings(attrs)
-		for _, a := range attrs {
+		for _, a := range slices.Sorted(maps.Keys(diffs)) {
 			d := diffs[a]
 			cd.Attrs = append(cd.Attrs, AttrDiff{Attr: a, Changes: DiffValues(d.Model, d.GroundTruth)})
 		}

@@ -215,6 +215,10 @@ func TruncateText(doc string) string {
 	return strings.Join(parts, "\n")
 }
 
+// inlineMarks are the Markdown marks MarkdownText writes for the inline
+// tags: the same mark at the start tag and at the end tag.
+var inlineMarks = map[string]string{"em": "_", "i": "_", "strong": "**", "b": "**", "code": "`"}
+
 // MarkdownText approximates upstream's "markdown" mode (html2text's
 // HTML2Text().handle with default options): headings as "#", paragraphs
 // and blocks separated by blank lines, links as [text](href), images as
@@ -242,6 +246,10 @@ func MarkdownText(doc string) string {
 			if t.kind == tokEnd && t.name == skip {
 				skip = ""
 			}
+			continue
+		}
+		if mark, ok := inlineMarks[t.name]; ok && t.kind != tokText {
+			b.WriteString(mark)
 			continue
 		}
 		switch t.kind {
@@ -294,12 +302,6 @@ func MarkdownText(doc string) string {
 				if !strings.HasSuffix(b.String(), "\n") {
 					b.WriteString(" | ")
 				}
-			case "em", "i":
-				b.WriteString("_")
-			case "strong", "b":
-				b.WriteString("**")
-			case "code":
-				b.WriteString("`")
 			case "a":
 				href := t.attr("href")
 				hrefs = append(hrefs, href)
@@ -322,12 +324,6 @@ func MarkdownText(doc string) string {
 				if listDepth == 0 {
 					block()
 				}
-			case "em", "i":
-				b.WriteString("_")
-			case "strong", "b":
-				b.WriteString("**")
-			case "code":
-				b.WriteString("`")
 			case "a":
 				if n := len(hrefs); n > 0 {
 					href := hrefs[n-1]

@@ -50,7 +50,7 @@ const callAnswer = `{"output":{"message":{"role":"assistant","content":[{"text":
 
 var _ = Describe("bedrock driver", func() {
 	BeforeEach(func() { isolate("AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY") })
-	drivertest.DescribeBodyLimit(core.ProviderBedrock, func(c core.Config) (core.Driver, error) { return driver.New(c) })
+	drivertest.DescribeBodyLimit(core.ProviderBedrock)
 
 	It("sends simple_python_0 as NovaHandler does, SigV4-signed, and stores [{name: input}] in the wire's key order", func(ctx SpecContext) {
 		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "NovaHandler"}, Temperature: 0.001}, drivertest.JSON(200, callAnswer))

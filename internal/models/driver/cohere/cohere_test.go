@@ -34,7 +34,7 @@ func newDriver(base string, mutate ...func(*core.Config)) core.Driver {
 const callAnswer = `{"id":"c1","message":{"role":"assistant","tool_plan":"I will compute the area.","tool_calls":[{"id":"calculate_triangle_area_5kq4","type":"function","function":{"name":"calculate_triangle_area","arguments":"{\"base\":10,\"height\":5}"}}]},"finish_reason":"TOOL_CALL","usage":{"billed_units":{"input_tokens":62,"output_tokens":28},"tokens":{"input_tokens":1004,"output_tokens":61}}}`
 
 var _ = Describe("cohere driver", func() {
-	drivertest.DescribeBodyLimit(core.ProviderCohere, func(c core.Config) (core.Driver, error) { return driver.New(c) })
+	drivertest.DescribeBodyLimit(core.ProviderCohere)
 	It("sends simple_python_0 as CohereHandler does and stores [{tool_name, parameters}]", func(ctx SpecContext) {
 		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc", Handler: "CohereHandler"}, Temperature: 0.001}, drivertest.JSON(200, callAnswer))
 		Expect(got).To(HaveLen(1))

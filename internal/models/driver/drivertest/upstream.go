@@ -4,13 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
@@ -99,22 +96,11 @@ func DescribeUpstreamRun(class, base string, spec decode.Spec, newDriver func(ur
 				e, err := src.Entry(cat, c.ID)
 				Expect(err).NotTo(HaveOccurred())
 
-				var mu sync.Mutex
-				var got []Received
-				srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-					body, _ := io.ReadAll(r.Body)
-					mu.Lock()
-					n := len(got)
-					got = append(got, Received{Method: r.Method, Path: r.URL.Path, Header: r.Header.Clone(), Body: body})
-					mu.Unlock()
-					if n >= len(c.Exchanges) {
-						w.WriteHeader(http.StatusTeapot)
-						fmt.Fprintf(w, `{"error":"request %d: upstream sent only %d"}`, n+1, len(c.Exchanges))
-						return
-					}
-					w.Header().Set("Content-Type", "application/json")
-					_, _ = w.Write(c.Exchanges[n].Reply)
-				}))
+				replies := make([]Exchange, len(c.Exchanges))
+				for i, ex := range c.Exchanges {
+					replies[i] = JSON(http.StatusOK, string(ex.Reply))
+				}
+				srv := Serve(Answers(replies...))
 				defer srv.Close()
 
 				rec, _, err := infer.Run(ctx, newDriver(srv.URL), e, infer.Options{Spec: spec, Temperature: 0.001, ExcludeStateLog: true,
@@ -128,6 +114,7 @@ func DescribeUpstreamRun(class, base string, spec decode.Spec, newDriver func(ur
 						return s, s.Init()
 					}})
 				Expect(err).NotTo(HaveOccurred())
+				got := srv.Received()
 				Expect(got).To(HaveLen(len(c.Exchanges)), "requests sent")
 				for i, ex := range c.Exchanges {
 					Expect(got[i].Path).To(Equal(strings.TrimPrefix(ex.URL, base)), "request %d: path", i+1)

@@ -22,7 +22,7 @@ var _ = Describe("gorilla driver", func() {
 	// of json.dumps(requestData), compared byte for byte
 	drivertest.DescribeUpstreamRun("GorillaHandler", gorilla.DefaultBaseURL, decode.Spec{Mode: "fc", Handler: "GorillaHandler"},
 		func(url string) core.Driver { return newDriver(url) })
-	drivertest.DescribeBodyLimit(core.ProviderGorilla, func(c core.Config) (core.Driver, error) { return driver.New(c) })
+	drivertest.DescribeBodyLimit(core.ProviderGorilla)
 
 	It("posts json.dumps of the request with Authorization: EMPTY, the functions as the data set has them", func(ctx SpecContext) {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, `{"choices":[{"message":{"role":"assistant","content":"math.factorial(number=5)"}}],"usage":{"prompt_tokens":7,"completion_tokens":3}}`)))

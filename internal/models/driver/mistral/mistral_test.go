@@ -31,7 +31,7 @@ func newDriver(base string, mutate ...func(*core.Config)) core.Driver {
 const callAnswer = `{"id":"cmpl-1","object":"chat.completion","model":"mistral-large-2411","choices":[{"index":0,"message":{"role":"assistant","content":"","tool_calls":[{"id":"D681PevKs","type":"function","function":{"name":"math_factorial","arguments":"{\"number\": 5}"},"index":0}],"prefix":false},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":91,"completion_tokens":13,"total_tokens":104}}`
 
 var _ = Describe("mistral driver", func() {
-	drivertest.DescribeBodyLimit(core.ProviderMistral, func(c core.Config) (core.Driver, error) { return driver.New(c) })
+	drivertest.DescribeBodyLimit(core.ProviderMistral)
 	It("sends simple_python_1 as MistralHandler does (dots replaced, stream false) and stores {name: arguments}", func(ctx SpecContext) {
 		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.DottedEntry(), infer.Options{Spec: decode.Spec{Mode: "fc"}, Temperature: 0.001}, drivertest.JSON(200, callAnswer))
 		Expect(got).To(HaveLen(1))

@@ -18,11 +18,9 @@ import (
 	. "github.com/onsi/gomega"
 )
 
-func newDriver(cfg core.Config) (core.Driver, error) { return openai.New(cfg) }
-
 var _ = Describe("openai driver", func() {
-	drivertest.DescribeFixtures(core.ProviderOpenAI, newDriver)
-	drivertest.DescribeBodyLimit(core.ProviderOpenAI, newDriver)
+	drivertest.DescribeFixtures(core.ProviderOpenAI)
+	drivertest.DescribeBodyLimit(core.ProviderOpenAI)
 
 	It("reads tool_calls: [] as an empty call list (upstream's parser), null and absent as a text answer", func() {
 		for _, c := range []struct {

@@ -43,7 +43,7 @@ var callStream = drivertest.SSE(
 )
 
 var _ = Describe("qwen driver", func() {
-	drivertest.DescribeBodyLimit(core.ProviderQwen, func(c core.Config) (core.Driver, error) { return driver.New(c) })
+	drivertest.DescribeBodyLimit(core.ProviderQwen)
 	It("sends simple_python_0 as QwenAPIHandler does and folds the stream into the stored calls and reasoning", func(ctx SpecContext) {
 		rec, _, got := drivertest.Infer(ctx, newDriver, drivertest.SimplePython0(), infer.Options{Spec: decode.Spec{Mode: "fc"}, Temperature: 0.001}, callStream)
 		Expect(got).To(HaveLen(1))

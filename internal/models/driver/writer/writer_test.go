@@ -29,7 +29,7 @@ var _ = Describe("writer driver", func() {
 		func(url string) core.Driver {
 			return newDriver(url, func(c *core.Config) { c.Handler = "WriterHandler" })
 		})
-	drivertest.DescribeBodyLimit(core.ProviderWriter, func(c core.Config) (core.Driver, error) { return driver.New(c) })
+	drivertest.DescribeBodyLimit(core.ProviderWriter)
 
 	It("posts to /v1/chat with the bearer key and keeps the dots of function names (ModelStyle.WRITER)", func(ctx SpecContext) {
 		srv := drivertest.Serve(drivertest.Answers(drivertest.JSON(200, `{"choices":[{"index":0,"message":{"role":"assistant","content":"","tool_calls":[{"id":"c","type":"function","function":{"name":"math.factorial","arguments":"{\"number\": 5}"}}]}}],"usage":{"prompt_tokens":1,"completion_tokens":2}}`)))
