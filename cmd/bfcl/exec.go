@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
@@ -58,10 +59,11 @@ func cmdExec(args []string) error {
 	if err != nil {
 		return err
 	}
-	lc, err := src.LongContext()
-	if err != nil {
-		return err
-	}
+	// long_context.py is parsed while the first entries load their
+	// category and initial configuration; an entry waits for it only to
+	// build its backends.
+	lc := sync.OnceValues(src.LongContext)
+	go lc()
 	var r io.Reader = os.Stdin
 	if *in != "-" {
 		f, err := os.Open(*in)
@@ -96,6 +98,9 @@ func cmdExec(args []string) error {
 			}()
 		}
 	}()
+	if _, err := lc(); err != nil {
+		return err // before any line is written, as a data-set error
+	}
 	out := bufio.NewWriterSize(os.Stdout, 1<<16)
 	for _, ch := range outs {
 		if _, err := out.Write(<-ch); err != nil {
@@ -107,7 +112,7 @@ func cmdExec(args []string) error {
 
 // execLine runs input line n and returns its output line (nil for a blank
 // line).
-func execLine(src *dataset.Source, lc *longcontext.Data, n int, text, model string) []byte {
+func execLine(src *dataset.Source, lc func() (*longcontext.Data, error), n int, text, model string) []byte {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return nil
@@ -282,7 +287,7 @@ func appendGoJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-func execEntry(src *dataset.Source, lc *longcontext.Data, req execRequest, model string) execOutput {
+func execEntry(src *dataset.Source, lcOf func() (*longcontext.Data, error), req execRequest, model string) execOutput {
 	o := execOutput{ID: req.ID, Turns: []execTurn{}}
 	c, err := category.FromEntryID(req.ID)
 	if err != nil || !c.IsMultiTurn() {
@@ -305,6 +310,11 @@ func execEntry(src *dataset.Source, lc *longcontext.Data, req execRequest, model
 		return o
 	}
 	long := e.LongContext()
+	lc, err := lcOf()
+	if err != nil {
+		o.Error = err.Error()
+		return o
+	}
 	s := engine.New(sim.NewEnv(lc), engine.Config{
 		ModelName: model + "_eval", EntryID: e.ID, Involved: e.InvolvedClasses,
 		InitialConfig: conf, LongContext: long,

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
@@ -36,6 +37,7 @@ func execMatchesReferenceTraces(t FullGinkgoTInterface) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	lcOf := func() (*longcontext.Data, error) { return lc, nil }
 	checked := 0
 	for _, f := range []string{"base", "miss_func", "miss_param", "long_context"} {
 		fh, err := os.Open(filepath.Join(ref, "multi_turn_traces", "BFCL_v4_multi_turn_"+f+"_trace.jsonl"))
@@ -64,7 +66,7 @@ func execMatchesReferenceTraces(t FullGinkgoTInterface) {
 			for _, turn := range want.Turns {
 				req.Turns = append(req.Turns, turn.Calls)
 			}
-			got := execEntry(src, lc, req, "reforacle_trace_ground_truth")
+			got := execEntry(src, lcOf, req, "reforacle_trace_ground_truth")
 			if got.Error != "" {
 				t.Fatalf("%s: %s", want.ID, got.Error)
 			}
@@ -86,7 +88,7 @@ func execMatchesReferenceTraces(t FullGinkgoTInterface) {
 	if checked != 80 {
 		t.Fatalf("checked %d entries, want 80", checked)
 	}
-	bad := execEntry(src, lc, execRequest{ID: "multi_turn_base_0", Turns: [][]string{{"cd(folder=", "nosuch()"}}}, "m")
+	bad := execEntry(src, lcOf, execRequest{ID: "multi_turn_base_0", Turns: [][]string{{"cd(folder=", "nosuch()"}}}, "m")
 	if bad.Error != "" || len(bad.Turns) != 1 {
 		t.Fatalf("bad calls must give error results, not fail: %+v", bad)
 	}

@@ -5,12 +5,17 @@
 // blocked names, evaluates the expression with Python semantics, and turns
 // each outcome into upstream's result string. Calls reach a backend only
 // through the generated typed stubs.
+//
+// A call text is parsed once per process and list of involved classes (see
+// callcache.go): the tree is evaluated with each session's own instances,
+// so repeated calls (the ground truth repeats most of its calls across
+// entries) cost only their evaluation.
 package engine
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/python/pyexpr"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
@@ -45,18 +50,62 @@ type Session struct {
 	created   bool
 	classes   []string
 	instances map[string]sim.Instance // class -> instance
-	names     map[string]string       // instance variable name -> class
-	owner     map[string]string       // public method name -> instance variable name
+	// vars are the instance variables in cfg.Involved order (a class
+	// listed twice twice): a method name belongs to the last one whose
+	// class has it, as upstream's loop over the involved classes leaves it.
+	vars []instanceVar
+	// cacheKey is the class list of this session's callCache keys; ""
+	// when the instance names are not plain identifiers.
+	cacheKey string
 }
 
-var nameSanitizer = regexp.MustCompile(`[-./:]`)
+// instanceVar is one instance variable name and its class.
+type instanceVar struct {
+	name    string
+	cl      string
+	methods map[string]bool // the class's public methods
+	ref     *instanceRef    // the value the name evaluates to
+	canon   string          // the canonical name of callCache's trees
+}
+
+// classTable is sim.Classes() with each class's method names as a set,
+// built once: the engine only reads it.
+type classTable struct {
+	classes map[string]sim.Class
+	methods map[string]map[string]bool
+}
+
+var classes = sync.OnceValue(func() classTable {
+	t := classTable{classes: sim.Classes(), methods: map[string]map[string]bool{}}
+	for name, c := range t.classes {
+		set := make(map[string]bool, len(c.Methods))
+		for _, m := range c.Methods {
+			set[m.Name] = true
+		}
+		t.methods[name] = set
+	}
+	return t
+})
 
 // InstanceName is upstream's variable name of a backend instance:
 // "<model>_<entry id>_<class>_instance" with "-", ".", "/" and ":" turned
 // into "_". It is observable: the method-name rewriting also applies inside
 // string arguments.
 func InstanceName(modelName, entryID, class string) string {
-	return nameSanitizer.ReplaceAllString(modelName+"_"+entryID+"_"+class+"_instance", "_")
+	b := make([]byte, 0, len(modelName)+len(entryID)+len(class)+len("___instance"))
+	b = append(b, modelName...)
+	b = append(b, '_')
+	b = append(b, entryID...)
+	b = append(b, '_')
+	b = append(b, class...)
+	b = append(b, "_instance"...)
+	for i, c := range b {
+		switch c {
+		case '-', '.', '/', ':':
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }
 
 // New returns the session of cfg; its instances are created by the first
@@ -65,9 +114,7 @@ func New(env *sim.Env, cfg Config) *Session {
 	return &Session{
 		cfg:       cfg,
 		env:       env,
-		instances: map[string]sim.Instance{},
-		names:     map[string]string{},
-		owner:     map[string]string{},
+		instances: make(map[string]sim.Instance, len(cfg.Involved)),
 	}
 }
 
@@ -79,9 +126,9 @@ func (s *Session) Init() error {
 	}
 	s.created = true
 	cfg, env := s.cfg, s.env
-	reg := sim.Classes()
+	reg := classes()
 	for _, cl := range cfg.Involved {
-		info, ok := reg[cl]
+		info, ok := reg.classes[cl]
 		if !ok {
 			return fmt.Errorf("engine: unknown backend class %q", cl)
 		}
@@ -107,12 +154,37 @@ func (s *Session) Init() error {
 			s.instances[cl] = inst
 			s.classes = append(s.classes, cl)
 		}
-		s.names[name] = cl
-		for _, m := range info.Methods {
-			s.owner[m.Name] = name
-		}
+		s.vars = append(s.vars, instanceVar{name: name, cl: cl, methods: reg.methods[cl], ref: &instanceRef{name: name, cl: cl, inst: s.instances[cl]}, canon: canonPrefix + cl})
+	}
+	plain := true
+	for _, v := range s.vars {
+		plain = plain && isPlainIdentifier(v.name)
+	}
+	if plain {
+		s.cacheKey = strings.Join(cfg.Involved, ",")
 	}
 	return nil
+}
+
+// owner is the instance variable a public method name belongs to.
+func (s *Session) owner(method string) (string, bool) {
+	for i := len(s.vars) - 1; i >= 0; i-- {
+		if s.vars[i].methods[method] {
+			return s.vars[i].name, true
+		}
+	}
+	return "", false
+}
+
+// variable is the instance an instance variable name holds; with canon,
+// the canonical names of callCache's trees are variables too.
+func (s *Session) variable(name string, canon bool) (*instanceRef, bool) {
+	for i := range s.vars {
+		if s.vars[i].name == name || canon && s.vars[i].canon == name {
+			return s.vars[i].ref, true
+		}
+	}
+	return nil, false
 }
 
 // Created reports whether the instances exist.
@@ -147,29 +219,64 @@ func (s *Session) Execute(calls []string) []string {
 
 // ExecuteOne runs one call string.
 func (s *Session) ExecuteOne(call string) string {
+	if s.cacheKey != "" && !strings.Contains(call, canonPrefix) {
+		key := callKey{s.cacheKey, call}
+		pc, ok := cachedCall(key)
+		if !ok {
+			pc = s.prepare(call)
+			storeCall(key, pc)
+		}
+		if pc.blockedHead != "" {
+			return ErrorPrefix + "Function call " + pc.blockedHead + " is not allowed."
+		}
+		if pc.expr != nil {
+			return s.run(pc.expr, true)
+		}
+	}
 	rewritten := rewriteCalls(call, s.owner)
-	head := rewritten
-	if i := strings.IndexByte(head, '('); i >= 0 {
-		head = head[:i]
-	}
-	if strings.Contains(head, ".") {
-		head = strings.Split(head, ".")[1]
-	}
-	if blocked[head] {
+	if head := calledName(rewritten); blocked[head] {
 		return ErrorPrefix + "Function call " + head + " is not allowed."
 	}
 	expr, err := pyexpr.Parse(rewritten)
 	if err != nil {
 		return ErrorPrefix + err.Error()
 	}
-	v, err := pyexpr.Eval(expr, evalEnv{s})
+	return s.run(expr, false)
+}
+
+// calledName is the name upstream checks against the blocked ones: the
+// rewritten call up to "(", and of a dotted name its second part (as
+// head.split(".")[1]).
+func calledName(rewritten string) string {
+	head := rewritten
+	if i := strings.IndexByte(head, '('); i >= 0 {
+		head = head[:i]
+	}
+	if i := strings.IndexByte(head, '.'); i >= 0 {
+		head = head[i+1:]
+		if j := strings.IndexByte(head, '.'); j >= 0 {
+			head = head[:j]
+		}
+	}
+	return head
+}
+
+// run evaluates a parsed call and makes its result string; canon tells
+// whether the canonical instance names are to be looked up too.
+func (s *Session) run(expr pyexpr.Expr, canon bool) string {
+	v, err := pyexpr.Eval(expr, evalEnv{s: s, canon: canon})
 	if err != nil {
 		return ErrorPrefix + err.Error()
 	}
-	if err := checkIntDigits(v); err != nil {
-		return ErrorPrefix + err.Error()
+	out := ResultString(v)
+	// An int too long to print has more digits than the result string has
+	// bytes otherwise; only a long result needs the walk.
+	if len(out) > maxStrDigits {
+		if err := checkIntDigits(v); err != nil {
+			return ErrorPrefix + err.Error()
+		}
 	}
-	return ResultString(v)
+	return out
 }
 
 // maxStrDigits is CPython's default sys.get_int_max_str_digits() (3.11+):
@@ -224,13 +331,26 @@ func ResultString(v pyval.Value) string {
 	case pyval.Str:
 		return string(x)
 	case *pyval.Dict:
-		if js, err := pyval.JSONDumps(x); err == nil {
-			return js
+		buf := jsonBufs.Get().(*[]byte)
+		b, err := pyval.AppendJSON((*buf)[:0], x)
+		out := string(b)
+		if cap(b) <= maxResultBuf {
+			*buf = b
+			jsonBufs.Put(buf)
+		}
+		if err == nil {
+			return out
 		}
 		return pyval.StrOf(x)
 	}
 	return pyval.StrOf(v)
 }
+
+// jsonBufs are ResultString's JSON buffers, reused between calls.
+var jsonBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxResultBuf bounds the JSON buffers kept in jsonBufs.
+const maxResultBuf = 1 << 20
 
 // State returns the public attributes of every instance, by class.
 func (s *Session) State() map[string]*pyval.Dict {

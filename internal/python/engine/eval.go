@@ -10,7 +10,12 @@ import (
 
 // evalEnv resolves names and calls while an expression is evaluated, as the
 // globals of upstream's multi_turn_utils module plus Python's builtins do.
-type evalEnv struct{ s *Session }
+// With canon, the canonical instance names of callCache's trees resolve
+// too.
+type evalEnv struct {
+	s     *Session
+	canon bool
+}
 
 // instanceRef is a backend instance bound to its variable name.
 type instanceRef struct {
@@ -42,8 +47,8 @@ func (m *boundMethod) PyJSON() any                { return map[string]any{"$obje
 // LookupName resolves a bare name: an instance variable of this side, a
 // builtin, or a NameError as Python reports it.
 func (e evalEnv) LookupName(name string) (pyval.Value, error) {
-	if cl, ok := e.s.names[name]; ok {
-		return &instanceRef{name: name, cl: cl, inst: e.s.instances[cl]}, nil
+	if r, ok := e.s.variable(name, e.canon); ok {
+		return r, nil
 	}
 	if b, ok := lookupBuiltin(name); ok {
 		return b, nil

@@ -15,15 +15,25 @@ import (
 // after a name that is not rewritten. It is
 // the regex \b([a-zA-Z_]\w*)\s*(?=\() applied with Python's Unicode \w, \s
 // and \b.
-func rewriteCalls(s string, owner map[string]string) string {
+func rewriteCalls(s string, owner func(method string) (string, bool)) string {
 	var b strings.Builder
 	i, last := 0, 0
 	prevWord := false // whether the rune before i is a \w rune
 	for i < len(s) {
-		r, size := utf8.DecodeRuneInString(s[i:])
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
 		if !prevWord && isIdentStart(r) {
 			j := i + size
 			for j < len(s) {
+				if c := s[j]; c < utf8.RuneSelf {
+					if !asciiWord[c] {
+						break
+					}
+					j++
+					continue
+				}
 				r2, sz := utf8.DecodeRuneInString(s[j:])
 				if !pyval.IsWord(r2) {
 					break
@@ -32,6 +42,13 @@ func rewriteCalls(s string, owner map[string]string) string {
 			}
 			k := j
 			for k < len(s) {
+				if c := s[k]; c < utf8.RuneSelf {
+					if !asciiSpace[c] {
+						break
+					}
+					k++
+					continue
+				}
 				r2, sz := utf8.DecodeRuneInString(s[k:])
 				if !pyval.IsSpace(r2) {
 					break
@@ -40,7 +57,10 @@ func rewriteCalls(s string, owner map[string]string) string {
 			}
 			if k < len(s) && s[k] == '(' {
 				name := s[i:j]
-				if inst, ok := owner[name]; ok {
+				if inst, ok := owner(name); ok {
+					if last == 0 {
+						b.Grow(len(s) + len(inst) + 1)
+					}
 					b.WriteString(s[last:i])
 					b.WriteString(inst)
 					b.WriteByte('.')
@@ -60,7 +80,11 @@ func rewriteCalls(s string, owner map[string]string) string {
 			prevWord = true
 			continue
 		}
-		prevWord = pyval.IsWord(r)
+		if size == 1 && r < utf8.RuneSelf {
+			prevWord = asciiWord[r]
+		} else {
+			prevWord = pyval.IsWord(r)
+		}
 		i += size
 	}
 	if last == 0 {
@@ -69,6 +93,15 @@ func rewriteCalls(s string, owner map[string]string) string {
 	b.WriteString(s[last:])
 	return b.String()
 }
+
+// asciiWord and asciiSpace are pyval.IsWord and pyval.IsSpace (Python's
+// Unicode \w and \s) on the ASCII characters, as tables.
+var asciiWord, asciiSpace = func() (w, sp [utf8.RuneSelf]bool) {
+	for c := rune(0); c < utf8.RuneSelf; c++ {
+		w[c], sp[c] = pyval.IsWord(c), pyval.IsSpace(c)
+	}
+	return w, sp
+}()
 
 func isIdentStart(r rune) bool {
 	return r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')

@@ -12,6 +12,17 @@ import (
 // parseNumber converts a NUMBER token's text; it returns a message for
 // forms the value model cannot hold (complex literals).
 func parseNumber(text string) (pyval.Value, string) {
+	if len(text) <= 18 && text[0] != '0' || text == "0" {
+		// Up to 18 decimal digits, no leading zero: an int64 as it is.
+		n := int64(0)
+		i := 0
+		for ; i < len(text) && text[i] >= '0' && text[i] <= '9'; i++ {
+			n = n*10 + int64(text[i]-'0')
+		}
+		if i == len(text) {
+			return pyval.Int(n), ""
+		}
+	}
 	last := text[len(text)-1]
 	if last == 'j' || last == 'J' {
 		return nil, "complex literals are not supported"
@@ -39,7 +50,7 @@ func parseNumber(text string) (pyval.Value, string) {
 			return pyval.NormBig(b), ""
 		}
 	}
-	if strings.ContainsAny(clean, ".eE") {
+	if strings.IndexByte(clean, '.') >= 0 || strings.IndexByte(clean, 'e') >= 0 || strings.IndexByte(clean, 'E') >= 0 {
 		f, err := strconv.ParseFloat(clean, 64)
 		if err != nil {
 			if ne, ok := err.(*strconv.NumError); !ok || ne.Err != strconv.ErrRange {
@@ -117,6 +128,14 @@ func (p *parser) decoded(decode func(body string, raw bool) (string, string), bo
 func (p *parser) strings() Expr {
 	first := p.peek()
 	start := first.start
+	if n := p.peekAt(1); n.kind != tkString && n.kind != tkError {
+		// One literal: its body decoded, without a piece list.
+		pc := splitString(p.src, first)
+		if !pc.bytes && !pc.fstr {
+			p.advance()
+			return &Constant{Span: Span{start, first.end}, Value: pyval.Str(p.decoded(decodeStr, pc.body, pc)), Kind: kindOf(pc)}
+		}
+	}
 	var pieces []strPiece
 	for p.peek().kind == tkString {
 		pieces = append(pieces, splitString(p.src, p.peek()))

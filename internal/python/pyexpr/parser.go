@@ -17,8 +17,8 @@ type parseError struct {
 }
 
 type parser struct {
-	src      string
-	toks     []token
+	src string
+	tokens
 	i        int
 	deferred *pyval.Exception // raised only if the whole parse succeeds
 	// compileErr is an error CPython's compiler raises, not its parser
@@ -38,7 +38,8 @@ func Parse(src string) (e Expr, err error) {
 	if err := checkUTF8(src); err != nil {
 		return nil, err
 	}
-	p := &parser{src: src, toks: tokenize(src, true)}
+	p := &parser{src: src, tokens: tokenize(src, true)}
+	defer p.release()
 	defer p.recoverTo(&err)
 	e = p.parseEval()
 	if p.deferred != nil {
@@ -62,7 +63,8 @@ func ParseAST(src string) (Expr, error) {
 	if err := checkUTF8(src); err != nil {
 		return nil, renameFile(err, "<unknown>")
 	}
-	p := &parser{src: src, toks: tokenize(src, false)}
+	p := &parser{src: src, tokens: tokenize(src, false)}
+	defer p.release()
 	var e Expr
 	var err error
 	func() {
@@ -100,7 +102,8 @@ func ParseModule(src string) (out []Assign, err error) {
 	if err := checkUTF8(src); err != nil {
 		return nil, err
 	}
-	p := &parser{src: src, toks: tokenize(src, false)}
+	p := &parser{src: src, tokens: tokenize(src, false)}
+	defer p.release()
 	defer p.recoverTo(&err)
 	out = p.parseModule()
 	if p.deferred != nil {
@@ -142,8 +145,8 @@ func (p *parser) recoverTo(err *error) {
 	if !pe.tok {
 		// CPython re-tokenizes the rest of the source after a parser error
 		// and reports a tokenizer error found there instead.
-		if last := p.toks[len(p.toks)-1]; last.kind == tkError && last.override {
-			*err = last.err
+		if last := p.toks[len(p.toks)-1]; last.kind == tkError && p.override {
+			*err = p.err
 			return
 		}
 	}
@@ -153,7 +156,7 @@ func (p *parser) recoverTo(err *error) {
 func (p *parser) peek() *token {
 	t := &p.toks[p.i]
 	if t.kind == tkError {
-		panic(parseError{t.err, true})
+		panic(parseError{p.err, true})
 	}
 	return t
 }
@@ -167,6 +170,14 @@ func (p *parser) peekAt(n int) *token {
 	return &p.toks[j]
 }
 
+// text is the source text of a name or operator token ("" for others).
+func (p *parser) text(t *token) string {
+	if t.kind == tkName || t.kind == tkOp {
+		return p.src[t.start:t.end]
+	}
+	return ""
+}
+
 func (p *parser) advance() {
 	if p.toks[p.i].kind != tkEOF {
 		p.i++
@@ -175,12 +186,12 @@ func (p *parser) advance() {
 
 func (p *parser) isOp(op string) bool {
 	t := p.peek()
-	return t.kind == tkOp && t.op == op
+	return t.kind == tkOp && p.text(t) == op
 }
 
 func (p *parser) isKw(kw string) bool {
 	t := p.peek()
-	return t.kind == tkName && t.op == kw
+	return t.kind == tkName && p.text(t) == kw
 }
 
 func (p *parser) prevEnd() int {
@@ -233,22 +244,56 @@ func isSoftKeyword(s string) bool {
 	return false
 }
 
-// canStartExpr reports whether t can begin an expression.
-func canStartExpr(t *token) bool {
+// startsPrimary reports whether t begins a primary that the levels of the
+// precedence chain above it pass through unchanged: not a keyword
+// operator (lambda, not, await) nor a unary sign.
+func (p *parser) startsPrimary(t *token) bool {
 	switch t.kind {
 	case tkNumber, tkString:
 		return true
 	case tkName:
-		if !isKeyword(t.op) {
+		w := p.text(t)
+		return !isKeyword(w) || w == "True" || w == "False" || w == "None"
+	case tkOp:
+		switch p.text(t) {
+		case "(", "[", "{":
 			return true
 		}
-		switch t.op {
+	}
+	return false
+}
+
+// endsOperand reports whether t, after a primary, is read by no level of
+// the precedence chain (no operator, keyword operator or conditional).
+func (p *parser) endsOperand(t *token) bool {
+	switch t.kind {
+	case tkNewline, tkEOF:
+		return true
+	case tkOp:
+		switch p.text(t) {
+		case ",", ")", "]", "}", ":", "=":
+			return true
+		}
+	}
+	return false
+}
+
+// canStartExpr reports whether t can begin an expression.
+func (p *parser) canStartExpr(t *token) bool {
+	switch t.kind {
+	case tkNumber, tkString:
+		return true
+	case tkName:
+		if !isKeyword(p.text(t)) {
+			return true
+		}
+		switch p.text(t) {
 		case "True", "False", "None", "not", "lambda", "await":
 			return true
 		}
 		return false
 	case tkOp:
-		switch t.op {
+		switch p.text(t) {
 		case "(", "[", "{", "-", "+", "~", "...":
 			return true
 		}
@@ -260,7 +305,7 @@ func canStartExpr(t *token) bool {
 // legacy print message) when the element that started at token elemStart
 // is directly followed by another expression inside brackets.
 func (p *parser) checkMissingComma(elemStart int, elem Expr) {
-	if !canStartExpr(p.peek()) {
+	if !p.canStartExpr(p.peek()) {
 		return
 	}
 	st := &p.toks[elemStart]
@@ -272,7 +317,7 @@ func (p *parser) checkMissingComma(elemStart int, elem Expr) {
 		if elemStart+1 < len(p.toks) && p.toks[elemStart+1].kind == tkString {
 			return
 		}
-		if isSoftKeyword(st.op) {
+		if isSoftKeyword(p.text(st)) {
 			return
 		}
 	}
@@ -341,10 +386,10 @@ func (p *parser) parseModule() []Assign {
 		if t.kind == tkEOF {
 			return out
 		}
-		if t.kind != tkName || isKeyword(t.op) {
+		if t.kind != tkName || isKeyword(p.text(t)) {
 			p.fail()
 		}
-		name, line := t.op, t.line
+		name, line := p.text(t), t.line
 		p.advance()
 		p.expectOp("=")
 		start := p.i
@@ -367,7 +412,7 @@ func (p *parser) expressions() Expr {
 	elts := []Expr{first}
 	for p.isOp(",") {
 		p.advance()
-		if !canStartExpr(p.peek()) {
+		if !p.canStartExpr(p.peek()) {
 			break
 		}
 		elts = append(elts, p.expression())
@@ -376,6 +421,17 @@ func (p *parser) expressions() Expr {
 }
 
 func (p *parser) expression() Expr {
+	if p.startsPrimary(p.peek()) {
+		// Most operands (call arguments, display items) are a primary
+		// followed by a delimiter no level of the precedence chain reads:
+		// then the chain would return the primary as it is.
+		save := p.i
+		x := p.primary()
+		if p.endsOperand(p.peek()) {
+			return x
+		}
+		p.i = save
+	}
 	if p.isKw("lambda") {
 		return p.lambdef()
 	}
@@ -404,18 +460,18 @@ func (p *parser) lambdef() Expr {
 	for !p.isOp(":") {
 		t := p.peek()
 		switch {
-		case t.kind == tkOp && (t.op == "*" || t.op == "**"):
+		case t.kind == tkOp && (p.text(t) == "*" || p.text(t) == "**"):
 			p.advance()
-			if nt := p.peek(); nt.kind == tkName && !isKeyword(nt.op) {
-				params = append(params, t.op+nt.op)
+			if nt := p.peek(); nt.kind == tkName && !isKeyword(p.text(nt)) {
+				params = append(params, p.text(t)+p.text(nt))
 				p.advance()
-			} else if t.op == "**" {
+			} else if p.text(t) == "**" {
 				p.fail()
 			}
-		case t.kind == tkOp && t.op == "/":
+		case t.kind == tkOp && p.text(t) == "/":
 			p.advance()
-		case t.kind == tkName && !isKeyword(t.op):
-			params = append(params, t.op)
+		case t.kind == tkName && !isKeyword(p.text(t)):
+			params = append(params, p.text(t))
 			p.advance()
 			if p.isOp("=") {
 				p.advance()
@@ -437,9 +493,9 @@ func (p *parser) lambdef() Expr {
 
 func (p *parser) namedExpression() Expr {
 	t := p.peek()
-	if t.kind == tkName && !isKeyword(t.op) {
-		if n := p.peekAt(1); n.kind == tkOp && n.op == ":=" {
-			name := &Name{Span{t.start, t.end}, t.op}
+	if t.kind == tkName && !isKeyword(p.text(t)) {
+		if n := p.peekAt(1); n.kind == tkOp && p.text(n) == ":=" {
+			name := &Name{Span{t.start, t.end}, p.text(t)}
 			p.advance()
 			p.advance()
 			v := p.expression()
@@ -500,20 +556,20 @@ func (p *parser) compOp() string {
 	t := p.peek()
 	switch t.kind {
 	case tkOp:
-		switch t.op {
+		switch p.text(t) {
 		case "==", "!=", "<", "<=", ">", ">=":
-			return t.op
+			return p.text(t)
 		}
 	case tkName:
-		switch t.op {
+		switch p.text(t) {
 		case "in":
 			return "in"
 		case "not":
-			if n := p.peekAt(1); n.kind == tkName && n.op == "in" {
+			if n := p.peekAt(1); n.kind == tkName && p.text(n) == "in" {
 				return "not in"
 			}
 		case "is":
-			if n := p.peekAt(1); n.kind == tkName && n.op == "not" {
+			if n := p.peekAt(1); n.kind == tkName && p.text(n) == "not" {
 				return "is not"
 			}
 			return "is"
@@ -577,10 +633,10 @@ func (p *parser) shift() Expr {
 	x := p.sum()
 	for {
 		t := p.peek()
-		if t.kind != tkOp || (t.op != "<<" && t.op != ">>") {
+		if t.kind != tkOp || (p.text(t) != "<<" && p.text(t) != ">>") {
 			return x
 		}
-		op := t.op
+		op := p.text(t)
 		p.advance()
 		x = p.binary(x, op, p.sum())
 	}
@@ -590,10 +646,10 @@ func (p *parser) sum() Expr {
 	x := p.term()
 	for {
 		t := p.peek()
-		if t.kind != tkOp || (t.op != "+" && t.op != "-") {
+		if t.kind != tkOp || (p.text(t) != "+" && p.text(t) != "-") {
 			return x
 		}
-		op := t.op
+		op := p.text(t)
 		p.advance()
 		x = p.binary(x, op, p.term())
 	}
@@ -606,12 +662,12 @@ func (p *parser) term() Expr {
 		if t.kind != tkOp {
 			return x
 		}
-		switch t.op {
+		switch p.text(t) {
 		case "*", "/", "//", "%", "@":
 		default:
 			return x
 		}
-		op := t.op
+		op := p.text(t)
 		p.advance()
 		x = p.binary(x, op, p.factor())
 	}
@@ -619,8 +675,8 @@ func (p *parser) term() Expr {
 
 func (p *parser) factor() Expr {
 	t := p.peek()
-	if t.kind == tkOp && (t.op == "-" || t.op == "+" || t.op == "~") {
-		start, op := t.start, t.op
+	if t.kind == tkOp && (p.text(t) == "-" || p.text(t) == "+" || p.text(t) == "~") {
+		start, op := t.start, p.text(t)
 		p.advance()
 		x := p.factor()
 		return &UnaryOp{Span{start, p.prevEnd()}, op, x}
@@ -629,7 +685,7 @@ func (p *parser) factor() Expr {
 }
 
 func (p *parser) power() Expr {
-	if t := p.peek(); t.kind == tkName && t.op == "await" {
+	if t := p.peek(); t.kind == tkName && p.text(t) == "await" {
 		p.advance()
 		x := p.primary()
 		if p.deferred == nil {
@@ -653,15 +709,15 @@ func (p *parser) primary() Expr {
 		if t.kind != tkOp {
 			return x
 		}
-		switch t.op {
+		switch p.text(t) {
 		case ".":
 			p.advance()
 			n := p.peek()
-			if n.kind != tkName || isKeyword(n.op) {
+			if n.kind != tkName || isKeyword(p.text(n)) {
 				p.fail()
 			}
 			p.advance()
-			x = &Attribute{Span{x.Bounds().Offset, n.end}, x, n.op}
+			x = &Attribute{Span{x.Bounds().Offset, n.end}, x, p.text(n)}
 		case "(":
 			x = p.call(x)
 		case "[":
@@ -692,16 +748,46 @@ func (p *parser) checkUnpackingAssign(star *token, msg string) {
 	}
 }
 
+// bracketItems counts, from the opening bracket at p.i to its closing one,
+// the items (top-level commas plus one) and the top-level "=" signs: the
+// capacity hints of a call's argument lists and of displays.
+func (p *parser) bracketItems() (items, assigns int) {
+	open := p.toks[p.i].level // depth inside the bracket
+	items = 1
+	for j := p.i + 1; j < len(p.toks); j++ {
+		t := &p.toks[j]
+		if t.level < open || t.kind == tkEOF || t.kind == tkError {
+			break
+		}
+		if t.level == open && t.kind == tkOp {
+			switch p.text(t) {
+			case ",":
+				items++
+			case "=":
+				assigns++
+			}
+		}
+	}
+	return items, assigns
+}
+
 func (p *parser) call(fn Expr) Expr {
+	items, assigns := p.bracketItems()
 	p.advance() // (
 	c := &Call{Func: fn}
+	if assigns > 0 {
+		c.Keywords = make([]Keyword, 0, assigns)
+	}
+	if items > assigns {
+		c.Args = make([]Expr, 0, items-assigns)
+	}
 	seenKw, seenStarStar := false, false
 	var last Expr
 	for !p.isOp(")") {
 		argStart := p.i
 		t := p.peek()
 		switch {
-		case t.kind == tkOp && t.op == "*":
+		case t.kind == tkOp && p.text(t) == "*":
 			p.advance()
 			x := p.expression()
 			if p.isKw("for") {
@@ -713,19 +799,19 @@ func (p *parser) call(fn Expr) Expr {
 			p.checkUnpackingAssign(t, "cannot assign to iterable argument unpacking")
 			last = &Starred{Span{t.start, p.prevEnd()}, x}
 			c.Args = append(c.Args, last)
-		case t.kind == tkOp && t.op == "**":
+		case t.kind == tkOp && p.text(t) == "**":
 			p.advance()
 			x := p.expression()
 			p.checkUnpackingAssign(t, "cannot assign to keyword argument unpacking")
-			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, "", x})
+			c.Keywords = append(c.Keywords, Keyword{Span: Span{t.start, p.prevEnd()}, Value: x})
 			seenStarStar = true
 			last = x
-		case t.kind == tkName && p.peekAt(1).kind == tkOp && p.peekAt(1).op == "=":
-			switch t.op {
+		case t.kind == tkName && p.peekAt(1).kind == tkOp && p.text(p.peekAt(1)) == "=":
+			switch p.text(t) {
 			case "True", "False", "None":
-				p.failMsg("cannot assign to "+t.op, t.line)
+				p.failMsg("cannot assign to "+p.text(t), t.line)
 			}
-			if isKeyword(t.op) {
+			if isKeyword(p.text(t)) {
 				p.fail()
 			}
 			p.advance()
@@ -738,11 +824,11 @@ func (p *parser) call(fn Expr) Expr {
 				p.failMsg("invalid syntax. Maybe you meant '==' or ':=' instead of '='?", t.line)
 			}
 			for _, k := range c.Keywords {
-				if k.Arg == t.op && p.compileErr == nil {
-					p.compileErr = syntaxErr("keyword argument repeated: "+t.op, t.line)
+				if k.Arg == p.text(t) && p.compileErr == nil {
+					p.compileErr = syntaxErr("keyword argument repeated: "+p.text(t), t.line)
 				}
 			}
-			c.Keywords = append(c.Keywords, Keyword{Span{t.start, p.prevEnd()}, t.op, x})
+			c.Keywords = append(c.Keywords, Keyword{Span: Span{t.start, p.prevEnd()}, Arg: p.text(t), Value: x})
 			seenKw = true
 			last = x
 			argStart = p.i - 1
@@ -883,7 +969,7 @@ func (p *parser) atom() Expr {
 	t := p.peek()
 	switch t.kind {
 	case tkName:
-		switch t.op {
+		switch p.text(t) {
 		case "True":
 			p.advance()
 			return &Constant{Span: Span{t.start, t.end}, Value: pyval.Bool(true)}
@@ -894,11 +980,11 @@ func (p *parser) atom() Expr {
 			p.advance()
 			return &Constant{Span: Span{t.start, t.end}, Value: pyval.None}
 		}
-		if isKeyword(t.op) {
+		if isKeyword(p.text(t)) {
 			p.fail()
 		}
 		p.advance()
-		return &Name{Span{t.start, t.end}, t.op}
+		return &Name{Span{t.start, t.end}, p.text(t)}
 	case tkNumber:
 		p.advance()
 		v, err := parseNumber(p.src[t.start:t.end])
@@ -909,7 +995,7 @@ func (p *parser) atom() Expr {
 	case tkString:
 		return p.strings()
 	case tkOp:
-		switch t.op {
+		switch p.text(t) {
 		case "...":
 			p.advance()
 			return &Constant{Span: Span{t.start, t.end}, Value: pyval.Ellipsis}
@@ -980,6 +1066,10 @@ func (p *parser) list() Expr {
 		p.advance()
 		return &List{Span{start, p.prevEnd()}, elts}
 	}
+	p.i--
+	items, _ := p.bracketItems()
+	p.i++
+	elts = make([]Expr, 0, items)
 	firstTok := p.i
 	first := p.starNamed()
 	if p.isKw("for") {

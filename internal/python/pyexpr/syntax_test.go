@@ -1,6 +1,9 @@
 package pyexpr_test
 
 import (
+	"strings"
+	"sync"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -38,5 +41,50 @@ var _ = Describe("Parse error messages", func() {
 		e, ok := err.(*pyval.Exception)
 		Expect(ok).To(BeTrue())
 		Expect(e.Type + ": " + e.Msg).To(Equal(*c.Error))
+	})
+})
+
+// parseOutcome is what Parse gives for src: the unparsed tree or the error.
+func parseOutcome(src string) string {
+	e, err := pyexpr.Parse(src)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return pyexpr.Unparse(e)
+}
+
+var _ = Describe("Parse from many goroutines", func() {
+	It("gives each source the outcome it has alone (token buffers are pooled)", func() {
+		cases := loadCases[syntaxCase]("testdata/syntax_cases.json")
+		srcs := []string{"book_flight(access_token='abc', travel_cost=450.5, extra=[1, 2, {'k': None}])", strings.Repeat("[", 150) + strings.Repeat("]", 150), "f(" + strings.Repeat("a, ", 20000) + ")"}
+		for _, c := range cases {
+			srcs = append(srcs, c.Src)
+		}
+		want := make([]string, len(srcs))
+		for i, s := range srcs {
+			want[i] = parseOutcome(s)
+		}
+		var wg sync.WaitGroup
+		got := make([][]string, 4)
+		for g := range got {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				defer GinkgoRecover()
+				out := make([]string, len(srcs))
+				for round := 0; round < 5; round++ {
+					// Each goroutine walks the sources in its own order.
+					for k := range srcs {
+						i := (k*(g+1) + round) % len(srcs)
+						out[i] = parseOutcome(srcs[i])
+					}
+				}
+				got[g] = out
+			}()
+		}
+		wg.Wait()
+		for g := range got {
+			Expect(got[g]).To(Equal(want), "goroutine %d", g)
+		}
 	})
 })

@@ -3,6 +3,7 @@ package pyexpr
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,29 +22,42 @@ const (
 	tkError // tokenizer error: reading this token raises err
 )
 
-// token is one lexical token; Start/End are byte offsets into the source.
+// token is one lexical token; start/end are byte offsets into the source
+// (the text of a name or an operator is src[start:end]). A token holds no
+// pointer, so buffers of them are not scanned by the collector.
 type token struct {
 	kind  tokKind
-	op    string // operator text for tkOp, keyword/name text for tkName
 	start int
 	end   int
 	line  int
 	level int // parenthesis depth after this token
-	err   *pyval.Exception
+}
+
+// tokens is the token stream of one source: toks ends with tkEOF, or with
+// one tkError token whose exception is err.
+type tokens struct {
+	toks []token
+	err  *pyval.Exception
 	// override marks a real tokenizer exception, which CPython reports in
-	// preference to a parser error found earlier in the source.
+	// preference to a parser error found earlier in the source (not an
+	// unclosed bracket or an unexpected indent found at the end).
 	override bool
+	buf      *[]token // the pooled buffer toks lives in
 }
 
 // maxParenLevel is CPython's MAXLEVEL.
 const maxParenLevel = 200
 
 type lexer struct {
-	src      string
-	pos      int
-	line     int
-	parens   []parenOpen
+	src  string
+	pos  int
+	line int
+	// parens[:depth] are the open brackets (an array: no allocation).
+	parens   [maxParenLevel]parenOpen
+	depth    int
 	toks     []token
+	err      *pyval.Exception
+	override bool
 	eval     bool
 	startPos int
 	// atLineStart is true when the next token starts a logical line.
@@ -52,7 +66,7 @@ type lexer struct {
 
 type parenOpen struct {
 	ch   byte
-	line int
+	line int32
 }
 
 // syntaxErr builds CPython's SyntaxError text "msg (<string>, line N)".
@@ -61,20 +75,30 @@ func syntaxErr(msg string, line int) *pyval.Exception {
 }
 
 func (lx *lexer) emitErr(e *pyval.Exception) {
-	lx.toks = append(lx.toks, token{kind: tkError, start: lx.pos, end: lx.pos, line: lx.line, level: len(lx.parens), err: e, override: true})
+	lx.toks = append(lx.toks, token{kind: tkError, start: lx.pos, end: lx.pos, line: lx.line, level: lx.depth})
+	lx.err, lx.override = e, true
 }
 
 // emitSoftErr records an error that is only raised when the parser reads
 // the token (EOF inside brackets, unexpected indent).
 func (lx *lexer) emitSoftErr(e *pyval.Exception) {
 	lx.emitErr(e)
-	lx.toks[len(lx.toks)-1].override = false
+	lx.override = false
 }
+
+// tokenPool recycles token buffers between parses: the tokens of a source
+// are dropped once its tree is built (nodes copy what they keep).
+var tokenPool = sync.Pool{New: func() any { return new([]token) }}
+
+// maxPooledTokens bounds the buffers kept in tokenPool.
+const maxPooledTokens = 1 << 14
 
 // tokenize splits src into tokens. It stops at the first tokenizer error,
 // which becomes a final tkError token (raised when the parser reads it).
-func tokenize(src string, eval bool) []token {
-	lx := &lexer{src: src, line: 1, eval: eval, atLineStart: true}
+// The buffer comes from tokenPool; release gives it back.
+func tokenize(src string, eval bool) tokens {
+	buf := tokenPool.Get().(*[]token)
+	lx := lexer{src: src, line: 1, eval: eval, atLineStart: true, toks: (*buf)[:0]}
 	if eval {
 		// builtin eval() strips leading spaces and tabs.
 		for lx.pos < len(src) && (src[lx.pos] == ' ' || src[lx.pos] == '\t') {
@@ -82,10 +106,45 @@ func tokenize(src string, eval bool) []token {
 		}
 		lx.startPos = lx.pos
 	}
-	lx.toks = make([]token, 0, len(src)/4+4)
+	if want := estimateTokens(src[lx.pos:]); cap(lx.toks) < want {
+		lx.toks = make([]token, 0, want)
+	}
 	lx.run()
-	return lx.toks
+	*buf = lx.toks
+	return tokens{toks: lx.toks, err: lx.err, override: lx.override, buf: buf}
 }
+
+// release gives the token buffer back to tokenPool; ts must not be used
+// after.
+func (ts *tokens) release() {
+	if ts.buf == nil {
+		return
+	}
+	if cap(*ts.buf) <= maxPooledTokens {
+		tokenPool.Put(ts.buf)
+	}
+	ts.buf, ts.toks = nil, nil
+}
+
+// estimateTokens is an upper estimate of the number of tokens of src for
+// the usual sources (calls, displays): every token is an operator or is
+// next to one, so twice the operator characters plus a few.
+func estimateTokens(src string) int {
+	n := 0
+	for i := 0; i < len(src); i++ {
+		if opByte[src[i]] {
+			n++
+		}
+	}
+	return 2*n + 4
+}
+
+var opByte = func() (t [256]bool) {
+	for _, c := range []byte("()[]{},:.=+-*/%<>&|^~@!;\n") {
+		t[c] = true
+	}
+	return t
+}()
 
 func isIdentStartByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c >= 0x80
@@ -98,7 +157,7 @@ func isIdentByte(c byte) bool {
 func (lx *lexer) run() {
 	src := lx.src
 	for {
-		if lx.atLineStart && len(lx.parens) == 0 {
+		if lx.atLineStart && lx.depth == 0 {
 			// Measure indentation of a new logical line.
 			p := lx.pos
 			for p < len(src) && (src[p] == ' ' || src[p] == '\t' || src[p] == '\f') {
@@ -141,7 +200,7 @@ func (lx *lexer) run() {
 			if c == '\r' && lx.pos < len(src) && src[lx.pos] == '\n' {
 				lx.pos++
 			}
-			if len(lx.parens) == 0 {
+			if lx.depth == 0 {
 				// NEWLINE only after a non-blank logical line.
 				if n := len(lx.toks); n > 0 && lx.toks[n-1].kind != tkNewline {
 					lx.toks = append(lx.toks, token{kind: tkNewline, start: start, end: lx.pos, line: lx.line})
@@ -198,7 +257,7 @@ func (lx *lexer) run() {
 				}
 			}
 			lx.pos = p
-			lx.toks = append(lx.toks, token{kind: tkName, op: word, start: start, end: p, line: lx.line, level: len(lx.parens)})
+			lx.toks = append(lx.toks, token{kind: tkName, start: start, end: p, line: lx.line, level: lx.depth})
 			continue
 		}
 		if !lx.operator() {
@@ -206,9 +265,9 @@ func (lx *lexer) run() {
 		}
 	}
 	// end of input
-	if len(lx.parens) > 0 {
-		po := lx.parens[len(lx.parens)-1]
-		lx.emitSoftErr(syntaxErr("'"+string(po.ch)+"' was never closed", po.line))
+	if lx.depth > 0 {
+		po := lx.parens[lx.depth-1]
+		lx.emitSoftErr(syntaxErr("'"+string(po.ch)+"' was never closed", int(po.line)))
 		return
 	}
 	if n := len(lx.toks); n > 0 && lx.toks[n-1].kind != tkNewline {
@@ -327,13 +386,13 @@ func (lx *lexer) str(start, q int) bool {
 		case c == quote:
 			if !triple {
 				p++
-				lx.toks = append(lx.toks, token{kind: tkString, start: start, end: p, line: startLine, level: len(lx.parens)})
+				lx.toks = append(lx.toks, token{kind: tkString, start: start, end: p, line: startLine, level: lx.depth})
 				lx.pos = p
 				return true
 			}
 			if p+2 < len(src) && src[p+1] == quote && src[p+2] == quote {
 				p += 3
-				lx.toks = append(lx.toks, token{kind: tkString, start: start, end: p, line: startLine, level: len(lx.parens)})
+				lx.toks = append(lx.toks, token{kind: tkString, start: start, end: p, line: startLine, level: lx.depth})
 				lx.pos = p
 				return true
 			}
@@ -378,7 +437,7 @@ func (lx *lexer) number() bool {
 		if !lx.verifyEnd(end, kind) {
 			return false
 		}
-		lx.toks = append(lx.toks, token{kind: tkNumber, start: start, end: end, line: lx.line, level: len(lx.parens)})
+		lx.toks = append(lx.toks, token{kind: tkNumber, start: start, end: end, line: lx.line, level: lx.depth})
 		lx.pos = end
 		return true
 	}
@@ -606,18 +665,19 @@ func (lx *lexer) operator() bool {
 		c := rest[0]
 		switch c {
 		case '(', '[', '{':
-			if len(lx.parens) >= maxParenLevel {
+			if lx.depth >= maxParenLevel {
 				lx.emitErr(syntaxErr("too many nested parentheses", lx.line))
 				return false
 			}
-			lx.parens = append(lx.parens, parenOpen{c, lx.line})
+			lx.parens[lx.depth] = parenOpen{c, int32(lx.line)}
+			lx.depth++
 			op = rest[:1]
 		case ')', ']', '}':
-			if len(lx.parens) == 0 {
+			if lx.depth == 0 {
 				lx.emitErr(syntaxErr("unmatched '"+string(c)+"'", lx.line))
 				return false
 			}
-			po := lx.parens[len(lx.parens)-1]
+			po := lx.parens[lx.depth-1]
 			want := byte(')')
 			switch po.ch {
 			case '[':
@@ -627,13 +687,13 @@ func (lx *lexer) operator() bool {
 			}
 			if c != want {
 				msg := "closing parenthesis '" + string(c) + "' does not match opening parenthesis '" + string(po.ch) + "'"
-				if po.line != lx.line {
-					msg += " on line " + strconv.Itoa(po.line)
+				if int(po.line) != lx.line {
+					msg += " on line " + strconv.Itoa(int(po.line))
 				}
 				lx.emitErr(syntaxErr(msg, lx.line))
 				return false
 			}
-			lx.parens = lx.parens[:len(lx.parens)-1]
+			lx.depth--
 			op = rest[:1]
 		case '+', '-', '*', '/', '%', '@', '&', '|', '^', '~', '<', '>', ',', ':', '.', ';', '=', '!', '$', '?', '`':
 			op = rest[:1]
@@ -646,7 +706,7 @@ func (lx *lexer) operator() bool {
 			op = rest[:1]
 		}
 	}
-	lx.toks = append(lx.toks, token{kind: tkOp, op: op, start: lx.pos, end: lx.pos + len(op), line: lx.line, level: len(lx.parens)})
+	lx.toks = append(lx.toks, token{kind: tkOp, start: lx.pos, end: lx.pos + len(op), line: lx.line, level: lx.depth})
 	lx.pos += len(op)
 	return true
 }

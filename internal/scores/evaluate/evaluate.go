@@ -22,7 +22,6 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
-	"github.com/bfcl-go/bfcl/internal/benchmark/longcontext"
 	"github.com/bfcl-go/bfcl/internal/check/score"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
@@ -227,20 +226,12 @@ var canonical = func() map[category.Category]int {
 // (they are the critical path).
 func (o Options) jobs() ([]job, error) {
 	want := map[category.Category]bool{}
-	needLC := false
 	for _, c := range o.Categories {
 		want[c] = true
-		needLC = needLC || c.IsMultiTurn()
 	}
 	dirs, err := modelDirs(o.ResultRoot, o.Models)
 	if err != nil {
 		return nil, err
-	}
-	var lc *longcontext.Data
-	if needLC {
-		if lc, err = o.Source.LongContext(); err != nil {
-			return nil, err
-		}
 	}
 	var jobs []job
 	for _, model := range dirs {
@@ -248,7 +239,6 @@ func (o Options) jobs() ([]job, error) {
 		if err != nil {
 			return nil, err
 		}
-		opts.LongContext = lc
 		files, err := resultFiles(filepath.Join(o.ResultRoot, model))
 		if err != nil {
 			return nil, err
@@ -446,14 +436,16 @@ type scoredFile struct {
 // evaluateFile scores one result file in data-set order.
 func evaluateFile(o Options, c category.Category, path string, opts score.Options) (scoredFile, error) {
 	var out scoredFile
-	// The data set (loaded once per process) and the result file are read
-	// at the same time.
+	// The data set (loaded once per process; for a multi-turn category
+	// long_context.py too) and the result file are read at the same time.
 	var entries []*dataset.Entry
 	var loadErr error
 	loaded := make(chan struct{})
 	go func() {
 		defer close(loaded)
-		entries, loadErr = o.Source.LoadCategory(c)
+		if entries, loadErr = o.Source.LoadCategory(c); loadErr == nil && c.IsMultiTurn() {
+			opts.LongContext, loadErr = o.Source.LongContext()
+		}
 	}()
 	recs, torn, err := results.ReadAll(path)
 	<-loaded

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -371,6 +372,7 @@ func appendScoreFile(buf []byte, model string, cat category.Category, verdicts [
 			if k == 0 {
 				b = buf
 			}
+			b = slices.Grow(b, linesSizeHint(failed[lo:hi]))
 			for _, v := range failed[lo:hi] {
 				fs, err := failedEntryFields(model, cat, v)
 				if err == nil {
@@ -406,6 +408,27 @@ func appendScoreFile(buf []byte, model string, cat category.Category, verdicts [
 		buf = append(buf, p...)
 	}
 	return buf, s, nil
+}
+
+// linesSizeHint is about the length of the score-file lines of vs: their
+// raw JSON and string details (a multi-turn line is mostly its inference
+// log) plus room for the rest, so that a chunk's buffer is allocated once.
+func linesSizeHint(vs []verdict.Verdict) int {
+	n := 0
+	for _, v := range vs {
+		n += 512
+		for _, f := range v.Detail {
+			switch x := f.Value.(type) {
+			case json.RawMessage:
+				n += len(x) + len(x)/16
+			case string:
+				n += len(x) + 8
+			default:
+				n += 128
+			}
+		}
+	}
+	return n
 }
 
 // ScoreFilePath is where upstream puts a category's score file:

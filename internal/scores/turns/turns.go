@@ -143,36 +143,28 @@ func Report(src *dataset.Source, scoreDir, model string) ([]Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out []Model
 	turnsOf := map[category.Category]map[string]int{}
-	for _, m := range models {
-		mt := Model{Model: m, Note: Note}
-		for _, c := range category.MultiTurn() {
+	return byModel(models, "multi-turn score file under "+scoreDir,
+		func(m string) Model { return Model{Model: m, Note: Note} },
+		func(mt *Model, m string, c category.Category) (bool, error) {
 			path := report.ScoreFilePath(scoreDir, m, c)
 			if _, err := os.Stat(path); err != nil {
-				continue
+				return false, nil
 			}
 			if turnsOf[c] == nil {
 				n, err := TurnCounts(src, c)
 				if err != nil {
-					return nil, err
+					return false, err
 				}
 				turnsOf[c] = n
 			}
 			d, err := Diagnose(path, c, turnsOf[c])
 			if err != nil {
-				return nil, err
+				return false, err
 			}
 			mt.Categories = append(mt.Categories, d)
-		}
-		if len(mt.Categories) > 0 {
-			out = append(out, mt)
-		}
-	}
-	if len(out) == 0 {
-		return nil, errors.New("turns: no multi-turn score file under " + scoreDir)
-	}
-	return out, nil
+			return true, nil
+		})
 }
 
 // TurnCounts is every entry's number of ground-truth turns of a
@@ -214,36 +206,53 @@ func Isolated(src *dataset.Source, resultDir, scoreDir, model string, spec decod
 	if err != nil {
 		return nil, err
 	}
-	var out []IsolatedModel
-	for _, m := range models {
-		ms := IsolatedModel{Model: m}
-		for _, c := range category.MultiTurn() {
+	return byModel(models, "turn-isolated result file under "+resRoot,
+		func(m string) IsolatedModel { return IsolatedModel{Model: m} },
+		func(ms *IsolatedModel, m string, c category.Category) (bool, error) {
 			recs, err := results.Read(results.Path(resRoot, m, c))
 			if errors.Is(err, os.ErrNotExist) {
-				continue
+				return false, nil
 			}
 			if err != nil {
-				return nil, err
+				return false, err
 			}
 			entries, err := src.Load(c)
 			if err != nil {
-				return nil, err
+				return false, err
 			}
 			s, vs, err := turniso.Evaluate(c, entries, recs, multiturn.Options{Spec: spec, ModelName: m, LongContext: lc})
 			if err != nil {
-				return nil, err
+				return false, err
 			}
 			if _, err := report.WriteScoreDirFile(scoreRoot, m, c, vs); err != nil {
-				return nil, err
+				return false, err
 			}
 			ms.Categories = append(ms.Categories, s)
+			return true, nil
+		})
+}
+
+// byModel builds one T per model folder from its multi-turn categories,
+// in upstream's order: add adds category c of model m to t and says
+// whether m has it. Models with none are left out; none at all is an
+// error naming what was looked for.
+func byModel[T any](models []string, what string, newT func(m string) T, add func(t *T, m string, c category.Category) (bool, error)) ([]T, error) {
+	var out []T
+	for _, m := range models {
+		t, found := newT(m), false
+		for _, c := range category.MultiTurn() {
+			ok, err := add(&t, m, c)
+			if err != nil {
+				return nil, err
+			}
+			found = found || ok
 		}
-		if len(ms.Categories) > 0 {
-			out = append(out, ms)
+		if found {
+			out = append(out, t)
 		}
 	}
 	if len(out) == 0 {
-		return nil, errors.New("turns: no turn-isolated result file under " + resRoot)
+		return nil, errors.New("turns: no " + what)
 	}
 	return out, nil
 }
