@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
@@ -231,7 +230,7 @@ func decodeEntry(b []byte) (rawEntry, error) {
 	err := jsonscan.ObjectMembers(b, func(key, v []byte) {
 		switch string(key) {
 		case `"id"`:
-			if str, ok := plainString(v); ok {
+			if str, ok := jsonscan.PlainString(v); ok {
 				r.ID = str
 				return
 			}
@@ -279,31 +278,10 @@ func decodeEntry(b []byte) (rawEntry, error) {
 // answer line of id and ground_truth) are read directly, and anything else
 // goes through encoding/json, which then decides (and reports errors).
 
-// plainString returns the Go string of a JSON string literal that has no
-// escape, no control character and only valid UTF-8: its bytes, as
-// encoding/json decodes it. ok is false for any other value.
-func plainString(v []byte) (string, bool) {
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return "", false
-	}
-	body := v[1 : len(v)-1]
-	ascii := true
-	for _, c := range body {
-		if c < 0x20 || c == '"' || c == '\\' {
-			return "", false
-		}
-		ascii = ascii && c < utf8.RuneSelf
-	}
-	if !ascii && !utf8.Valid(body) {
-		return "", false
-	}
-	return string(body), true
-}
-
 // jsonString decodes the JSON string literal v (plainString, else
 // encoding/json for escapes); ok is false when v is not a valid string.
 func jsonString(v []byte) (string, bool) {
-	if s, ok := plainString(v); ok {
+	if s, ok := jsonscan.PlainString(v); ok {
 		return s, true
 	}
 	var s string
@@ -364,12 +342,12 @@ func decodeAnswer(b []byte) (rawAnswer, bool) {
 	}
 	ok := true
 	err := jsonscan.ObjectMembers(b, func(key, val []byte) {
-		k, isPlain := plainString(key)
+		k, isPlain := jsonscan.PlainString(key)
 		switch {
 		case !isPlain:
 			ok = false
 		case k == "id":
-			id, isStr := plainString(val)
+			id, isStr := jsonscan.PlainString(val)
 			r.ID, ok = id, ok && isStr && id != ""
 		case k == "ground_truth":
 			if string(val) == "null" {
@@ -470,7 +448,7 @@ func (p *strictScanner) object(member func(key string, val []byte) bool) bool {
 		if !ok {
 			return false
 		}
-		key, ok := plainString(k)
+		key, ok := jsonscan.PlainString(k)
 		if !ok {
 			return false
 		}

@@ -82,9 +82,9 @@ type StepExecution struct {
 
 // Check scores one entry's record.
 func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
-	var gt [][]string
-	if err := json.Unmarshal(e.Answer, &gt); err != nil {
-		return Result{}, fmt.Errorf("ground truth of %s is not a list of call lists: %w", e.ID, err)
+	gt, err := groundTruth(e)
+	if err != nil {
+		return Result{}, err
 	}
 	if !json.Valid(rec.Result) {
 		var raw any
@@ -96,8 +96,10 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 			[]string{"Error during inference phase. Model did not output a list of model responses."},
 			field("prompt", promptOf(e)), field("model_result", rec.Result), field("possible_answer", e.Answer), inferenceLog(rec))})
 	}
-	var rawTurns []json.RawMessage
-	if err := json.Unmarshal(rec.Result, &rawTurns); err != nil {
+	// A valid JSON array: its turns and steps are split without decoding
+	// (each step is parsed once, by the decoder).
+	rawTurns, err := jsonscan.ArrayElements(rec.Result)
+	if err != nil {
 		return Result{}, err
 	}
 	if len(rawTurns) != len(gt) {
@@ -109,8 +111,8 @@ func Check(e *dataset.Entry, rec results.Record, o Options) (Result, error) {
 	decoded := make([][][]string, len(rawTurns))
 	for t, rt := range rawTurns {
 		decoded[t] = [][]string{}
-		var steps []json.RawMessage
-		if err := json.Unmarshal(rt, &steps); err != nil {
+		steps, err := jsonscan.ArrayElements(rt)
+		if err != nil {
 			continue // upstream iterates the turn; a non-list turn yields no decodable step
 		}
 		for _, st := range steps {
@@ -212,6 +214,18 @@ func run(e *dataset.Entry, gt [][]string, decoded [][][]string, o Options, res *
 	return finish(verdict.Verdict{ID: e.ID, Category: e.Category, Valid: true}, len(gt))
 }
 
+// groundTruth is the entry's ground truth, a list of call lists per turn.
+func groundTruth(e *dataset.Entry) ([][]string, error) {
+	if gt, ok := jsonscan.PlainStringLists(e.Answer); ok {
+		return gt, nil
+	}
+	var gt [][]string
+	if err := json.Unmarshal(e.Answer, &gt); err != nil {
+		return nil, fmt.Errorf("ground truth of %s is not a list of call lists: %w", e.ID, err)
+	}
+	return gt, nil
+}
+
 // withGroundTruth records the ground truth's results in a verdict the
 // checker reached without executing anything (no turn checked).
 func withGroundTruth(e *dataset.Entry, gt [][]string, o Options, res Result) (Result, error) {
@@ -242,9 +256,9 @@ func GroundTruthOf(src *dataset.Source) func(*dataset.Entry) ([][]string, error)
 // verdict.Verdict.GroundTruthResults; this is for entries no scoring
 // reached (a report of a folder scored by an earlier process).
 func GroundTruthResults(e *dataset.Entry, lc *longcontext.Data) ([][]string, error) {
-	var gt [][]string
-	if err := json.Unmarshal(e.Answer, &gt); err != nil {
-		return nil, fmt.Errorf("ground truth of %s is not a list of call lists: %w", e.ID, err)
+	gt, err := groundTruth(e)
+	if err != nil {
+		return nil, err
 	}
 	return executeGroundTruth(e, gt, lc, "report_ground_truth")
 }

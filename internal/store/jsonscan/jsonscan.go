@@ -11,6 +11,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"unicode/utf8"
 )
 
 // ErrMalformed reports a structural error.
@@ -138,7 +139,8 @@ func ObjectMembers(b []byte, fn func(key, val []byte)) error {
 	}
 }
 
-// ArrayElements returns the raw elements of the array b.
+// ArrayElements returns the raw elements of the array b (nothing but
+// space may follow it).
 func ArrayElements(b []byte) ([][]byte, error) {
 	i := skipSpace(b, 0)
 	if i >= len(b) || b[i] != '[' {
@@ -147,7 +149,7 @@ func ArrayElements(b []byte) ([][]byte, error) {
 	i = skipSpace(b, i+1)
 	var out [][]byte
 	if i < len(b) && b[i] == ']' {
-		return out, nil
+		return out, afterArray(b, i)
 	}
 	for {
 		start := skipSpace(b, i)
@@ -161,6 +163,9 @@ func ArrayElements(b []byte) ([][]byte, error) {
 			return nil, ErrMalformed
 		}
 		if b[i] == ']' {
+			if err := afterArray(b, i); err != nil {
+				return nil, err
+			}
 			return out, nil
 		}
 		if b[i] != ',' {
@@ -168,4 +173,60 @@ func ArrayElements(b []byte) ([][]byte, error) {
 		}
 		i++
 	}
+}
+
+// afterArray reports data after the array that closes at b[i].
+func afterArray(b []byte, i int) error {
+	if skipSpace(b, i+1) != len(b) {
+		return fmt.Errorf("%w: data after the array", ErrMalformed)
+	}
+	return nil
+}
+
+// PlainString returns the Go string of a JSON string literal that has no
+// escape, no control character and only valid UTF-8: its bytes, as
+// encoding/json decodes it. ok is false for any other value.
+func PlainString(v []byte) (string, bool) {
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return "", false
+	}
+	body := v[1 : len(v)-1]
+	ascii := true
+	for _, c := range body {
+		if c < 0x20 || c == '"' || c == '\\' {
+			return "", false
+		}
+		ascii = ascii && c < utf8.RuneSelf
+	}
+	if !ascii && !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
+}
+
+// PlainStringLists returns the Go value of a JSON array of arrays whose
+// every element PlainString reads (a call list per turn, as the data set
+// writes ground truths), as encoding/json decodes it into [][]string: an
+// empty array is an empty, non-nil slice. ok is false for anything else.
+func PlainStringLists(b []byte) ([][]string, bool) {
+	outer, err := ArrayElements(b)
+	if err != nil {
+		return nil, false
+	}
+	out := make([][]string, len(outer))
+	for i, o := range outer {
+		inner, err := ArrayElements(o)
+		if err != nil {
+			return nil, false
+		}
+		out[i] = make([]string, len(inner))
+		for k, e := range inner {
+			s, ok := PlainString(e)
+			if !ok {
+				return nil, false
+			}
+			out[i][k] = s
+		}
+	}
+	return out, true
 }

@@ -32,6 +32,39 @@ var _ = Describe("ObjectMembers and ArrayElements", func() {
 		Expect(empty).To(BeEmpty())
 	})
 
+	It("refuse data after an array", func() {
+		for _, s := range []string{`[1] x`, `[] ]`, `[[1]],`} {
+			_, err := jsonscan.ArrayElements([]byte(s))
+			Expect(err).To(MatchError(jsonscan.ErrMalformed), s)
+		}
+		els, err := jsonscan.ArrayElements([]byte(" [1, [2]] \n"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(els).To(HaveLen(2))
+	})
+
+	It("read plain strings and lists of string lists as encoding/json does, or refuse", func() {
+		for _, s := range []string{
+			`[["cd(folder='a')", "ls()"], [], ["x"]]`, `[]`, `[[]]`, ` [ [ "a" ] ] `,
+			`[["q\"uote"]]`, `[["\u00e9"]]`, `[["é"]]`, "[[\"\xff\"]]", `[[1]]`, `[["a"], "b"]`, `[["a"]] x`, `null`, `[null]`, `"s"`,
+		} {
+			var want [][]string
+			wantErr := json.Unmarshal([]byte(s), &want)
+			got, ok := jsonscan.PlainStringLists([]byte(s))
+			if ok {
+				Expect(wantErr).NotTo(HaveOccurred(), s)
+				Expect(got).To(Equal(want), s)
+			}
+		}
+		for _, s := range []string{`[["cd(folder='a')", "ls()"], [], ["x"]]`, `[]`, `[[]]`, ` [ [ "a" ] ] `, `[["é"]]`} {
+			_, ok := jsonscan.PlainStringLists([]byte(s))
+			Expect(ok).To(BeTrue(), s)
+		}
+		for _, s := range []string{`[["q\"uote"]]`, `[["\u00e9"]]`, "[[\"\xff\"]]", `[[1]]`, `[["a"], "b"]`, `[["a"]] x`, `null`} {
+			_, ok := jsonscan.PlainStringLists([]byte(s))
+			Expect(ok).To(BeFalse(), s)
+		}
+	})
+
 	It("ends strings at the first quote after an even run of backslashes", func() {
 		m, err := members(`{"a": "\\", "b": "q\\\"x\\\\", "c": "\"", "d": 1}`)
 		Expect(err).NotTo(HaveOccurred())
