@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 )
 
 // Bootstrap defaults: 10,000 resamples and a fixed seed, so that the same
@@ -162,14 +163,11 @@ func Bootstrap(strata []Stratum, sides, nstats int, stat StatFunc, o Options) (*
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, R)
+	// Workers take resamples in blocks from one counter (a channel send
+	// per resample cost more scheduling than some resamples themselves).
 	var wg sync.WaitGroup
-	next := make(chan int, workers)
-	go func() {
-		for r := 0; r < R; r++ {
-			next <- r
-		}
-		close(next)
-	}()
+	var taken atomic.Int64
+	const block = 64
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -181,7 +179,7 @@ func Bootstrap(strata []Stratum, sides, nstats int, stat StatFunc, o Options) (*
 			out := make([]float64, nstats)
 			pcg := rand.NewPCG(0, 0)
 			rng := rand.New(pcg)
-			for r := range next {
+			resample := func(r int) {
 				pcg.Seed(seed, uint64(r))
 				for s := range correct {
 					clear(correct[s])
@@ -213,6 +211,15 @@ func Bootstrap(strata []Stratum, sides, nstats int, stat StatFunc, o Options) (*
 				stat(correct, out)
 				for j, v := range out {
 					d.Samples[j][r] = v
+				}
+			}
+			for {
+				lo := int(taken.Add(block)) - block
+				if lo >= R {
+					return
+				}
+				for r := lo; r < min(lo+block, R); r++ {
+					resample(r)
 				}
 			}
 		}()
