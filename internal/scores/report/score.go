@@ -370,9 +370,12 @@ func appendScoreFile(buf []byte, model string, cat category.Category, verdicts [
 			defer wg.Done()
 			var b []byte
 			if k == 0 {
-				b = buf
+				// the first chunk's buffer has room for the others too:
+				// they are appended to it in place
+				b = slices.Grow(buf, linesSizeHint(failed))
+			} else {
+				b = make([]byte, 0, linesSizeHint(failed[lo:hi]))
 			}
-			b = slices.Grow(b, linesSizeHint(failed[lo:hi]))
 			for _, v := range failed[lo:hi] {
 				fs, err := failedEntryFields(model, cat, v)
 				if err == nil {
@@ -396,39 +399,70 @@ func appendScoreFile(buf []byte, model string, cat category.Category, verdicts [
 			return nil, CategoryScore{}, errs[k]
 		}
 	}
-	if chunks == 1 {
-		return parts[0], s, nil
-	}
-	n := 0
-	for _, p := range parts {
-		n += len(p)
-	}
-	buf = make([]byte, 0, n)
-	for _, p := range parts {
+	buf = parts[0]
+	for _, p := range parts[1:] {
 		buf = append(buf, p...)
 	}
 	return buf, s, nil
 }
 
-// linesSizeHint is about the length of the score-file lines of vs: their
-// raw JSON and string details (a multi-turn line is mostly its inference
-// log) plus room for the rest, so that a chunk's buffer is allocated once.
+// linesSizeHint is a generous estimate of the length of the score-file
+// lines of vs (a multi-turn line is mostly its inference log), so that a
+// chunk's buffer is allocated once: memory reserved and never written
+// costs next to nothing.
 func linesSizeHint(vs []verdict.Verdict) int {
 	n := 0
 	for _, v := range vs {
-		n += 512
+		n += 512 + len(v.ID)
+		for _, e := range v.Errors {
+			n += len(e) + 8
+		}
 		for _, f := range v.Detail {
-			switch x := f.Value.(type) {
-			case json.RawMessage:
-				n += len(x) + len(x)/16
-			case string:
-				n += len(x) + 8
-			default:
-				n += 128
-			}
+			n += len(f.Key) + 8 + valueSizeHint(f.Value)
 		}
 	}
-	return n
+	return n + n/4
+}
+
+// valueSizeHint estimates the JSON length of one detail value.
+func valueSizeHint(v any) int {
+	switch x := v.(type) {
+	case json.RawMessage:
+		return len(x) + len(x)/8
+	case string:
+		return len(x) + len(x)/8 + 2
+	case []string:
+		n := 2
+		for _, s := range x {
+			n += len(s) + len(s)/8 + 4
+		}
+		return n
+	case [][]string:
+		n := 2
+		for _, y := range x {
+			n += valueSizeHint(y) + 2
+		}
+		return n
+	case [][][]string:
+		n := 2
+		for _, y := range x {
+			n += valueSizeHint(y) + 2
+		}
+		return n
+	case verdict.Fields:
+		n := 2
+		for _, f := range x {
+			n += len(f.Key) + 8 + valueSizeHint(f.Value)
+		}
+		return n
+	case []any:
+		n := 2
+		for _, y := range x {
+			n += valueSizeHint(y) + 2
+		}
+		return n
+	}
+	return 256
 }
 
 // ScoreFilePath is where upstream puts a category's score file:
