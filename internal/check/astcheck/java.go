@@ -3,6 +3,7 @@ package astcheck
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
@@ -20,20 +21,28 @@ var javaTypes = map[string]string{
 // The regular expressions of java_type_converter.py, rewritten for Go's
 // RE2: Python's `$` becomes reEnd, \s \d \w the Unicode classes, and
 // re.match's implicit anchor an explicit ^.
-var (
-	javaIntRe     = regexp.MustCompile(`^-?` + reD + `+` + reEnd)
-	javaFloatRe   = regexp.MustCompile(`^-?` + reD + `+(?:\.` + reD + `+)?(?:[eE][+-]?` + reD + `+)?[fF]` + reEnd)
-	javaDoubleRe  = regexp.MustCompile(`^-?` + reD + `+(?:\.` + reD + `+)?(?:[eE][+-]?` + reD + `+)?` + reEnd)
-	javaLongRe    = regexp.MustCompile(`^-?` + reD + `+[lL]` + reEnd)
-	javaAsListRe  = regexp.MustCompile(`new` + reS + `+ArrayList<` + reW + `*>\(Arrays\.asList\((.+?)\)\)`)
-	javaAddFormRe = regexp.MustCompile(`(?s)new` + reS + `+ArrayList<` + reW + `*>\(\)` + reS + `*\{\{` + reS + `*(.+?)` + reS + `*\}\}`)
-	javaAddCallRe = regexp.MustCompile(`add\((.+?)\)`)
-	javaEmptyAL   = regexp.MustCompile(`new` + reS + `+ArrayList<` + reW + `*>\(\)`)
-	javaArrayRe   = regexp.MustCompile(`new` + reS + `+` + reW + `+\[\]` + reS + `*\{(.*?)\}`)
-	javaHashMapRe = regexp.MustCompile(`(?s)new` + reS + `+HashMap<.*?>` + reS + `*\(\)` + reS + `*\{` + reS + `*\{?` + reS + `*(.*?)` + reS + `*\}?` + reS + `*\}`)
-	javaPutRe     = regexp.MustCompile(`put\("(.*?)",` + reS + `*(.*?)\)`)
-	javaEmptyHMRe = regexp.MustCompile(`(?s)new` + reS + `+HashMap<.*?>` + reS + `*\(\)`)
-)
+var javaRE = sync.OnceValue(func() *javaRegexps {
+	return &javaRegexps{
+		intRe:     regexp.MustCompile(`^-?` + reD + `+` + reEnd),
+		floatRe:   regexp.MustCompile(`^-?` + reD + `+(?:\.` + reD + `+)?(?:[eE][+-]?` + reD + `+)?[fF]` + reEnd),
+		doubleRe:  regexp.MustCompile(`^-?` + reD + `+(?:\.` + reD + `+)?(?:[eE][+-]?` + reD + `+)?` + reEnd),
+		longRe:    regexp.MustCompile(`^-?` + reD + `+[lL]` + reEnd),
+		asListRe:  regexp.MustCompile(`new` + reS + `+ArrayList<` + reW + `*>\(Arrays\.asList\((.+?)\)\)`),
+		addFormRe: regexp.MustCompile(`(?s)new` + reS + `+ArrayList<` + reW + `*>\(\)` + reS + `*\{\{` + reS + `*(.+?)` + reS + `*\}\}`),
+		addCallRe: regexp.MustCompile(`add\((.+?)\)`),
+		emptyAL:   regexp.MustCompile(`new` + reS + `+ArrayList<` + reW + `*>\(\)`),
+		arrayRe:   regexp.MustCompile(`new` + reS + `+` + reW + `+\[\]` + reS + `*\{(.*?)\}`),
+		hashMapRe: regexp.MustCompile(`(?s)new` + reS + `+HashMap<.*?>` + reS + `*\(\)` + reS + `*\{` + reS + `*\{?` + reS + `*(.*?)` + reS + `*\}?` + reS + `*\}`),
+		putRe:     regexp.MustCompile(`put\("(.*?)",` + reS + `*(.*?)\)`),
+		emptyHMRe: regexp.MustCompile(`(?s)new` + reS + `+HashMap<.*?>` + reS + `*\(\)`),
+	}
+})
+
+// javaRegexps are compiled on first use (their Unicode classes cost
+// about a millisecond at start-up otherwise).
+type javaRegexps struct {
+	intRe, floatRe, doubleRe, longRe, asListRe, addFormRe, addCallRe, emptyAL, arrayRe, hashMapRe, putRe, emptyHMRe *regexp.Regexp
+}
 
 // dropSuffixBeforeNL is re.sub(r"[xX]$", "", s) for a string the caller's
 // regexp matched: the suffix letter is the last character, or the one
@@ -53,22 +62,22 @@ func javaConvert(value, expectedType, nested string) (pyval.Value, error) {
 	}
 	switch expectedType {
 	case "byte", "short", "integer":
-		if !javaIntRe.MatchString(value) {
+		if !javaRE().intRe.MatchString(value) {
 			return pyval.Str(value), nil
 		}
 		return pyIntOrError(value)
 	case "float":
-		if !javaFloatRe.MatchString(value) {
+		if !javaRE().floatRe.MatchString(value) {
 			return pyval.Str(value), nil
 		}
 		return mustFloat(dropSuffixBeforeNL(value)), nil
 	case "double":
-		if !javaDoubleRe.MatchString(value) {
+		if !javaRE().doubleRe.MatchString(value) {
 			return pyval.Str(value), nil
 		}
 		return mustFloat(value), nil
 	case "long":
-		if !javaLongRe.MatchString(value) {
+		if !javaRE().longRe.MatchString(value) {
 			return pyval.Str(value), nil
 		}
 		return pyIntOrError(dropSuffixBeforeNL(value))
@@ -110,7 +119,7 @@ func javaElement(s, nested string) (pyval.Value, error) {
 }
 
 func javaParseArrayList(in, nested string) (pyval.Value, error) {
-	if m := javaAsListRe.FindStringSubmatch(in); m != nil {
+	if m := javaRE().asListRe.FindStringSubmatch(in); m != nil {
 		parts := strings.Split(m[1], ",")
 		out := make([]pyval.Value, 0, len(parts))
 		for _, p := range parts {
@@ -122,8 +131,8 @@ func javaParseArrayList(in, nested string) (pyval.Value, error) {
 		}
 		return pyval.NewList(out...), nil
 	}
-	if m := javaAddFormRe.FindStringSubmatch(in); m != nil {
-		adds := javaAddCallRe.FindAllStringSubmatch(m[1], -1)
+	if m := javaRE().addFormRe.FindStringSubmatch(in); m != nil {
+		adds := javaRE().addCallRe.FindAllStringSubmatch(m[1], -1)
 		out := make([]pyval.Value, 0, len(adds))
 		for _, a := range adds {
 			v, err := javaElement(pyval.Strip(a[1]), nested)
@@ -134,14 +143,14 @@ func javaParseArrayList(in, nested string) (pyval.Value, error) {
 		}
 		return pyval.NewList(out...), nil
 	}
-	if javaEmptyAL.MatchString(in) {
+	if javaRE().emptyAL.MatchString(in) {
 		return pyval.NewList(), nil
 	}
 	return pyval.Str(in), nil
 }
 
 func javaParseArray(in, nested string) (pyval.Value, error) {
-	m := javaArrayRe.FindStringSubmatch(in)
+	m := javaRE().arrayRe.FindStringSubmatch(in)
 	if m == nil {
 		return pyval.Str(in), nil
 	}
@@ -165,16 +174,16 @@ func javaParseArray(in, nested string) (pyval.Value, error) {
 }
 
 func javaParseHashMap(in string) pyval.Value {
-	if m := javaHashMapRe.FindStringSubmatch(in); m != nil {
+	if m := javaRE().hashMapRe.FindStringSubmatch(in); m != nil {
 		d := pyval.NewDict()
 		if pyval.Strip(m[1]) != "" {
-			for _, p := range javaPutRe.FindAllStringSubmatch(m[1], -1) {
+			for _, p := range javaRE().putRe.FindAllStringSubmatch(m[1], -1) {
 				d.Set(pyval.Str(p[1]), javaParseValue(pyval.Strip(p[2])))
 			}
 		}
 		return d
 	}
-	if javaEmptyHMRe.MatchString(in) {
+	if javaRE().emptyHMRe.MatchString(in) {
 		return pyval.NewDict()
 	}
 	return pyval.Str(in)
@@ -189,12 +198,12 @@ func javaParseValue(s string) pyval.Value {
 		return pyval.Bool(false)
 	case strings.HasPrefix(s, `"`) && strings.HasSuffix(s, `"`):
 		return pyval.Str(pySlice1(s))
-	case javaLongRe.MatchString(s):
+	case javaRE().longRe.MatchString(s):
 		if v, ok := pyInt(pyDropLast(s)); ok {
 			return v
 		}
 		return pyval.Str(s)
-	case javaFloatRe.MatchString(s):
+	case javaRE().floatRe.MatchString(s):
 		return mustFloat(dropSuffixBeforeNL(s))
 	}
 	if v, ok := pyInt(s); ok {

@@ -3,6 +3,7 @@ package astcheck
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
 )
@@ -16,15 +17,23 @@ var jsTypes = map[string]string{
 // The regular expressions of js_type_converter.py for Go's RE2 (see
 // java.go). The \b before "new" sits at the start of a re.match, where it
 // always holds, so it is dropped.
-var (
-	jsIntRe     = regexp.MustCompile(`^-?` + reD + `+` + reEnd)
-	jsFloatRe   = regexp.MustCompile(`^-?` + reD + `+(?:\.` + reD + `+)?` + reEnd)
-	jsBigintRe  = regexp.MustCompile(`^-?` + reD + `+n` + reEnd)
-	jsArray2DRe = regexp.MustCompile(`^(?:\[` + reS + `*\[.*?\]` + reS + `*(?:,` + reS + `*\[.*?\]` + reS + `*)*\]|new` + reS + `+Array\(` + reS + `*\[.*?\]` + reS + `*(?:,` + reS + `*\[.*?\]` + reS + `*)*\))`)
-	jsArrayRe   = regexp.MustCompile(`^(?:\[(.*?)\]|new` + reS + `+Array\((.*?)\))`)
-	jsInnerRe   = regexp.MustCompile(`\[(.*?)\]`)
-	jsDictRe    = regexp.MustCompile(`^\{(.*?)\}`)
-)
+var jsRE = sync.OnceValue(func() *jsRegexps {
+	return &jsRegexps{
+		intRe:     regexp.MustCompile(`^-?` + reD + `+` + reEnd),
+		floatRe:   regexp.MustCompile(`^-?` + reD + `+(?:\.` + reD + `+)?` + reEnd),
+		bigintRe:  regexp.MustCompile(`^-?` + reD + `+n` + reEnd),
+		array2DRe: regexp.MustCompile(`^(?:\[` + reS + `*\[.*?\]` + reS + `*(?:,` + reS + `*\[.*?\]` + reS + `*)*\]|new` + reS + `+Array\(` + reS + `*\[.*?\]` + reS + `*(?:,` + reS + `*\[.*?\]` + reS + `*)*\))`),
+		arrayRe:   regexp.MustCompile(`^(?:\[(.*?)\]|new` + reS + `+Array\((.*?)\))`),
+		innerRe:   regexp.MustCompile(`\[(.*?)\]`),
+		dictRe:    regexp.MustCompile(`^\{(.*?)\}`),
+	}
+})
+
+// jsRegexps are compiled on first use (their Unicode classes cost
+// about a millisecond at start-up otherwise).
+type jsRegexps struct {
+	intRe, floatRe, bigintRe, array2DRe, arrayRe, innerRe, dictRe *regexp.Regexp
+}
 
 // jsConvert is js_type_converter(value, expectedType, nestedType).
 func jsConvert(value, expectedType, nested string) (pyval.Value, error) {
@@ -39,17 +48,17 @@ func jsConvert(value, expectedType, nested string) (pyval.Value, error) {
 		}
 		return pyval.Str(pySlice1(value)), nil
 	case "integer":
-		if !jsIntRe.MatchString(value) {
+		if !jsRE().intRe.MatchString(value) {
 			return pyval.Str(value), nil
 		}
 		return pyIntOrError(value)
 	case "float":
-		if !jsFloatRe.MatchString(value) {
+		if !jsRE().floatRe.MatchString(value) {
 			return pyval.Str(value), nil
 		}
 		return mustFloat(value), nil
 	case "Bigint":
-		if !jsBigintRe.MatchString(value) {
+		if !jsRE().bigintRe.MatchString(value) {
 			return pyval.Str(value), nil
 		}
 		return pyIntOrError(pyDropLast(value))
@@ -72,8 +81,8 @@ func jsConvert(value, expectedType, nested string) (pyval.Value, error) {
 // already stripped. Any exception inside returns code, as upstream's bare
 // except does.
 func jsParseArray(code, nested string) pyval.Value {
-	if loc := jsArray2DRe.FindStringIndex(code); loc != nil {
-		inner := jsInnerRe.FindAllStringSubmatch(code[loc[0]:loc[1]], -1)
+	if loc := jsRE().array2DRe.FindStringIndex(code); loc != nil {
+		inner := jsRE().innerRe.FindAllStringSubmatch(code[loc[0]:loc[1]], -1)
 		out := make([]pyval.Value, 0, len(inner))
 		for idx, in := range inner {
 			s := pyval.Strip(in[1])
@@ -89,7 +98,7 @@ func jsParseArray(code, nested string) pyval.Value {
 		}
 		return pyval.NewList(out...)
 	}
-	loc := jsArrayRe.FindStringSubmatchIndex(code)
+	loc := jsRE().arrayRe.FindStringSubmatchIndex(code)
 	if loc == nil {
 		return pyval.Str(code)
 	}
@@ -131,7 +140,7 @@ func jsParseDict(code string) pyval.Value {
 	if code == "{}" {
 		return pyval.NewDict()
 	}
-	m := jsDictRe.FindStringSubmatch(code)
+	m := jsRE().dictRe.FindStringSubmatch(code)
 	if m == nil {
 		return pyval.Str(code)
 	}
