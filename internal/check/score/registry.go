@@ -121,8 +121,8 @@ func singleTurn(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdic
 }
 
 func multiTurn(e *dataset.Entry, rec results.Record, o Options) (verdict.Verdict, error) {
-	if o.LongContext == nil {
-		return verdict.Verdict{}, fmt.Errorf("multi-turn scoring needs the long-context data (score.Options.LongContext)")
+	if o.LongContext == nil && e.LongContext() {
+		return verdict.Verdict{}, fmt.Errorf("scoring %s needs the long-context data (score.Options.LongContext)", e.ID)
 	}
 	m := o.Mode
 	if m == "" {

@@ -25,7 +25,9 @@ type Options struct {
 	// and the upstream handler class whose decode_ast / decode_execute
 	// read them.
 	decode.Spec
-	// LongContext is the pristine long-context data (multi-turn scoring).
+	// LongContext is the pristine long-context data (multi-turn scoring of
+	// long-context entries; nil is enough for the others, whose backends
+	// never read it).
 	LongContext *longcontext.Data
 	// StrictIrrelevance applies upstream's (uncalled) multi-turn irrelevance
 	// checker: not part of the official score; off by default.

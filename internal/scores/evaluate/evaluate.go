@@ -436,14 +436,15 @@ type scoredFile struct {
 // evaluateFile scores one result file in data-set order.
 func evaluateFile(o Options, c category.Category, path string, opts score.Options) (scoredFile, error) {
 	var out scoredFile
-	// The data set (loaded once per process; for a multi-turn category
-	// long_context.py too) and the result file are read at the same time.
+	// The data set (loaded once per process; for a long-context category
+	// long_context.py too: no other entry's backends read it) and the
+	// result file are read at the same time.
 	var entries []*dataset.Entry
 	var loadErr error
 	loaded := make(chan struct{})
 	go func() {
 		defer close(loaded)
-		if entries, loadErr = o.Source.LoadCategory(c); loadErr == nil && c.IsMultiTurn() {
+		if entries, loadErr = o.Source.LoadCategory(c); loadErr == nil && c.IsMultiTurn() && c.IsLongContext() {
 			opts.LongContext, loadErr = o.Source.LongContext()
 		}
 	}()
