@@ -183,32 +183,41 @@ func CheckHashable(v Value) error {
 // newDictLen returns a dict of n zero entries for the caller to fill
 // (before any other use). A small dict and its entries are one allocation.
 func newDictLen(n int) *Dict {
-	switch {
-	case n == 0:
+	if n == 0 {
 		return &Dict{ents: []dictEntry{}}
+	}
+	return withItems(n, func(d *Dict, e []dictEntry) { d.ents = e })
+}
+
+// withItems returns a new T holding n zero items of E (attach stores the
+// slice in it): up to 8 items share one allocation with the T.
+func withItems[T, E any](n int, attach func(*T, []E)) *T {
+	switch {
 	case n <= 2:
 		p := new(struct {
-			d Dict
-			e [2]dictEntry
+			v T
+			e [2]E
 		})
-		p.d.ents = p.e[:n]
-		return &p.d
+		attach(&p.v, p.e[:n])
+		return &p.v
 	case n <= 4:
 		p := new(struct {
-			d Dict
-			e [4]dictEntry
+			v T
+			e [4]E
 		})
-		p.d.ents = p.e[:n]
-		return &p.d
+		attach(&p.v, p.e[:n])
+		return &p.v
 	case n <= 8:
 		p := new(struct {
-			d Dict
-			e [8]dictEntry
+			v T
+			e [8]E
 		})
-		p.d.ents = p.e[:n]
-		return &p.d
+		attach(&p.v, p.e[:n])
+		return &p.v
 	}
-	return &Dict{ents: make([]dictEntry, n)}
+	v := new(T)
+	attach(v, make([]E, n))
+	return v
 }
 
 // NewDict returns an empty dict.

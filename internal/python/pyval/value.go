@@ -86,32 +86,10 @@ func NewList(items ...Value) *List { return &List{Items: items} }
 // newListLen returns a list of n nil items for the caller to fill (before
 // any other use). A short list and its items are one allocation.
 func newListLen(n int) *List {
-	switch {
-	case n == 0:
+	if n == 0 {
 		return &List{Items: []Value{}}
-	case n <= 2:
-		p := new(struct {
-			l List
-			e [2]Value
-		})
-		p.l.Items = p.e[:n]
-		return &p.l
-	case n <= 4:
-		p := new(struct {
-			l List
-			e [4]Value
-		})
-		p.l.Items = p.e[:n]
-		return &p.l
-	case n <= 8:
-		p := new(struct {
-			l List
-			e [8]Value
-		})
-		p.l.Items = p.e[:n]
-		return &p.l
 	}
-	return &List{Items: make([]Value, n)}
+	return withItems(n, func(l *List, e []Value) { l.Items = e })
 }
 
 // KV is one key/value pair, used for dict items and keyword arguments.
