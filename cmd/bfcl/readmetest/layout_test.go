@@ -3,6 +3,7 @@ package readmetest_test
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -47,5 +48,42 @@ var _ = Describe("README's Layout section", func() {
 		})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(rows).To(ConsistOf(pkgs))
+	})
+})
+
+var _ = Describe("README's Layout claims on the data flow", func() {
+	// deps lists the project packages pkgs depend on, by package.
+	deps := func(pkgs ...string) map[string][]string {
+		cmd := exec.Command("go", append([]string{"list", "-deps", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`}, pkgs...)...)
+		cmd.Dir = testenv.ModuleRoot()
+		out, err := cmd.Output()
+		Expect(err).NotTo(HaveOccurred(), "go list")
+		m := map[string][]string{}
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			f := strings.Fields(line)
+			m[f[0]] = f[1:]
+		}
+		return m
+	}
+	const mod = "github.com/bfcl-go/bfcl/"
+	It("nothing under internal/run/ imports internal/scores/, and the report imports no backend", func() {
+		for pkg, ds := range deps("./internal/run/...") {
+			if !strings.HasPrefix(pkg, mod+"internal/run/") {
+				continue
+			}
+			for _, d := range ds {
+				Expect(d).NotTo(HavePrefix(mod+"internal/scores/"), pkg)
+			}
+		}
+		for pkg, ds := range deps("./internal/scores/report", "./internal/scores/htmlreport") {
+			if pkg != mod+"internal/scores/report" && pkg != mod+"internal/scores/htmlreport" {
+				continue
+			}
+			for _, d := range ds {
+				Expect(d).NotTo(Equal(mod+"sim"), pkg)
+				Expect(d).NotTo(Equal(mod+"internal/python/engine"), pkg)
+				Expect(d).NotTo(Equal(mod+"internal/check/multiturn"), pkg)
+			}
+		}
 	})
 })

@@ -24,13 +24,14 @@ import (
 	"github.com/bfcl-go/bfcl/sim"
 )
 
-// Error types (upstream's strings).
+// Error types (upstream's strings; their home is verdict, beside the
+// reading of a score-file line's turns).
 const (
-	ErrInferenceError   = "multi_turn:inference_error"
-	ErrForceTerminated  = "multi_turn:force_terminated"
-	ErrEmptyTurn        = "multi_turn:empty_turn_model_response"
-	ErrStateMismatch    = "multi_turn:instance_state_mismatch"
-	ErrResponseMismatch = "multi_turn:execution_response_mismatch"
+	ErrInferenceError   = verdict.ErrInferenceError
+	ErrForceTerminated  = verdict.ErrForceTerminated
+	ErrEmptyTurn        = verdict.ErrEmptyTurn
+	ErrStateMismatch    = verdict.ErrStateMismatch
+	ErrResponseMismatch = verdict.ErrResponseMismatch
 )
 
 // Options of the checker.
@@ -53,7 +54,7 @@ type Options struct {
 }
 
 // ErrIrrelevance is the error type of the optional irrelevance rule.
-const ErrIrrelevance = "multi_turn:irrelevance_error:decoder_success"
+const ErrIrrelevance = verdict.ErrIrrelevance
 
 // Result is a verdict plus what the checker saw, for tests and reports.
 type Result struct {

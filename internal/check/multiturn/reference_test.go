@@ -12,6 +12,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
 	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/models/decode"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/results"
@@ -127,7 +128,7 @@ var _ = Describe("verdicts on real model outputs", Label("reference"), func() {
 				} else {
 					line, err := report.FailedEntryLine(refModel, e.Category, r.Verdict)
 					Expect(err).NotTo(HaveOccurred(), e.ID)
-					derived, typ, err := multiturn.ScoreLineTurns(line)
+					derived, typ, err := verdict.ScoreLineTurns(line)
 					Expect(err).NotTo(HaveOccurred(), e.ID)
 					Expect(derived).To(Equal(*o), e.ID)
 					Expect(typ).To(Equal(r.Verdict.ErrorType), e.ID)

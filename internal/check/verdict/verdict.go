@@ -26,7 +26,7 @@ type Verdict struct {
 
 	// Turns is, for multi-turn entries, how far the checker got through the
 	// entry's turns; nil for the other checkers. Never written to score
-	// files (multiturn.ScoreLineTurns derives it from a score-file line).
+	// files (ScoreLineTurns derives it from a score-file line).
 	Turns *TurnOutcome
 }
 

@@ -19,7 +19,6 @@ import (
 	"strings"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
-	"github.com/bfcl-go/bfcl/internal/check/multiturn"
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 )
@@ -173,7 +172,7 @@ func Parse(line []byte) (*Failure, error) {
 		}
 		// The line's structured fields name the turn; a line they do not
 		// (an unknown error type) is shown without one.
-		if o, _, err := multiturn.ScoreLineTurns(line); err == nil {
+		if o, _, err := verdict.ScoreLineTurns(line); err == nil {
 			f.setFailingTurn(o)
 		}
 		return f, nil

@@ -47,7 +47,7 @@ type Category struct {
 }
 
 // Diagnose computes the diagnostics of one multi-turn category from its
-// score file (each failed line's turns as multiturn.ScoreLineTurns derives
+// score file (each failed line's turns as verdict.ScoreLineTurns derives
 // them); turnsOf gives every entry's number of ground-truth turns (the
 // data set's, keyed by id) and must cover exactly the scored entries.
 func Diagnose(scoreFile string, cat category.Category, turnsOf map[string]int) (Category, error) {
@@ -57,7 +57,7 @@ func Diagnose(scoreFile string, cat category.Category, turnsOf map[string]int) (
 	out := Category{Category: cat, UncheckedTypes: map[string]int{}}
 	failed := map[string]verdict.TurnOutcome{}
 	s, err := report.VisitScoreFile(scoreFile, cat, func(id string, line []byte) error {
-		o, typ, err := multiturn.ScoreLineTurns(line)
+		o, typ, err := verdict.ScoreLineTurns(line)
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
-	"github.com/bfcl-go/bfcl/internal/check/multiturn"
+	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/scores/evaluate"
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/scores/turns"
@@ -61,7 +61,7 @@ var _ = Describe("Diagnose on the reference multi-turn results", Label("referenc
 			f.Close()
 			path := report.ScoreFilePath(scoreRoot, model, c)
 			_, err = report.VisitScoreFile(path, c, func(id string, line []byte) error {
-				o, _, err := multiturn.ScoreLineTurns(line)
+				o, _, err := verdict.ScoreLineTurns(line)
 				if err != nil {
 					return err
 				}
