@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/category"
@@ -17,6 +18,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/scores/report"
 	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
 	"github.com/bfcl-go/bfcl/internal/store/results"
+	"golang.org/x/sync/errgroup"
 )
 
 // payload is what the page embeds (short keys: it is repeated per entry).
@@ -188,6 +190,26 @@ func build(o Options) (*payload, error) {
 		}
 	}
 
+	// Every score file's failed lines are parsed concurrently (one worker
+	// per CPU), then taken in model and category order.
+	var files []modelCategory
+	for _, m := range names {
+		for _, s := range scores[m] {
+			files = append(files, modelCategory{m, s.Category})
+		}
+	}
+	parsed := make([][]failure, len(files))
+	parseErr := make([]error, len(files)) // reported in file order
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i, f := range files {
+		g.Go(func() error {
+			parsed[i], parseErr[i] = readFailures(o.ScoreDir, f.model, f.c, entries, mem[f])
+			return nil
+		})
+	}
+	_ = g.Wait()
+	next := 0
 	for _, m := range names {
 		md := modelData{Name: m, Scores: map[category.Category]catScore{}}
 		for _, s := range scores[m] {
@@ -197,10 +219,15 @@ func build(o Options) (*payload, error) {
 		for _, s := range scores[m] {
 			c := s.Category
 			sc := mem[modelCategory{m, c}]
-			failed, err := p.readFailures(o.ScoreDir, m, c, entries, sc)
-			if err != nil {
-				return nil, err
+			if parseErr[next] != nil {
+				return nil, parseErr[next]
 			}
+			var failed []failedRef
+			for _, f := range parsed[next] {
+				failed = append(failed, failedRef{id: f.Explain.ID, index: len(p.Fails)})
+				p.Fails = append(p.Fails, f)
+			}
+			next++
 			ids, recs, err := p.entryIDs(o, m, c, byCat[c], s, sc)
 			if err != nil {
 				return nil, err
@@ -294,7 +321,7 @@ type failedRef struct {
 
 // readFailures reads the failed-entry lines of one score file: sc's bytes
 // when this process wrote it, else the file.
-func (p *payload) readFailures(scoreDir, model string, c category.Category, entries map[string]*dataset.Entry, sc *report.Scored) ([]failedRef, error) {
+func readFailures(scoreDir, model string, c category.Category, entries map[string]*dataset.Entry, sc *report.Scored) ([]failure, error) {
 	path := report.ScoreFilePath(scoreDir, model, c)
 	var br *bufio.Reader
 	if sc != nil {
@@ -308,7 +335,7 @@ func (p *payload) readFailures(scoreDir, model string, c category.Category, entr
 		br = bufio.NewReaderSize(f, 1<<20)
 	}
 	rel := filepath.ToSlash(filepath.Join(model, c.ScorePath()))
-	var out []failedRef
+	var out []failure
 	for n := 1; ; n++ {
 		line, err := br.ReadBytes('\n')
 		line = bytes.TrimSpace(line)
@@ -325,8 +352,7 @@ func (p *payload) readFailures(scoreDir, model string, c category.Category, entr
 			if _, ok := entries[x.ID]; ok {
 				s = dropKeys(s, "prompt")
 			}
-			out = append(out, failedRef{id: x.ID, index: len(p.Fails)})
-			p.Fails = append(p.Fails, failure{Line: s, File: rel, LineNo: n, Explain: x, hasLog: hasInferenceLog(s)})
+			out = append(out, failure{Line: s, File: rel, LineNo: n, Explain: x, hasLog: hasInferenceLog(s)})
 		}
 		if err != nil {
 			break
