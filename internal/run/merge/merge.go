@@ -22,7 +22,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -33,10 +32,6 @@ import (
 	"github.com/bfcl-go/bfcl/internal/store/atomicfile"
 	"github.com/bfcl-go/bfcl/internal/store/results"
 )
-
-// resultName matches result files, prerequisite results included
-// ("memory_kv_prereq").
-var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
 
 // Options say what to merge.
 type Options struct {
@@ -157,7 +152,7 @@ func Run(opts Options) (Report, error) {
 			if err != nil {
 				return err
 			}
-			if resultName.MatchString(name) {
+			if _, ok := results.FileCategory(name); ok {
 				return addResults(resultsByPath, dir, rel, p)
 			}
 			data, err := os.ReadFile(p)
@@ -263,7 +258,7 @@ func check(rep *Report, opts Options, byPath map[string]*resultSet) error {
 	cats := map[category.Category]bool{}
 	for rel, set := range byPath {
 		parts := strings.Split(filepath.ToSlash(rel), "/")
-		m := resultName.FindStringSubmatch(parts[len(parts)-1])
+		catName, _ := results.FileCategory(parts[len(parts)-1])
 		model := parts[0]
 		if have[model] == nil {
 			have[model] = map[string]map[string]bool{}
@@ -272,8 +267,8 @@ func check(rep *Report, opts Options, byPath map[string]*resultSet) error {
 		for id := range set.recs {
 			ids[id] = true
 		}
-		have[model][m[1]] = ids
-		c := category.Category(strings.TrimSuffix(m[1], "_prereq"))
+		have[model][catName] = ids
+		c := category.Category(strings.TrimSuffix(catName, "_prereq"))
 		if c.Valid() {
 			cats[c] = true
 		}

@@ -13,7 +13,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strings"
@@ -92,8 +91,6 @@ type Evaluation struct {
 	// were kept (Options.Kept) rather than scored again.
 	Entries, Reused int
 }
-
-var resultName = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
 
 // Run evaluates and returns the leaderboard rows of the score root.
 func Run(o Options) ([]report.Row, error) {
@@ -388,8 +385,8 @@ func resultFiles(dir string) ([]resultFile, error) {
 		if d.IsDir() {
 			return nil
 		}
-		if m := resultName.FindStringSubmatch(d.Name()); m != nil {
-			out = append(out, resultFile{category: m[1], path: p})
+		if c, ok := results.FileCategory(d.Name()); ok {
+			out = append(out, resultFile{category: c, path: p})
 		}
 		return nil
 	})

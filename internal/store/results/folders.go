@@ -22,6 +22,17 @@ type Folder struct {
 
 var resultFile = regexp.MustCompile(`^` + category.VersionPrefix + `_(\w+?)_result\.json$`)
 
+// FileCategory returns the category name a result file's name carries
+// (BFCL_v4_<name>_result.json: memory prerequisites and names this version
+// does not know included) and whether the name is a result file's.
+func FileCategory(name string) (string, bool) {
+	m := resultFile.FindStringSubmatch(name)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
+}
+
 // Folders lists the model folders under root with the categories they hold
 // results for, in name order.
 func Folders(root string) ([]Folder, error) {
@@ -42,11 +53,11 @@ func Folders(root string) ([]Folder, error) {
 			if err != nil || d.IsDir() {
 				return err
 			}
-			m := resultFile.FindStringSubmatch(d.Name())
-			if m == nil {
+			name, ok := FileCategory(d.Name())
+			if !ok {
 				return nil
 			}
-			c := category.Category(m[1])
+			c := category.Category(name)
 			if !c.Valid() {
 				return nil // memory prerequisites and foreign files
 			}
