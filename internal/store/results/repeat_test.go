@@ -21,21 +21,3 @@ var _ = Describe("RepeatRoot", func() {
 		Expect([]string{r, s}).To(Equal([]string{"result_repeat_3", "score_repeat_3"}))
 	})
 })
-
-var _ = Describe("FileCategory", func() {
-	It("reads the category name of a result file's name, prerequisites included", func() {
-		for name, want := range map[string]string{
-			"BFCL_v4_simple_python_result.json":    "simple_python",
-			"BFCL_v4_memory_kv_prereq_result.json": "memory_kv_prereq",
-			"BFCL_v4_multi_turn_base_result.json":  "multi_turn_base",
-		} {
-			got, ok := results.FileCategory(name)
-			Expect(ok).To(BeTrue(), name)
-			Expect(got).To(Equal(want), name)
-		}
-		for _, name := range []string{"BFCL_v4_simple_python_score.json", "BFCL_v3_simple_python_result.json", "simple_python_result.json", "BFCL_v4_simple_python_result.json.tmp"} {
-			_, ok := results.FileCategory(name)
-			Expect(ok).To(BeFalse(), name)
-		}
-	})
-})
