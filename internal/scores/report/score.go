@@ -406,63 +406,26 @@ func appendScoreFile(buf []byte, model string, cat category.Category, verdicts [
 	return buf, s, nil
 }
 
-// linesSizeHint is a generous estimate of the length of the score-file
-// lines of vs (a multi-turn line is mostly its inference log), so that a
-// chunk's buffer is allocated once: memory reserved and never written
-// costs next to nothing.
+// linesSizeHint estimates the length of the score-file lines of vs from
+// their raw JSON and string details (a multi-turn line is mostly its
+// inference log and raw result), so that a chunk's buffer is rarely grown;
+// a line with large structured details grows it.
 func linesSizeHint(vs []verdict.Verdict) int {
 	n := 0
 	for _, v := range vs {
-		n += 512 + len(v.ID)
-		for _, e := range v.Errors {
-			n += len(e) + 8
-		}
+		n += 512
 		for _, f := range v.Detail {
-			n += len(f.Key) + 8 + valueSizeHint(f.Value)
+			switch x := f.Value.(type) {
+			case json.RawMessage:
+				n += len(x)
+			case string:
+				n += len(x)
+			default:
+				n += 256
+			}
 		}
 	}
-	return n + n/4
-}
-
-// valueSizeHint estimates the JSON length of one detail value.
-func valueSizeHint(v any) int {
-	switch x := v.(type) {
-	case json.RawMessage:
-		return len(x) + len(x)/8
-	case string:
-		return len(x) + len(x)/8 + 2
-	case []string:
-		n := 2
-		for _, s := range x {
-			n += len(s) + len(s)/8 + 4
-		}
-		return n
-	case [][]string:
-		n := 2
-		for _, y := range x {
-			n += valueSizeHint(y) + 2
-		}
-		return n
-	case [][][]string:
-		n := 2
-		for _, y := range x {
-			n += valueSizeHint(y) + 2
-		}
-		return n
-	case verdict.Fields:
-		n := 2
-		for _, f := range x {
-			n += len(f.Key) + 8 + valueSizeHint(f.Value)
-		}
-		return n
-	case []any:
-		n := 2
-		for _, y := range x {
-			n += valueSizeHint(y) + 2
-		}
-		return n
-	}
-	return 256
+	return n + n/8
 }
 
 // ScoreFilePath is where upstream puts a category's score file:

@@ -133,27 +133,68 @@ func (u *Usage) addUsage(lat, in, out []byte) error {
 
 // plainNumberLists reads b when it is a JSON array of arrays whose every
 // element plainNumber reads, and returns those numbers in order; ok is
-// false for anything else, which the decoder then reads.
+// false for anything else, which the decoder then reads. It scans b once
+// without allocating per element.
 func plainNumberLists(b []byte) ([]float64, bool) {
-	outer, err := jsonscan.ArrayElements(b)
-	if err != nil {
+	ws := func(i int) int {
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+			i++
+		}
+		return i
+	}
+	i := ws(0)
+	if i >= len(b) || b[i] != '[' {
 		return nil, false
 	}
 	var xs []float64
-	for _, o := range outer {
-		inner, err := jsonscan.ArrayElements(o)
-		if err != nil {
+	i = ws(i + 1)
+	if i < len(b) && b[i] == ']' {
+		return xs, ws(i+1) == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '[' {
 			return nil, false
 		}
-		for _, e := range inner {
-			x, ok := plainNumber(e)
-			if !ok {
-				return nil, false
+		i = ws(i + 1)
+		if i < len(b) && b[i] == ']' {
+			i++
+		} else {
+			for {
+				j := i
+				for j < len(b) && b[j] != ',' && b[j] != ']' && b[j] != ' ' && b[j] != '\t' && b[j] != '\n' && b[j] != '\r' {
+					j++
+				}
+				x, ok := plainNumber(b[i:j])
+				if !ok {
+					return nil, false
+				}
+				xs = append(xs, x)
+				i = ws(j)
+				if i >= len(b) {
+					return nil, false
+				}
+				if b[i] == ']' {
+					i++
+					break
+				}
+				if b[i] != ',' {
+					return nil, false
+				}
+				i = ws(i + 1)
 			}
-			xs = append(xs, x)
 		}
+		i = ws(i)
+		if i >= len(b) {
+			return nil, false
+		}
+		if b[i] == ']' {
+			return xs, ws(i+1) == len(b)
+		}
+		if b[i] != ',' {
+			return nil, false
+		}
+		i = ws(i + 1)
 	}
-	return xs, true
 }
 
 // plainNumber reads b when it is exactly one JSON number literal
