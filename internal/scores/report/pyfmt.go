@@ -13,6 +13,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/check/verdict"
 	"github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/store/jsonscan"
 )
 
 // pyFloatRepr is CPython's repr(float) / str(float) (pyval.FloatRepr).
@@ -440,109 +441,36 @@ func (r *respacer) literal(lit string) bool {
 
 // number reads -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
 func (r *respacer) number() bool {
-	start := r.i
-	digits := func() bool {
-		j := r.i
-		for r.i < len(r.b) && r.b[r.i] >= '0' && r.b[r.i] <= '9' {
-			r.i++
-		}
-		return r.i > j
-	}
-	if r.b[r.i] == '-' {
-		r.i++
-	}
-	switch {
-	case r.i < len(r.b) && r.b[r.i] == '0':
-		r.i++
-	case !digits():
+	end, ok := jsonscan.Number(r.b, r.i)
+	if !ok {
 		return false
 	}
-	if r.i < len(r.b) && r.b[r.i] == '.' {
-		r.i++
-		if !digits() {
-			return false
-		}
-	}
-	if r.i < len(r.b) && (r.b[r.i] == 'e' || r.b[r.i] == 'E') {
-		r.i++
-		if r.i < len(r.b) && (r.b[r.i] == '+' || r.b[r.i] == '-') {
-			r.i++
-		}
-		if !digits() {
-			return false
-		}
-	}
-	r.buf = appendJSONNumber(r.buf, string(r.b[start:r.i]))
+	r.buf = appendJSONNumber(r.buf, string(r.b[r.i:end]))
+	r.i = end
 	return true
 }
 
-// strPlain marks the bytes a string literal may hold as they are: not a
-// quote, a backslash, a control character or a non-ASCII byte.
-var strPlain = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // str reads a string literal: no control character, valid escapes. A
 // literal whose escapes are all ones json.dumps writes the same way
-// (\" \\ \b \f \n \r \t) is copied as it is; one with \/ or \u is
-// decoded and written again.
+// (\" \\ \b \f \n \r \t) and whose bytes are valid UTF-8 is copied as
+// it is; any other is decoded and written again.
 func (r *respacer) str() bool {
-	start := r.i
-	rewrite, ascii := false, true
-	for j := r.i + 1; j < len(r.b); j++ {
-		for j < len(r.b) && strPlain[r.b[j]] {
-			j++
-		}
-		if j >= len(r.b) {
-			break
-		}
-		switch c := r.b[j]; {
-		case c == '"':
-			r.i = j + 1
-			lit := r.b[start:r.i]
-			if !rewrite && (ascii || utf8.Valid(lit)) {
-				r.buf = append(r.buf, lit...)
-			} else {
-				var s string
-				if json.Unmarshal(lit, &s) != nil {
-					return false
-				}
-				r.buf = appendPyString(r.buf, s)
-			}
-			return true
-		case c < 0x20:
-			return false
-		case c == '\\':
-			j++
-			if j >= len(r.b) {
-				return false
-			}
-			switch r.b[j] {
-			case '"', '\\', 'b', 'f', 'n', 'r', 't':
-			case '/':
-				rewrite = true
-			case 'u':
-				rewrite = true
-				if j+4 >= len(r.b) {
-					return false
-				}
-				for _, h := range r.b[j+1 : j+5] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return false
-					}
-				}
-				j += 4
-			default:
-				return false
-			}
-		case c >= utf8.RuneSelf:
-			ascii = false
-		}
+	end, rewrite, nonASCII, ok := jsonscan.String(r.b, r.i)
+	if !ok {
+		return false
 	}
-	return false
+	lit := r.b[r.i:end]
+	r.i = end
+	if !rewrite && (!nonASCII || utf8.Valid(lit)) {
+		r.buf = append(r.buf, lit...)
+		return true
+	}
+	var s string
+	if json.Unmarshal(lit, &s) != nil {
+		return false
+	}
+	r.buf = appendPyString(r.buf, s)
+	return true
 }
 
 // appendRespacedDecoder is appendRespaced through encoding/json's decoder.

@@ -201,38 +201,7 @@ func plainNumberLists(b []byte) ([]float64, bool) {
 // (-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?) that parses as a finite
 // float64; ok is false for anything else, which the decoder then reads.
 func plainNumber(b []byte) (float64, bool) {
-	i := 0
-	digits := func() bool {
-		j := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		return i > j
-	}
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	if i < len(b) && b[i] == '0' {
-		i++
-	} else if i >= len(b) || b[i] < '1' || b[i] > '9' || !digits() {
-		return 0, false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if !digits() {
-			return 0, false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if !digits() {
-			return 0, false
-		}
-	}
-	if i != len(b) {
+	if end, ok := jsonscan.Number(b, 0); !ok || end != len(b) {
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(string(b), 64)

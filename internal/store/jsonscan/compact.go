@@ -3,15 +3,6 @@ package jsonscan
 // maxDepth is encoding/json's nesting limit.
 const maxDepth = 10000
 
-// plainByte marks the bytes a string may hold as they are: not a quote, a
-// backslash or a control character.
-var plainByte = func() (t [256]bool) {
-	for c := 0x20; c < 256; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
 // Compact reports whether b is one valid JSON value (as json.Valid says)
 // written without insignificant whitespace: then json.Compact would copy
 // it unchanged, and encoding/json's Encoder writes a Marshaler's output
@@ -92,80 +83,17 @@ func (c *compactChecker) literal(lit string) bool {
 	return true
 }
 
-func (c *compactChecker) digits() bool {
-	j := c.i
-	for c.i < len(c.b) && c.b[c.i] >= '0' && c.b[c.i] <= '9' {
-		c.i++
-	}
-	return c.i > j
-}
-
-// number reads -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?.
+// number reads a number literal.
 func (c *compactChecker) number() bool {
-	if c.b[c.i] == '-' {
-		c.i++
-	}
-	switch {
-	case c.i < len(c.b) && c.b[c.i] == '0':
-		c.i++
-	case !c.digits():
-		return false
-	}
-	if c.i < len(c.b) && c.b[c.i] == '.' {
-		c.i++
-		if !c.digits() {
-			return false
-		}
-	}
-	if c.i < len(c.b) && (c.b[c.i] == 'e' || c.b[c.i] == 'E') {
-		c.i++
-		if c.i < len(c.b) && (c.b[c.i] == '+' || c.b[c.i] == '-') {
-			c.i++
-		}
-		if !c.digits() {
-			return false
-		}
-	}
-	return true
+	end, ok := Number(c.b, c.i)
+	c.i = end
+	return ok
 }
 
 // str reads a string: no control character, valid escapes (the bytes
 // need not be valid UTF-8, as for json.Valid).
 func (c *compactChecker) str() bool {
-	for j := c.i + 1; j < len(c.b); j++ {
-		for j < len(c.b) && plainByte[c.b[j]] {
-			j++
-		}
-		if j >= len(c.b) {
-			return false
-		}
-		switch c.b[j] {
-		case '"':
-			c.i = j + 1
-			return true
-		case '\\':
-			j++
-			if j >= len(c.b) {
-				return false
-			}
-			switch c.b[j] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			case 'u':
-				if j+4 >= len(c.b) {
-					return false
-				}
-				for _, h := range c.b[j+1 : j+5] {
-					if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-						return false
-					}
-				}
-				j += 4
-			default:
-				return false
-			}
-		default: // a control character
-			return false
-		}
-	}
-	return false
+	end, _, _, ok := String(c.b, c.i)
+	c.i = end
+	return ok
 }
