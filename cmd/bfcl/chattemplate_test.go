@@ -108,10 +108,9 @@ var _ = Describe("bfcl generate with a handler that renders the model's chat tem
 		data := needData()
 		work := GinkgoT().TempDir()
 		cache := filepath.Join(work, "hub")
-		repo := filepath.Join(cache, "models--tiiuae--Falcon3-7B-Instruct")
-		modelDir(filepath.Join(repo, "snapshots", "0123abcd"))
-		Expect(os.MkdirAll(filepath.Join(repo, "refs"), 0o755)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(repo, "refs", "main"), []byte("0123abcd"), 0o644)).To(Succeed())
+		snap, err := testenv.HFSnapshot(cache, "tiiuae/Falcon3-7B-Instruct", "0123abcd")
+		Expect(err).NotTo(HaveOccurred())
+		modelDir(snap)
 		want := wantPrompt(data)
 		fake := &fakeCompletions{answers: map[string]string{want: call}}
 		srv := httptest.NewServer(fake)

@@ -11,6 +11,7 @@ import (
 	"github.com/bfcl-go/bfcl/internal/models/driver"
 	"github.com/bfcl-go/bfcl/internal/models/driver/completions"
 	"github.com/bfcl-go/bfcl/internal/models/oss"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 var _ = Describe("New with a handler that renders the model's chat template", func() {
@@ -23,10 +24,9 @@ var _ = Describe("New with a handler that renders the model's chat template", fu
 	It("gives the Ollama raw route the template of the Hugging Face cache", func() {
 		cache := GinkgoT().TempDir()
 		GinkgoT().Setenv("HF_HUB_CACHE", cache)
-		repo := filepath.Join(cache, "models--tiiuae--Falcon3-3B-Instruct")
-		writeTokenizer(filepath.Join(repo, "snapshots", "r1"))
-		Expect(os.MkdirAll(filepath.Join(repo, "refs"), 0o755)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(repo, "refs", "main"), []byte("r1"), 0o644)).To(Succeed())
+		snap, err := testenv.HFSnapshot(cache, "tiiuae/Falcon3-3B-Instruct", "r1")
+		Expect(err).NotTo(HaveOccurred())
+		writeTokenizer(snap)
 		d, err := driver.New(driver.Config{Provider: driver.ProviderOllama, Model: "falcon3:3b", BaseURL: "http://127.0.0.1:11434",
 			Handler: "Falcon3FCHandler", UpstreamModel: "tiiuae/Falcon3-3B-Instruct"})
 		Expect(err).NotTo(HaveOccurred())

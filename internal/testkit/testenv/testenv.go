@@ -15,6 +15,7 @@ import (
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/config"
+	"github.com/bfcl-go/bfcl/internal/store/hfhub"
 )
 
 // ModuleRoot is the folder holding go.mod above the working directory ("" if
@@ -166,4 +167,19 @@ func WriteTinyDataSet(dir string) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "long_context.py"), nil, 0o644)
+}
+
+// HFSnapshot makes the Hugging Face cache layout of repo ("org/name") at
+// revision under cache, refs/main naming it, and returns the snapshot
+// folder for the caller to fill (as huggingface_hub leaves a download).
+func HFSnapshot(cache, repo, revision string) (string, error) {
+	dir := hfhub.RepoDir(cache, repo)
+	snap := filepath.Join(dir, "snapshots", revision)
+	if err := os.MkdirAll(snap, 0o755); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "refs"), 0o755); err != nil {
+		return "", err
+	}
+	return snap, os.WriteFile(filepath.Join(dir, "refs", "main"), []byte(revision), 0o644)
 }

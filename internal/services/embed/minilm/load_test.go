@@ -17,6 +17,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/services/embed/minilm"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 // smallSpec is a quick model for the loader specs.
@@ -207,10 +208,9 @@ var _ = Describe("Locate", func() {
 	It("otherwise takes the snapshot refs/main names, and skips incomplete snapshots", func() {
 		other := "0123456789abcdef0123456789abcdef01234567"
 		snap := hubCache(hub, other)
-		hubCache(hub, minilm.PinnedRevision, "config.json", "vocab.txt") // no weights
-		repo := filepath.Join(hub, "models--sentence-transformers--all-MiniLM-L6-v2")
-		Expect(os.MkdirAll(filepath.Join(repo, "refs"), 0o755)).To(Succeed())
-		Expect(os.WriteFile(filepath.Join(repo, "refs", "main"), []byte(other), 0o644)).To(Succeed())
+		hubCache(hub, minilm.PinnedRevision, "config.json", "vocab.txt")                   // no weights
+		_, err := testenv.HFSnapshot(hub, "sentence-transformers/all-MiniLM-L6-v2", other) // refs/main names it
+		Expect(err).NotTo(HaveOccurred())
 		got, err := minilm.Locate(context.Background(), minilm.LocateOptions{HubCache: hub, CacheDir: cache})
 		Expect(err).NotTo(HaveOccurred())
 		Expect(got).To(Equal(snap))
