@@ -6,13 +6,13 @@ import (
 	"math/big"
 	"os"
 	"strconv"
-	"sync"
 	"testing"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
 	"github.com/bfcl-go/bfcl/internal/python/pyrandom"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 // golden.json holds sequences produced by CPython 3.12's random module
@@ -211,29 +211,23 @@ var _ = Describe("CPython random.Random", func() {
 				want[seed] = append(want[seed], r.Uint32())
 			}
 		}
-		var wg sync.WaitGroup
-		bad := make([]int, 6)
-		for g := range bad {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for round := 0; round < 3; round++ {
-					for _, seed := range seeds {
-						r := pyrandom.New(seed)
-						if g%2 == 1 {
-							r.Seed(seed) // re-seeding a used generator
-						}
-						for _, w := range want[seed] {
-							if r.Uint32() != w {
-								bad[g]++
-								break
-							}
+		bad := testenv.Concurrently(6, func(g int) (bad int) {
+			for round := 0; round < 3; round++ {
+				for _, seed := range seeds {
+					r := pyrandom.New(seed)
+					if g%2 == 1 {
+						r.Seed(seed) // re-seeding a used generator
+					}
+					for _, w := range want[seed] {
+						if r.Uint32() != w {
+							bad++
+							break
 						}
 					}
 				}
-			}()
-		}
-		wg.Wait()
+			}
+			return bad
+		})
 		Expect(bad).To(HaveEach(0))
 	})
 

@@ -11,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	pv "github.com/bfcl-go/bfcl/internal/python/pyval"
+	"github.com/bfcl-go/bfcl/internal/testkit/testenv"
 )
 
 // floatSamples are floats of every shape repr distinguishes: integral
@@ -48,23 +49,17 @@ var _ = Describe("float repr", func() {
 		for i, f := range fs {
 			want[i] = string(pv.AppendFloatReprSlow(nil, f))
 		}
-		var wg sync.WaitGroup
-		bad := make([]int, 8)
-		for g := range bad {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for round := 0; round < 3; round++ {
-					for i := range fs {
-						j := (i*(g+1) + round) % len(fs) // different orders per goroutine
-						if got := string(pv.AppendFloatRepr([]byte("x"), fs[j])); got != "x"+want[j] {
-							bad[g]++
-						}
+		bad := testenv.Concurrently(8, func(g int) (bad int) {
+			for round := 0; round < 3; round++ {
+				for i := range fs {
+					j := (i*(g+1) + round) % len(fs) // different orders per goroutine
+					if got := string(pv.AppendFloatRepr([]byte("x"), fs[j])); got != "x"+want[j] {
+						bad++
 					}
 				}
-			}()
-		}
-		wg.Wait()
+			}
+			return bad
+		})
 		Expect(bad).To(HaveEach(0))
 	})
 })
@@ -78,21 +73,15 @@ var _ = Describe("StrKey", func() {
 		for i := 0; i < 10000; i++ { // more keys than slots: slots are replaced
 			keys = append(keys, fmt.Sprintf("key_%d", i%5000), strings.Repeat("k", i%60))
 		}
-		var wg sync.WaitGroup
-		bad := make([]int, 6)
-		for g := range bad {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range keys {
-					k := keys[(i*(g+3))%len(keys)]
-					if v := pv.StrKey(k); v != pv.Value(pv.Str(k)) {
-						bad[g]++
-					}
+		bad := testenv.Concurrently(6, func(g int) (bad int) {
+			for i := range keys {
+				k := keys[(i*(g+3))%len(keys)]
+				if v := pv.StrKey(k); v != pv.Value(pv.Str(k)) {
+					bad++
 				}
-			}()
-		}
-		wg.Wait()
+			}
+			return bad
+		})
 		Expect(bad).To(HaveEach(0))
 	})
 })

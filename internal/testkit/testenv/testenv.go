@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 
 	"github.com/bfcl-go/bfcl/internal/benchmark/dataset"
 	"github.com/bfcl-go/bfcl/internal/config"
@@ -182,4 +183,21 @@ func HFSnapshot(cache, repo, revision string) (string, error) {
 		return "", err
 	}
 	return snap, os.WriteFile(filepath.Join(dir, "refs", "main"), []byte(revision), 0o644)
+}
+
+// Concurrently runs check(g) for g in [0, n) on n goroutines at once and
+// returns each one's count of failures (for specs of shared caches: every
+// count must be 0).
+func Concurrently(n int, check func(g int) (bad int)) []int {
+	bad := make([]int, n)
+	var wg sync.WaitGroup
+	for g := range bad {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			bad[g] = check(g)
+		}()
+	}
+	wg.Wait()
+	return bad
 }
